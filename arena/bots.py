@@ -1,0 +1,67 @@
+"""What a bot is to the arena: a launch spec, never its code.
+
+A plugin registers :class:`BotSpec` values; the referee turns one into a
+command line and runs it in a sandboxed subprocess.  Python bots name a
+``module:Class`` that the bot kit (:mod:`arena.botkit`) loads *in the bot's own
+process*; any other program is a plain command.  ``cmd:COMMAND LINE`` on the
+command line or in a tournament file makes a spec on the fly.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from dataclasses import dataclass
+
+ANY_GAME = "*"
+COMMAND_PREFIX = "cmd:"
+
+
+class BotSpecError(ValueError):
+    """A bot spec that cannot be launched as written."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """How to start a bot and which games it plays.
+
+    Exactly one of ``entry`` (``"package.module:Class"``, run by the bot kit)
+    and ``command`` (an argv list) is set.  ``games`` holds game ids, or ``"*"``
+    for a bot that plays any game.
+    """
+
+    name: str
+    games: tuple[str, ...] = (ANY_GAME,)
+    entry: str | None = None
+    command: tuple[str, ...] | None = None
+    version: str = "0"
+    description: str = ""
+
+    def __post_init__(self):
+        if (self.entry is None) == (self.command is None):
+            raise BotSpecError(f"bot '{self.name}': give exactly one of entry or command")
+        if self.entry is not None and ":" not in self.entry:
+            raise BotSpecError(f"bot '{self.name}': entry must be 'module:Class', got {self.entry!r}")
+        if self.command is not None and not self.command:
+            raise BotSpecError(f"bot '{self.name}': empty command")
+
+    def plays(self, game_id: str) -> bool:
+        return ANY_GAME in self.games or game_id in self.games
+
+    def argv(self) -> list[str]:
+        """The command line that starts this bot."""
+        if self.entry is not None:
+            return [sys.executable, "-m", "arena.botkit", self.entry]
+        return list(self.command)
+
+    @classmethod
+    def from_command(cls, text: str, name: str | None = None) -> "BotSpec":
+        """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here)."""
+        line = text[len(COMMAND_PREFIX):] if text.startswith(COMMAND_PREFIX) else text
+        try:
+            argv = tuple(shlex.split(line))
+        except ValueError as error:
+            raise BotSpecError(f"bot {text!r}: {error}") from None
+        if not argv:
+            raise BotSpecError(f"bot {text!r}: empty command")
+        return cls(name=name or text, command=argv, version="cmd", description=line)

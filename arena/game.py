@@ -1,0 +1,279 @@
+"""The engine contract: what every game engine implements.
+
+The referee, the conformance check, the tournament runner and search bots talk
+to a game only through the two classes here:
+
+* :class:`Engine` -- the game itself: declarative metadata (:class:`GameInfo`),
+  a factory for fresh states, and :meth:`Engine.sample_state`, which rebuilds a
+  full state that agrees with one seat's observation (what determinized search
+  bots need, since they live in another process and see only observations).
+* :class:`State` -- one game in progress.  The referee's loop only asks it who
+  acts now (:meth:`State.to_act`, one seat or several at once for simultaneous
+  moves), what each of them may do (:meth:`State.legal_actions`), what each seat
+  sees (:meth:`State.observation`), to :meth:`State.apply` the chosen actions,
+  and at the end for the :class:`Outcome`.
+
+Rules are pure: no I/O, no clock, no globals.  All chance comes from the
+state's own ``random.Random`` seeded by :meth:`Engine.new_game`, so the same seed
+and the same actions unfold the same game on every machine.
+
+Wire values: actions are ``str`` or ``int`` (short, hashable and trivial for a
+bot in any language to read back); observations are plain msgpack-able values
+(dict with ``str`` keys, list, str, int, float, bool, None).  An observation
+holds only what its seat may know, and enough of the public history that
+:meth:`Engine.sample_state` can rebuild a consistent state from it alone.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+Seat = int
+Action = Union[str, int]
+Observation = dict[str, Any]
+
+
+class GameError(Exception):
+    """Base class for errors a game raises about its configuration or use."""
+
+
+class OptionError(GameError, ValueError):
+    """An option name or value the game does not accept."""
+
+
+class PlayerCountError(GameError, ValueError):
+    """A player count the game does not support."""
+
+
+class IllegalAction(GameError, ValueError):
+    """An action not in the legal list (engines may raise it from ``apply``)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its name, default and, optionally, allowed values.
+
+    The type of ``default`` is the option's type; values given as strings (from
+    the command line) are converted to it.
+    """
+
+    name: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, game_id: str, value: Any) -> Any:
+        """Return ``value`` converted to this option's type, or raise OptionError."""
+        kind = type(self.default)
+        where = f"game '{game_id}' option '{self.name}'"
+        if isinstance(value, str) and kind is not str:
+            value = _from_text(value, kind, where)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not kind:
+            raise OptionError(f"{where}: expected {kind.__name__}, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise OptionError(f"{where}: {value!r} is not one of {allowed}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"{where}: {value!r} is below the minimum {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"{where}: {value!r} is above the maximum {self.maximum}")
+        return value
+
+
+def _from_text(text: str, kind: type, where: str) -> Any:
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise OptionError(f"{where}: expected true or false, got {text!r}")
+    try:
+        return kind(text)
+    except ValueError:
+        raise OptionError(f"{where}: expected {kind.__name__}, got {text!r}") from None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declarative metadata of a game.
+
+    ``teams`` says how seats group for ratings: ``"none"`` (everyone for
+    themselves), ``"fixed"`` (known from the seating, e.g. Hand and Foot) or
+    ``"in-play"`` (decided during the game, e.g. Dou Dizhu's landlord); the
+    actual grouping of a finished game is in :attr:`Outcome.teams`.
+    ``dummies`` names engine-played seats that may join a table (Farm Hand's
+    Mac and Donald); they appear in :attr:`Outcome.dummies`.
+    """
+
+    id: str
+    version: str
+    players: tuple[int, ...]
+    options: tuple[Option, ...] = ()
+    simultaneous: bool = False
+    teams: str = "none"
+    dummies: tuple[str, ...] = ()
+    summary: str = ""
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"game '{self.id}' has no option '{name}' (known: {known})")
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option with its default, overridden and validated by ``given``."""
+        resolved = {option.name: option.default for option in self.options}
+        for name, value in (given or {}).items():
+            resolved[name] = self.option(name).parse(self.id, value)
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        if players not in self.players:
+            counts = ", ".join(map(str, self.players))
+            raise PlayerCountError(
+                f"game '{self.id}' is for {counts} players, not {players}"
+            )
+
+
+@dataclass(frozen=True)
+class DummyResult:
+    """An engine-played seat's result, ranked together with the bots."""
+
+    name: str
+    score: float
+    rank: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: per bot seat a score, a rank (1 is best; ties share
+    a rank) and a team; engine-played dummies ranked alongside.
+
+    Team games give every member of a team the same score.  Teams are numbered
+    from 0; in a free-for-all each seat is its own team (``teams[i] == i``).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    teams: tuple[int, ...]
+    dummies: tuple[DummyResult, ...] = ()
+
+    @classmethod
+    def from_scores(
+        cls,
+        scores: Sequence[float],
+        teams: Sequence[int] | None = None,
+        dummies: Mapping[str, float] | None = None,
+    ) -> "Outcome":
+        """Rank by score, higher is better, equal scores sharing a rank
+        (standard competition ranking: 1, 1, 3), dummies included."""
+        dummy_items = list((dummies or {}).items())
+        everyone = list(scores) + [score for _, score in dummy_items]
+        ranks = competition_ranks(everyone)
+        seats = len(scores)
+        return cls(
+            scores=tuple(scores),
+            ranks=tuple(ranks[:seats]),
+            teams=tuple(teams) if teams is not None else tuple(range(seats)),
+            dummies=tuple(
+                DummyResult(name, score, rank)
+                for (name, score), rank in zip(dummy_items, ranks[seats:])
+            ),
+        )
+
+
+def competition_ranks(scores: Sequence[float]) -> list[int]:
+    """1 + the number of strictly higher scores, for each score."""
+    ordered = sorted(scores, reverse=True)
+    first_index = {}
+    for index, score in enumerate(ordered):
+        first_index.setdefault(score, index)
+    return [first_index[score] + 1 for score in scores]
+
+
+class State(ABC):
+    """One game in progress.  Subclasses keep hidden information in private
+    attributes and expose it only through :meth:`observation`."""
+
+    #: number of bot-controlled seats (dummies are not counted)
+    players: int
+
+    @abstractmethod
+    def to_act(self) -> tuple[Seat, ...]:
+        """The seats that must choose now: one, or several for a simultaneous
+        move; empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        """What ``seat`` may play now (non-empty for every seat in to_act())."""
+
+    @abstractmethod
+    def observation(self, seat: Seat) -> Observation:
+        """What ``seat`` knows, as plain msgpack-able values.  Must contain
+        ``"seat"`` and enough public history to rebuild a consistent state."""
+
+    @abstractmethod
+    def apply(self, actions: Mapping[Seat, Action]) -> None:
+        """Play one action for every seat in to_act() at once."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """Scores, ranks and teams; only valid once the game is over."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy, cheap enough to call thousands of times a
+        second (search bots copy before every simulated move)."""
+
+    def is_over(self) -> bool:
+        return not self.to_act()
+
+    def step(self, seat: Seat, action: Action) -> None:
+        """Shorthand for ``apply({seat: action})`` on a one-seat turn."""
+        self.apply({seat: action})
+
+
+class Engine(ABC):
+    """A game: its metadata and how to start and reconstruct states."""
+
+    info: ClassVar[GameInfo]
+
+    @abstractmethod
+    def new_game(
+        self, players: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> State:
+        """A fresh game.  ``options`` may be partial; engines complete it with
+        ``self.info.resolve_options`` (which also validates it) and call
+        ``self.info.check_players(players)``."""
+
+    @abstractmethod
+    def sample_state(self, observation: Observation, rng: random.Random) -> State:
+        """A full state in which ``observation["seat"]`` would see exactly
+        ``observation``: everything hidden from that seat (other hands, draw
+        piles, undealt cards) filled in at random from ``rng``, consistent with
+        what the seat knows (e.g. suits seen on card backs).  The state's own
+        future chance is seeded from ``rng`` too."""
+
+
+def replay(
+    engine: Engine,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    steps: Sequence[Mapping[Seat, Action]],
+) -> State:
+    """Re-run a recorded game and return its final state."""
+    state = engine.new_game(players, seed, options)
+    for actions in steps:
+        state.apply({int(seat): action for seat, action in actions.items()})
+    return state

@@ -1,0 +1,201 @@
+"""A reusable conformance check for game engines.
+
+``check_engine(engine)`` plays many random games and asserts the engine
+contract of :mod:`arena.game`; every built-in engine's tests call it and a
+third-party engine's tests should too.  It raises ``AssertionError`` with the
+seed, player count and step of the first violation, so a failure is
+reproducible with ``engine.new_game(players, seed)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from arena.game import Engine, Outcome, State, competition_ranks
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+@dataclass
+class ConformanceReport:
+    """What the check saw: useful figures for an engine's tests to assert on."""
+
+    games: int = 0
+    steps: int = 0
+    samples: int = 0
+    hidden_changes: int = 0
+
+
+def check_engine(
+    engine: Engine,
+    games: int = 1000,
+    *,
+    seed: int = 0,
+    players: tuple[int, ...] | None = None,
+    options: Mapping[str, Any] | None = None,
+    hidden: bool = True,
+    sample_rate: float = 0.05,
+    max_steps: int = 100_000,
+) -> ConformanceReport:
+    """Play ``games`` random games and assert the contract on every step.
+
+    ``hidden=True`` (a game with private information) also demands that
+    resampling from one seat's observation changed some other seat's
+    observation at least once: proof that the sampler really randomizes what
+    the seat cannot see while keeping what it can see identical.
+    """
+    info = engine.info
+    counts = players or info.players
+    master = random.Random(seed)
+    report = ConformanceReport()
+    for index in range(games):
+        n = counts[index % len(counts)]
+        game_seed = master.randrange(2**31)
+        where = f"{info.id}: players={n} seed={game_seed}"
+        _play_checked(engine, n, game_seed, options, master, report, where,
+                      sample_rate, max_steps, check_replay=index % 10 == 0)
+        report.games += 1
+    if hidden:
+        assert report.samples > 0, f"{info.id}: no state was ever sampled"
+        assert report.hidden_changes > 0, (
+            f"{info.id}: sample_state never changed any other seat's view; "
+            "it must randomize hidden information"
+        )
+    return report
+
+
+def _play_checked(engine, n, game_seed, options, rng, report, where,
+                  sample_rate, max_steps, check_replay):
+    state = engine.new_game(n, game_seed, options)
+    assert state.players == n, f"{where}: state.players={state.players}"
+    steps = []
+    views = []
+    while True:
+        acting = state.to_act()
+        if not acting:
+            break
+        at = f"{where} step={len(steps)}"
+        assert len(steps) < max_steps, f"{at}: game did not end"
+        assert len(set(acting)) == len(acting), f"{at}: duplicate seats {acting}"
+        assert all(0 <= seat < n for seat in acting), f"{at}: bad seats {acting}"
+        if not engine.info.simultaneous:
+            assert len(acting) == 1, f"{at}: several seats act in a sequential game"
+        views.append([_packed(state.observation(seat), seat, at) for seat in range(n)])
+        chosen = {}
+        for seat in acting:
+            legal = state.legal_actions(seat)
+            _check_legal(legal, at, seat)
+            chosen[seat] = rng.choice(legal)
+        if rng.random() < sample_rate or not steps:
+            _check_sampling(engine, state, rng, report, at)
+        if steps and rng.random() < sample_rate:
+            _check_clone(state, chosen, at)
+        state.apply(chosen)
+        steps.append(chosen)
+        report.steps += 1
+    _check_outcome(state.outcome(), n, where)
+    if check_replay:
+        _check_determinism(engine, n, game_seed, options, steps, views, where)
+
+
+def _packed(observation, seat, at) -> bytes:
+    assert isinstance(observation, dict), f"{at}: observation is not a dict"
+    assert observation.get("seat") == seat, f"{at}: observation['seat'] != {seat}"
+    _check_plain(observation, f"{at} observation(seat={seat})")
+    data = msgpack.packb(observation)
+    back = msgpack.unpackb(data, strict_map_key=True)
+    assert back == observation, f"{at}: observation does not survive msgpack"
+    return data
+
+
+def _check_plain(value, at) -> None:
+    """Only dict (str keys), list and scalars: tuples or sets would not come
+    back from msgpack as they went in."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            assert isinstance(key, str), f"{at}: non-str key {key!r}"
+            _check_plain(item, at)
+    elif isinstance(value, list):
+        for item in value:
+            _check_plain(item, at)
+    else:
+        assert isinstance(value, _SCALARS), f"{at}: {type(value).__name__} value {value!r}"
+
+
+def _check_legal(legal, at, seat) -> None:
+    assert isinstance(legal, list) and legal, f"{at}: no legal actions for seat {seat}"
+    for action in legal:
+        assert isinstance(action, (str, int)) and not isinstance(action, bool), (
+            f"{at}: action {action!r} is not str or int"
+        )
+    assert len(set(legal)) == len(legal), f"{at}: duplicate legal actions for {seat}"
+
+
+def _check_sampling(engine, state: State, rng, report, at) -> None:
+    seat = rng.randrange(state.players)
+    observation = state.observation(seat)
+    sampled = engine.sample_state(observation, random.Random(rng.randrange(2**31)))
+    report.samples += 1
+    assert sampled.observation(seat) == observation, (
+        f"{at}: sample_state for seat {seat} gives a different observation"
+    )
+    assert sampled.to_act() == state.to_act(), f"{at}: sampled state has other seats to act"
+    if seat in state.to_act():
+        assert sampled.legal_actions(seat) == state.legal_actions(seat), (
+            f"{at}: sampled state gives seat {seat} other legal actions"
+        )
+    for other in range(state.players):
+        if other != seat and sampled.observation(other) != state.observation(other):
+            report.hidden_changes += 1
+            break
+    _random_playout(sampled, rng, at + " (sampled)")
+
+
+def _check_clone(state: State, chosen, at) -> None:
+    before = [msgpack.packb(state.observation(s)) for s in range(state.players)]
+    copy = state.clone()
+    copy.apply(chosen)
+    _random_playout(copy, random.Random(1), at + " (clone)")
+    after = [msgpack.packb(state.observation(s)) for s in range(state.players)]
+    assert before == after, f"{at}: playing on a clone changed the original"
+
+
+def _random_playout(state: State, rng, at, limit: int = 100_000) -> None:
+    for _ in range(limit):
+        acting = state.to_act()
+        if not acting:
+            state.outcome()
+            return
+        state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in acting})
+    raise AssertionError(f"{at}: playout did not end")
+
+
+def _check_outcome(outcome: Outcome, n, where) -> None:
+    assert isinstance(outcome, Outcome), f"{where}: outcome() is not an Outcome"
+    assert len(outcome.scores) == len(outcome.ranks) == len(outcome.teams) == n, (
+        f"{where}: outcome sizes differ from players={n}"
+    )
+    everyone = list(outcome.scores) + [d.score for d in outcome.dummies]
+    ranks = list(outcome.ranks) + [d.rank for d in outcome.dummies]
+    assert ranks == competition_ranks(everyone), (
+        f"{where}: ranks {ranks} inconsistent with scores {everyone}"
+    )
+    by_team: dict[int, float] = {}
+    for team, score in zip(outcome.teams, outcome.scores):
+        assert by_team.setdefault(team, score) == score, (
+            f"{where}: team {team} members have different scores"
+        )
+
+
+def _check_determinism(engine, n, game_seed, options, steps, views, where) -> None:
+    state = engine.new_game(n, game_seed, options)
+    for index, chosen in enumerate(steps):
+        again = [msgpack.packb(state.observation(seat)) for seat in range(n)]
+        assert again == views[index], f"{where} step={index}: same seed, other game"
+        state.apply(chosen)
+    assert state.is_over(), f"{where}: replay did not end where the game did"

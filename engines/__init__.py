@@ -1,0 +1,1 @@
+"""The built-in game engines, one package per game: rules only, no I/O."""
