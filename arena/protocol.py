@@ -33,6 +33,30 @@ class ProtocolError(Exception):
     """A frame that is oversized, undecodable or not the expected message."""
 
 
+def hello(game: str, options: dict[str, Any], players: int, seed: int,
+          limits: dict[str, float]) -> dict[str, Any]:
+    """Once per match, before any game; the bot answers ``ready``."""
+    return {"type": HELLO, "protocol": PROTOCOL_VERSION, "game": game,
+            "options": options, "players": players, "seed": seed, "limits": limits}
+
+
+def new_game(index: int, seat: int, players: int) -> dict[str, Any]:
+    """Before each game of the match; no answer."""
+    return {"type": NEW_GAME, "index": index, "seat": seat, "players": players}
+
+
+def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> dict[str, Any]:
+    """The bot must answer ``action`` with one element of ``legal``."""
+    return {"type": ACT, "observation": observation, "legal": legal,
+            "clock": {"move": move, "bank": bank}}
+
+
+def game_over(seat: int, scores: list, ranks: list, observation: dict[str, Any]) -> dict[str, Any]:
+    """After each game; no answer."""
+    return {"type": GAME_OVER, "seat": seat, "scores": scores, "ranks": ranks,
+            "observation": observation}
+
+
 def encode(message: dict[str, Any]) -> bytes:
     body = msgpack.packb(message)
     return HEADER.pack(len(body)) + body

@@ -1,0 +1,47 @@
+"""Play bot objects against each other in this process, without a referee.
+
+For engine benchmarks and bot evaluation only (thousands of games a minute):
+it sends each bot exactly the messages the referee would, but there is no
+sandbox, no clock and no fault handling.  Tournaments always go through the
+referee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena import protocol
+from arena.botkit import Bot
+from arena.game import Engine, Outcome
+
+#: the clock reported to bots that are not timed
+UNTIMED = {"move": 1.0, "bank": 0.0}
+
+
+def play_game(
+    engine: Engine,
+    bots: Sequence[Bot],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Outcome:
+    """One game with ``bots[i]`` in seat ``i``; each bot gets its own seed."""
+    players = len(bots)
+    state = engine.new_game(players, seed, options)
+    resolved = engine.info.resolve_options(options)
+    for seat, bot in enumerate(bots):
+        bot.new_match(protocol.hello(engine.info.id, resolved, players, seed * 31 + seat, {}))
+        bot.new_game(protocol.new_game(0, seat, players))
+    while acting := state.to_act():
+        chosen = {}
+        for seat in acting:
+            legal = state.legal_actions(seat)
+            chosen[seat] = bots[seat].act(state.observation(seat), legal, dict(UNTIMED))
+            if chosen[seat] not in legal:
+                raise ValueError(f"{type(bots[seat]).__name__} played {chosen[seat]!r}, not legal")
+        state.apply(chosen)
+    outcome = state.outcome()
+    for seat, bot in enumerate(bots):
+        bot.game_over(protocol.game_over(seat, list(outcome.scores), list(outcome.ranks),
+                                         state.observation(seat)))
+    return outcome
