@@ -1,0 +1,73 @@
+"""What a played game leaves behind: the referee's output, the store's input.
+
+Plain dataclasses that convert to and from JSON-able dicts, so a record can
+cross a process (or cluster) boundary and be stored and replayed as-is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: the kinds of fault a seat can commit, in the order they are reported
+FAULTS = ("timeout", "crash", "protocol", "illegal")
+
+
+@dataclass
+class SeatRecord:
+    """One seat of one game: who sat there and how it went."""
+
+    bot: str
+    score: float
+    rank: int
+    team: int
+    fault: str | None = None
+    fault_detail: str | None = None
+    moves: int = 0
+    time_used: float = 0.0
+
+
+@dataclass
+class DummyRecord:
+    """An engine-played seat (Farm Hand's Mac and Donald), ranked with the bots."""
+
+    name: str
+    score: float
+    rank: int
+
+
+@dataclass
+class GameRecord:
+    """One finished game: enough to rate it, show it and replay it exactly.
+
+    ``steps`` is the move record: one ``[[seat, action], ...]`` list per turn,
+    which with ``game``, ``players``, ``seed`` and ``options`` re-runs the game
+    through the engine (:func:`arena.game.replay`).
+    """
+
+    game: str
+    version: str
+    options: dict[str, Any]
+    seed: int
+    players: int
+    seats: list[SeatRecord]
+    dummies: list[DummyRecord] = field(default_factory=list)
+    steps: list[list[list[Any]]] = field(default_factory=list)
+    duration: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
+        data = dict(data)
+        data["seats"] = [SeatRecord(**seat) for seat in data["seats"]]
+        data["dummies"] = [DummyRecord(**dummy) for dummy in data.get("dummies", [])]
+        return cls(**data)
+
+    def step_maps(self) -> list[dict[int, Any]]:
+        """The move record as the ``{seat: action}`` maps ``apply`` takes."""
+        return [{int(seat): action for seat, action in step} for step in self.steps]
+
+    def faults(self) -> list[str]:
+        return [seat.fault for seat in self.seats if seat.fault]

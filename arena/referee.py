@@ -1,0 +1,302 @@
+"""The referee: plays one match (a series of games) between bot processes.
+
+One sandboxed process per entrant lives for the whole match, so start-up is
+paid once.  For every move the referee sends each acting seat its own
+observation and legal actions -- nothing else about the game ever leaves this
+process -- and waits for the answers under the time control, all acting bots
+thinking at once on a simultaneous move.
+
+A bot that times out, crashes, breaks the protocol or plays an illegal action
+is *faulted*: its process tree is killed, the fault is recorded, its seat is
+played out by a seeded random fallback so the game ends normally for the
+others, and it ranks last.  A faulted entrant is started afresh for the
+match's next game.  Faults never raise: the match always completes.
+
+The referee never imports bot code; it only runs the command line a
+:class:`~arena.bots.BotSpec` gives.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena import protocol
+from arena.bots import BotSpec
+from arena.connection import Channel, Fault, exchange
+from arena.game import Engine, Outcome, competition_ranks
+from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.sandbox import BotProcess, ResourceLimits, SandboxError
+
+SANDBOX_LEVELS = ("basic",)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A time control, in seconds (after python-chess's ``Limit``).
+
+    ``bank`` is extra time per game, drawn on when a move overruns ``move``;
+    ``grace`` is slack the referee adds to every deadline for its own and
+    the pipe's latency, so a loaded machine does not cause false time losses.
+    """
+
+    startup: float = 10.0
+    move: float = 1.0
+    bank: float = 0.0
+    grace: float = 0.05
+
+    def __post_init__(self):
+        for name in ("startup", "move", "bank", "grace"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"time limit '{name}' must not be negative")
+        if self.move <= 0 or self.startup <= 0:
+            raise ValueError("time limits 'startup' and 'move' must be positive")
+
+    def as_dict(self) -> dict[str, float]:
+        return {"startup": self.startup, "move": self.move, "bank": self.bank}
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot at the table: its display name and how to start it."""
+
+    name: str
+    spec: BotSpec
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One game of a match: its seed, and ``seating[seat]`` = the index of the
+    entrant in that seat."""
+
+    seed: int
+    seating: tuple[int, ...]
+
+
+def play_match(
+    engine: Engine,
+    entrants: Sequence[Entrant],
+    deals: Sequence[Deal],
+    options: Mapping[str, Any] | None = None,
+    limit: Limit = Limit(),
+    on_game: Callable[[GameRecord], None] | None = None,
+    sandbox: str = "basic",
+    resources: ResourceLimits = ResourceLimits(),
+) -> list[GameRecord]:
+    """Play every deal in order; return (and pass to ``on_game`` as each one
+    ends) a record per game.  Raises only for a malformed request (bad
+    seating, options or player count), never for anything a bot does."""
+    if sandbox not in SANDBOX_LEVELS:
+        raise ValueError(f"unknown sandbox level '{sandbox}' (available: {', '.join(SANDBOX_LEVELS)})")
+    resolved = engine.info.resolve_options(options)
+    for deal in deals:
+        engine.info.check_players(len(deal.seating))
+        if sorted(set(deal.seating)) != sorted(deal.seating) or not all(
+            0 <= index < len(entrants) for index in deal.seating
+        ):
+            raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
+    match = _Match(engine, entrants, resolved, limit, resources, deals[0].seed if deals else 0)
+    records = []
+    try:
+        for deal in deals:
+            record = match.play(deal)
+            records.append(record)
+            if on_game is not None:
+                on_game(record)
+    finally:
+        match.close()
+    return records
+
+
+class _Player:
+    """One entrant's process for as long as it behaves."""
+
+    def __init__(self, entrant: Entrant, channel: Channel):
+        self.entrant = entrant
+        self.channel = channel
+
+    def kill(self) -> None:
+        self.channel.process.kill()
+
+
+class _Match:
+    def __init__(self, engine, entrants, options, limit, resources, match_seed):
+        self.engine = engine
+        self.entrants = list(entrants)
+        self.options = options
+        self.limit = limit
+        self.resources = resources
+        self.match_seed = match_seed
+        self.live: dict[int, _Player] = {}
+        self.games_started = 0
+
+    # -- processes ---------------------------------------------------------
+    def _start(self, index: int, players: int) -> Fault | None:
+        """Launch entrant ``index`` and complete the hello handshake."""
+        entrant = self.entrants[index]
+        try:
+            process = BotProcess(entrant.spec.argv(), self.resources)
+        except SandboxError as error:
+            return Fault("crash", str(error))
+        channel = Channel(process)
+        seed = random.Random(f"{self.match_seed}:{index}").randrange(2**31)
+        channel.send(protocol.hello(self.engine.info.id, self.options, players, seed,
+                                    self.limit.as_dict()))
+        deadline = time.monotonic() + self.limit.startup + self.limit.grace
+        reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
+        if isinstance(reply, dict) and reply.get("type") != protocol.READY:
+            reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
+        if isinstance(reply, Fault):
+            if reply.kind == "timeout":
+                reply = Fault("timeout", f"not ready within {self.limit.startup:g}s start-up")
+            process.kill()
+            return reply
+        self.live[index] = _Player(entrant, channel)
+        return None
+
+    def _channels(self, exclude: set[int] = frozenset()) -> list[Channel]:
+        return [p.channel for i, p in self.live.items() if i not in exclude]
+
+    def _drop(self, index: int) -> None:
+        player = self.live.pop(index, None)
+        if player is not None:
+            player.kill()
+
+    def close(self) -> None:
+        """Say goodbye, give bots a moment to exit, then end every tree."""
+        for player in self.live.values():
+            player.channel.send({"type": protocol.GOODBYE})
+        deadline = time.monotonic() + 0.2
+        for player in self.live.values():
+            try:
+                player.channel.process.popen.wait(max(0.0, deadline - time.monotonic()))
+            except Exception:
+                pass
+        for index in list(self.live):
+            self._drop(index)
+
+    # -- one game ----------------------------------------------------------
+    def play(self, deal: Deal) -> GameRecord:
+        started = time.monotonic()
+        players = len(deal.seating)
+        state = self.engine.new_game(players, deal.seed, self.options)
+        fallback = random.Random(f"fallback:{deal.seed}")
+        seats = [_SeatClock(self.limit.bank) for _ in range(players)]
+        index_at = dict(enumerate(deal.seating))
+        game_index = self.games_started
+        self.games_started += 1
+        for seat, index in index_at.items():
+            fault = None if index in self.live else self._start(index, players)
+            if fault is None:
+                self.live[index].channel.send(protocol.new_game(game_index, seat, players))
+            else:
+                seats[seat].fault = fault
+        steps = []
+        while acting := state.to_act():
+            legal = {seat: state.legal_actions(seat) for seat in acting}
+            chosen = self._ask(state, acting, legal, seats, index_at)
+            for seat in acting:
+                if seats[seat].fault is not None:
+                    chosen[seat] = fallback.choice(legal[seat])
+            state.apply(chosen)
+            steps.append([[seat, chosen[seat]] for seat in acting])
+        outcome = state.outcome()
+        ranks = _ranks_with_faults(outcome, [clock.fault is not None for clock in seats])
+        for seat, index in index_at.items():
+            if index in self.live and seats[seat].fault is None:
+                self.live[index].channel.send(protocol.game_over(
+                    seat, list(outcome.scores), ranks, state.observation(seat)))
+        return GameRecord(
+            game=self.engine.info.id,
+            version=self.engine.info.version,
+            options=dict(self.options),
+            seed=deal.seed,
+            players=players,
+            seats=[
+                SeatRecord(
+                    bot=self.entrants[index_at[seat]].name,
+                    score=outcome.scores[seat],
+                    rank=ranks[seat],
+                    team=outcome.teams[seat],
+                    fault=clock.fault.kind if clock.fault else None,
+                    fault_detail=clock.fault.detail if clock.fault else None,
+                    moves=clock.moves,
+                    time_used=round(clock.used, 6),
+                )
+                for seat, clock in enumerate(seats)
+            ],
+            dummies=[DummyRecord(d.name, d.score, rank) for d, rank in
+                     zip(outcome.dummies, ranks[players:])],
+            steps=steps,
+            duration=round(time.monotonic() - started, 6),
+        )
+
+    def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:
+        """Send every live acting seat its observation and collect answers."""
+        limit = self.limit
+        asked = [seat for seat in acting if seats[seat].fault is None]
+        sent_at = time.monotonic()
+        waiting = {}
+        for seat in asked:
+            channel = self.live[index_at[seat]].channel
+            channel.send(protocol.act(state.observation(seat), legal[seat],
+                                      limit.move, seats[seat].bank))
+            waiting[seat] = (channel, sent_at + limit.move + seats[seat].bank + limit.grace)
+        busy = {index_at[seat] for seat in asked}
+        replies = exchange(waiting, self._channels(exclude=busy))
+        chosen = {}
+        for seat in asked:
+            reply, at = replies[seat]
+            clock = seats[seat]
+            if isinstance(reply, Fault):
+                if reply.kind == "timeout":
+                    reply = Fault("timeout", f"no action within {limit.move:g}s + "
+                                             f"{clock.bank:.3f}s bank")
+                clock.fault = reply
+            else:
+                clock.charge(at - sent_at, limit.move)
+                clock.fault = _check_action(reply, legal[seat])
+                if clock.fault is None:
+                    chosen[seat] = reply["action"]
+            if clock.fault is not None:
+                self._drop(index_at[seat])
+        return chosen
+
+
+class _SeatClock:
+    """A seat's time, moves and fault during one game."""
+
+    def __init__(self, bank: float):
+        self.bank = bank
+        self.moves = 0
+        self.used = 0.0
+        self.fault: Fault | None = None
+
+    def charge(self, spent: float, move: float) -> None:
+        self.moves += 1
+        self.used += spent
+        self.bank = max(0.0, self.bank - max(0.0, spent - move))
+
+
+def _check_action(message: dict[str, Any], legal: list) -> Fault | None:
+    try:
+        action = protocol.expect_action(message)
+    except protocol.ProtocolError as error:
+        return Fault("protocol", str(error))
+    if action not in legal:
+        return Fault("illegal", f"played {action!r}, not one of the {len(legal)} legal actions")
+    return None
+
+
+def _ranks_with_faults(outcome: Outcome, faulted: list[bool]) -> list[int]:
+    """Ranks of seats then dummies: clean seats and dummies ranked by score
+    among themselves; every faulted seat shares the last place."""
+    scores = list(outcome.scores) + [d.score for d in outcome.dummies]
+    flags = faulted + [False] * len(outcome.dummies)
+    clean = [score for score, bad in zip(scores, flags) if not bad]
+    clean_ranks = iter(competition_ranks(clean))
+    last = len(clean) + 1
+    return [last if bad else next(clean_ranks) for bad in flags]
