@@ -147,7 +147,7 @@ def test_everything_cancels_and_the_same_player_leads_again():
     state._leader = 0  # hand-built position: seat 0 leads this round
     state.apply({0: 0, 1: 1, 2: 1})
     play(state, "green3")
-    assert state.legal_actions(1) == ["red1", "yellow3"]  # void in green
+    assert state.legal_actions(1) == ["yellow3", "red1"]  # void in green (suit order)
     play(state, "yellow3", "blue3")  # three 3s: all cancel
     obs = state.observation(1)
     assert obs["tricks"] == [{"leader": 0, "cards": ["green3", "yellow3", "blue3"], "winner": None}]
