@@ -1,0 +1,416 @@
+"""Dou Dizhu rules (``../shared/rules/dou-dizhu.md``), engine id ``dou-dizhu``.
+
+Three players, a 54-card deck, an auction for the landlord, then shedding
+combinations; the landlord plays alone against the two peasants.
+
+Encoding (see ``docs/games/dou-dizhu.md``):
+
+* Cards are ranks only -- suits never matter -- written with one character
+  each from ``"3456789TJQKA2BR"`` (``T`` ten, ``B`` small/black joker, ``R``
+  big/red joker).  Hands and plays are strings sorted low to high.
+* Auction actions: ``"bid:0"`` (pass), ``"bid:1"``, ``"bid:2"``, ``"bid:3"``.
+* Play actions: the canonical string of the cards played, e.g. ``"3"``,
+  ``"33344455"``, ``"BR"``; and ``"pass"`` when following.
+
+Rulings from the rules page, as implemented here:
+
+* a player who passed in the auction may bid again on a later turn;
+* three consecutive all-pass auctions (three redeals) end the game as a
+  draw, every payoff 0, everyone rank 1 -- the deal after the third all-pass
+  auction is never played;
+* single wings may include a pair used as two singles, never three or four
+  cards of one rank, never both jokers, never a rank of the airplane's trios;
+  pair wings are of distinct ranks, no jokers; four + two singles may take a
+  pair but not both jokers; four + two pairs need two different ranks.
+
+Rulings chosen here where the page is silent:
+
+* after a redeal the first bidder is drawn at random again (each deal is a
+  fresh start); the redeal count is public;
+* a lone four of a kind may be played as a bomb, a trio + single, pairs,
+  singles, or inside four + two; it only doubles the multiplier when played
+  as a bomb (four + two is never a bomb, as the page says);
+* scores are the zero-sum payoffs: each peasant +/- bid x multiplier, the
+  landlord -/+ twice that.  Teams: the landlord is team 0, the peasants
+  team 1 (both peasants always have the same score).  A drawn game puts every
+  seat in its own team with score 0.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from arena.game import Engine, GameInfo, IllegalAction, Observation, Outcome, State
+from engines.dou_dizhu import moves as M
+from engines.dou_dizhu.moves import NRANKS, RANKS, UNIT
+
+DECK = tuple([r for r in range(13) for _ in range(4)] + [M.SMALL_JOKER, M.BIG_JOKER])
+DECK_COUNTS = tuple([4] * 13 + [1, 1])
+MAX_REDEALS = 3
+AUCTION, PLAY, OVER = "auction", "play", "over"
+BIDS = ("bid:0", "bid:1", "bid:2", "bid:3")
+_BID_VALUE = {b: i for i, b in enumerate(BIDS)}
+_BID_LEGAL = (BIDS, ("bid:0", "bid:2", "bid:3"), ("bid:0", "bid:3"))
+_SEATS = ((0,), (1,), (2,))
+PASS = "pass"
+_PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
+
+
+def hand_string(counts) -> str:
+    return M.string_of_counts(counts)
+
+
+class DouDizhu(Engine):
+    info = GameInfo(
+        id="dou-dizhu",
+        version="1.0",
+        players=(3,),
+        teams="in-play",
+        summary="Fight the Landlord: auction, then the landlord sheds cards against two peasants",
+    )
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
+        self.info.check_players(players)
+        self.info.resolve_options(options)
+        state = DouDizhuState(random.Random(seed))
+        state._deal()
+        return state
+
+    def sample_state(self, observation: Observation, rng: random.Random):
+        """Fill the two other hands (and the bottom cards during the auction)
+        at random from the cards the seat has not seen, keeping everything it
+        knows: its own hand, the hand sizes, the revealed bottom cards (which
+        must still be in the landlord's hand unless he played that rank)."""
+        return _sample(observation, rng)
+
+
+class DouDizhuState(State):
+    players = 3
+
+    def __init__(self, rng: random.Random):
+        self._rng = rng
+        self._redeals = 0
+
+    # ------------------------------------------------------------ setup
+    def _deal(self):
+        deck = list(DECK)
+        self._rng.shuffle(deck)
+        counts = [[0] * NRANKS for _ in range(3)]
+        for seat in range(3):
+            c = counts[seat]
+            for r in deck[17 * seat:17 * seat + 17]:
+                c[r] += 1
+        bottom = [0] * NRANKS
+        for r in deck[51:]:
+            bottom[r] += 1
+        self._start_auction(counts, bottom, self._rng.randrange(3))
+
+    def _start_auction(self, counts, bottom, first):
+        self._phase = AUCTION
+        self._counts = counts
+        self._packed = [M.pack(c) for c in counts]
+        self._bottom = bottom
+        self._first = first
+        self._bids: list[int] = []
+        self._high = 0
+        self._high_seat = -1
+        self._turn = first
+        self._landlord = -1
+        self._plays: list[str] = []
+        self._last = None          # Info of the play to beat, None when leading
+        self._last_seat = -1
+        self._passes = 0
+        self._bombs = 0
+        self._made = [0, 0, 0]     # non-pass plays per seat
+        self._winner = -1
+        self._payoffs = [0, 0, 0]
+
+    # ------------------------------------------------------------ contract
+    def to_act(self):
+        return () if self._phase is OVER else _SEATS[self._turn]
+
+    def legal_actions(self, seat):
+        if self._phase is PLAY:
+            if seat != self._turn:
+                return []
+            c = self._counts[seat]
+            if self._last is None:
+                return list(M.cached_lead(self._packed[seat], c))
+            return list(M.cached_follow(self._packed[seat], c, self._last))
+        if self._phase is AUCTION and seat == self._turn:
+            return list(_BID_LEGAL[self._high])
+        return []
+
+    def apply(self, actions):
+        seat = self._turn
+        if len(actions) != 1 or seat not in actions:
+            raise IllegalAction(f"dou-dizhu: seat {seat} is to act, got {dict(actions)!r}")
+        action = actions[seat]
+        if self._phase is PLAY:
+            self._play(seat, action)
+        elif self._phase is AUCTION:
+            self._bid(seat, action)
+        else:
+            raise IllegalAction("dou-dizhu: the game is over")
+
+    def _bid(self, seat, action):
+        if action not in _BID_LEGAL[self._high]:
+            raise IllegalAction(f"dou-dizhu: seat {seat} cannot bid {action!r}")
+        value = _BID_VALUE[action]
+        bids = self._bids
+        bids.append(value)
+        if value:
+            self._high = value
+            self._high_seat = seat
+            if value == 3:
+                return self._start_play()
+        elif self._high:
+            if bids[-2] == 0:  # two consecutive passes after a bid
+                return self._start_play()
+        elif len(bids) == 3:  # all three passed: redeal
+            self._redeals += 1
+            if self._redeals >= MAX_REDEALS:
+                self._phase = OVER
+                return None
+            return self._deal()
+        self._turn = (seat + 1) % 3
+        return None
+
+    def _start_play(self):
+        lord = self._high_seat
+        self._landlord = lord
+        c = self._counts[lord]
+        for r in range(NRANKS):
+            c[r] += self._bottom[r]
+        self._packed[lord] += M.pack(self._bottom)
+        self._phase = PLAY
+        self._turn = lord
+
+    def _play(self, seat, action):
+        c = self._counts[seat]
+        if self._last is None:
+            legal = M.cached_lead(self._packed[seat], c)
+        else:
+            legal = M.cached_follow(self._packed[seat], c, self._last)
+        if action not in legal:
+            raise IllegalAction(f"dou-dizhu: seat {seat} cannot play {action!r} now")
+        self._plays.append(action)
+        self._turn = (seat + 1) % 3
+        if action == PASS:
+            self._passes += 1
+            if self._passes == 2:
+                self._last = None
+            return
+        info = M.INFO[action]
+        for r, n in info[3]:
+            c[r] -= n
+        packed = self._packed[seat] - info[2]
+        self._packed[seat] = packed
+        self._made[seat] += 1
+        if info[4]:
+            self._bombs += 1
+        self._last = info
+        self._last_seat = seat
+        self._passes = 0
+        if not packed:
+            self._finish(seat)
+
+    def _finish(self, winner):
+        self._phase = OVER
+        self._winner = winner
+        lord = self._landlord
+        mult = 1 << self._bombs
+        peasants = [s for s in range(3) if s != lord]
+        if winner == lord:
+            if all(self._made[p] == 0 for p in peasants):
+                mult *= 2  # spring
+            sign = -1
+        else:
+            if self._made[lord] == 1:
+                mult *= 2  # anti-spring
+            sign = 1
+        unit = self._high * mult
+        pay = [0, 0, 0]
+        for p in peasants:
+            pay[p] = sign * unit
+        pay[lord] = -2 * sign * unit
+        self._payoffs = pay
+
+    def multiplier(self) -> int:
+        """The current multiplier (bombs and rocket so far; spring included at the end)."""
+        if self._phase is OVER and self._winner >= 0 and self._high:
+            return abs(self._payoffs[self._landlord]) // (2 * self._high)
+        return 1 << self._bombs
+
+    def outcome(self):
+        if self._phase is not OVER:
+            raise RuntimeError("dou-dizhu: the game is not over")
+        if self._landlord < 0 or self._winner < 0:
+            return Outcome.from_scores([0, 0, 0])
+        teams = [1, 1, 1]
+        teams[self._landlord] = 0
+        return Outcome.from_scores(list(self._payoffs), teams=teams)
+
+    def observation(self, seat) -> Observation:
+        lord = self._landlord
+        over = self._phase is OVER
+        return {
+            "seat": seat,
+            "phase": self._phase,
+            "hand": hand_string(self._counts[seat]),
+            "hand_sizes": [sum(c) for c in self._counts],
+            "redeals": self._redeals,
+            "first_bidder": self._first,
+            "bids": list(self._bids),
+            "bid": self._high,
+            "landlord": lord if lord >= 0 else None,
+            "bottom": hand_string(self._bottom) if lord >= 0 else None,
+            "plays": list(self._plays),
+            "to_act": None if over else self._turn,
+            "to_beat": self._plays[-1 - self._passes] if self._last is not None else None,
+            "to_beat_seat": self._last_seat if self._last is not None else None,
+            "multiplier": self.multiplier(),
+            "winner": self._winner if self._winner >= 0 else None,
+            "payoffs": list(self._payoffs) if over else None,
+        }
+
+    def clone(self):
+        copy = object.__new__(DouDizhuState)
+        copy.__dict__.update(self.__dict__)
+        copy._rng = random.Random()
+        copy._rng.setstate(self._rng.getstate())
+        copy._counts = [list(c) for c in self._counts]
+        copy._packed = list(self._packed)
+        copy._bids = list(self._bids)
+        copy._plays = list(self._plays)
+        copy._made = list(self._made)
+        copy._payoffs = list(self._payoffs)
+        return copy
+
+    # ------------------------------------------------------------ helpers
+    @property
+    def landlord(self) -> int | None:
+        return self._landlord if self._landlord >= 0 else None
+
+    def hand(self, seat: int) -> str:
+        return hand_string(self._counts[seat])
+
+
+def state_from_hands(hands, landlord: int | None = None, bottom: str = "",
+                     bid: int = 1, seed: int = 0) -> DouDizhuState:
+    """A play-phase state from explicit hands (for tests and analysis).
+
+    ``hands`` are three rank strings; with ``landlord`` given, play starts
+    with that seat to lead (its hand should already include ``bottom``)."""
+    state = DouDizhuState(random.Random(seed))
+    counts = [M.counts_of(h) for h in hands]
+    state._start_auction(counts, M.counts_of(bottom), landlord or 0)
+    if landlord is not None:
+        state._bids = [bid]
+        state._high = bid
+        state._high_seat = landlord
+        state._landlord = landlord
+        state._phase = PLAY
+        state._turn = landlord
+    return state
+
+
+# ---------------------------------------------------------------- sampling
+def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
+    seat = obs["seat"]
+    state = DouDizhuState(random.Random(rng.randrange(2**63)))
+    state._redeals = obs["redeals"]
+    own = M.counts_of(obs["hand"])
+    sizes = list(obs["hand_sizes"])
+    lord = obs["landlord"]
+    phase = _PHASES[obs["phase"]]  # the module's own str objects: compared with `is`
+    # cards whose place the seat cannot see
+    unseen = [DECK_COUNTS[r] - own[r] for r in range(NRANKS)]
+    forced = [0] * NRANKS  # must be in the landlord's hand
+    bottom = [0] * NRANKS
+    if lord is not None:
+        bottom = M.counts_of(obs["bottom"])
+        played_by = [[0] * NRANKS for _ in range(3)]
+        for i, action in enumerate(obs["plays"]):
+            if action != PASS:
+                who = (lord + i) % 3
+                for ch in action:
+                    played_by[who][M.RANK_INDEX[ch]] += 1
+        for who in range(3):
+            for r in range(NRANKS):
+                unseen[r] -= played_by[who][r]
+        if lord != seat:
+            for r in range(NRANKS):
+                forced[r] = max(0, bottom[r] - played_by[lord][r])
+                unseen[r] -= forced[r]
+    counts = [[0] * NRANKS for _ in range(3)]
+    counts[seat] = own
+    others = [s for s in range(3) if s != seat]
+    need = {s: sizes[s] - (sum(forced) if s == lord else 0) for s in others}
+    pool = [r for r in range(NRANKS) for _ in range(unseen[r])]
+    rng.shuffle(pool)
+    at = 0
+    for s in others:
+        c = counts[s]
+        for r in pool[at:at + need[s]]:
+            c[r] += 1
+        at += need[s]
+        if s == lord:
+            for r in range(NRANKS):
+                c[r] += forced[r]
+    if lord is None:
+        for r in pool[at:at + 3]:
+            bottom[r] += 1
+        at += 3
+    state._start_auction(counts, bottom, obs["first_bidder"])
+    state._bids = list(obs["bids"])
+    state._high = obs["bid"]
+    if state._high:
+        # the highest bid is the last non-zero bid
+        for i in range(len(state._bids) - 1, -1, -1):
+            if state._bids[i]:
+                state._high_seat = (state._first + i) % 3
+                break
+    state._phase = phase
+    if phase == AUCTION:
+        state._turn = obs["to_act"]
+        return state
+    if lord is None:  # drawn game
+        state._phase = OVER
+        return state
+    state._landlord = lord
+    state._plays = list(obs["plays"])
+    last = None
+    last_seat = -1
+    passes = 0
+    for i, action in enumerate(state._plays):
+        who = (lord + i) % 3
+        if action == PASS:
+            passes += 1
+            if passes == 2:
+                last = None
+        else:
+            info = M.INFO.get(action)
+            if info is None:
+                M.lead_moves(M.counts_of(action))  # registers the play's Info
+                info = M.INFO[action]
+            last = info
+            last_seat = who
+            passes = 0
+            state._made[who] += 1
+            if info[4]:
+                state._bombs += 1
+    state._last = last
+    state._last_seat = last_seat
+    state._passes = passes
+    if phase == OVER:
+        state._phase = OVER
+        state._winner = obs["winner"]
+        state._payoffs = list(obs["payoffs"])
+        state._turn = (lord + len(state._plays)) % 3
+    else:
+        state._phase = PLAY
+        state._turn = obs["to_act"]
+    return state

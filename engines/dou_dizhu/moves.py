@@ -1,0 +1,483 @@
+"""Dou Dizhu combinations: encoding, move generation and comparison.
+
+Cards are ranks only (suits never matter in Dou Dizhu).  Rank indices 0..14
+stand for ``RANKS = "3456789TJQKA2BR"``: 3 lowest, ``T`` ten, ``2`` the
+deuce, ``B`` the small (black) joker, ``R`` the big (red) joker.
+
+A hand is a *count vector* (15 ints, 0..4) and, for fast set arithmetic, a
+*packed* int holding the same counts in 4-bit fields (rank ``r`` at bits
+``4r..4r+3``).  ``hand >= move`` (per rank) is one subtraction:
+``((hand | HIGH) - move) & HIGH == HIGH``.
+
+A play is its canonical action string: the ranks of its cards sorted from
+low to high (``"33344455"``, ``"BR"``).  Every valid play has exactly one
+reading (the rules page), so the packed counts of a play identify it and its
+:class:`Info`: ``(typekey, rank, packed, deltas, bomb)`` where ``typekey``
+encodes kind and size (``kind * 32 + chain length``), ``rank`` the core rank
+that decides comparisons, ``deltas`` the ``(rank, count)`` pairs to remove
+from the hand, ``bomb`` 0 for plain plays, 1 for bombs, 2 for the rocket.
+
+Legal-move lists are pure functions of (hand, play to beat) and are memoised
+in bounded module-level caches (cleared wholesale when full); the cache never
+changes a result, it only saves time when a position repeats (search bots,
+duplicate deals).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+RANKS = "3456789TJQKA2BR"
+RANK_INDEX = {ch: i for i, ch in enumerate(RANKS)}
+TWO, SMALL_JOKER, BIG_JOKER = 12, 13, 14
+NRANKS = 15
+HIGH = sum(8 << (4 * r) for r in range(NRANKS))
+UNIT = [1 << (4 * r) for r in range(NRANKS)]
+
+# kinds
+SOLO, PAIR, TRIO, TRIO1, TRIO2, STRAIGHT, PAIRS, PLANE, PLANE1, PLANE2, FOUR2, FOUR22, BOMB, ROCKET = range(14)
+KIND_NAMES = (
+    "single", "pair", "trio", "trio+single", "trio+pair", "straight",
+    "pair straight", "airplane", "airplane+singles", "airplane+pairs",
+    "four+two singles", "four+two pairs", "bomb", "rocket",
+)
+#: shortest chain per chain kind; longest follows from 12 ranks / 20 cards
+MIN_CHAIN = {STRAIGHT: 5, PAIRS: 3, PLANE: 2, PLANE1: 2, PLANE2: 2}
+MAX_CHAIN = {STRAIGHT: 12, PAIRS: 10, PLANE: 6, PLANE1: 5, PLANE2: 4}
+
+#: packed counts -> canonical action string, and string -> Info tuple
+STRING_OF: dict[int, str] = {}
+INFO: dict[str, tuple] = {}
+
+
+def typekey(kind: int, length: int = 1) -> int:
+    return kind * 32 + length
+
+
+def pack(counts) -> int:
+    packed = 0
+    for r, n in enumerate(counts):
+        packed |= n << (4 * r)
+    return packed
+
+
+def unpack(packed: int) -> list[int]:
+    return [(packed >> (4 * r)) & 15 for r in range(NRANKS)]
+
+
+def counts_of(text: str) -> list[int]:
+    counts = [0] * NRANKS
+    for ch in text:
+        counts[RANK_INDEX[ch]] += 1
+    return counts
+
+
+def string_of_counts(counts) -> str:
+    return "".join(RANKS[r] * n for r, n in enumerate(counts) if n)
+
+
+def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
+    """The canonical string of a play, creating its Info on first sight."""
+    text = STRING_OF.get(packed)
+    if text is None:
+        counts = unpack(packed)
+        text = string_of_counts(counts)
+        STRING_OF[packed] = text
+        INFO[text] = (tkey, rank, packed,
+                      tuple((r, n) for r, n in enumerate(counts) if n), bomb)
+    return text
+
+
+# ---------------------------------------------------------------- core tables
+# Simple plays and chain cores, precomputed: (rank, packed, string).
+SOLOS = [_register(UNIT[r], typekey(SOLO), r) for r in range(NRANKS)]
+PAIRS_S = [_register(2 * UNIT[r], typekey(PAIR), r) for r in range(13)]
+TRIOS_S = [_register(3 * UNIT[r], typekey(TRIO), r) for r in range(13)]
+BOMBS_S = [_register(4 * UNIT[r], typekey(BOMB), r, 1) for r in range(13)]
+ROCKET_S = _register(UNIT[SMALL_JOKER] + UNIT[BIG_JOKER], typekey(ROCKET), BIG_JOKER, 2)
+
+
+def _chain_table(kind, width):
+    """For each length: list of (start, top rank, mask, packed core, string)."""
+    table = {}
+    for length in range(MIN_CHAIN[kind], MAX_CHAIN[kind] + 1):
+        rows = []
+        for start in range(0, 12 - length + 1):
+            top = start + length - 1
+            mask = ((1 << length) - 1) << start
+            packed = sum(width * UNIT[r] for r in range(start, top + 1))
+            text = _register(packed, typekey(kind, length), top) if kind in (STRAIGHT, PAIRS, PLANE) else None
+            rows.append((start, top, mask, packed, text))
+        table[length] = rows
+    return table
+
+
+STRAIGHT_T = _chain_table(STRAIGHT, 1)
+PAIRS_T = _chain_table(PAIRS, 2)
+PLANE_T = _chain_table(PLANE, 3)
+PLANE1_T = _chain_table(PLANE1, 3)
+PLANE2_T = _chain_table(PLANE2, 3)
+
+# ---------------------------------------------------------------- generation
+
+
+def _masks(c):
+    m1 = m2 = m3 = 0
+    for r in range(12):
+        n = c[r]
+        if n:
+            bit = 1 << r
+            m1 |= bit
+            if n >= 2:
+                m2 |= bit
+                if n >= 3:
+                    m3 |= bit
+    return m1, m2, m3
+
+
+def _single_wings(c, excluded_lo, excluded_hi, k):
+    """All multisets of k wing cards from ranks outside [lo, hi]: at most two
+    of a rank, never both jokers.  Returns packed kicker counts."""
+    items = []
+    for r in range(NRANKS):
+        if excluded_lo <= r <= excluded_hi:
+            continue
+        n = c[r]
+        if n:
+            items.append((UNIT[r], n >= 2))
+    out = []
+    _multiset(items, 0, k, 0, out)
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        both = UNIT[SMALL_JOKER] + UNIT[BIG_JOKER]
+        out = [p for p in out if (p & both) != both]
+    return out
+
+
+def _multiset(items, i, k, acc, out):
+    for j in range(i, len(items)):
+        u, two = items[j]
+        if k == 1:
+            out.append(acc + u)
+        else:
+            _multiset(items, j + 1, k - 1, acc + u, out)
+            if two:
+                if k == 2:
+                    out.append(acc + 2 * u)
+                else:
+                    _multiset(items, j + 1, k - 2, acc + 2 * u, out)
+
+
+def _emit(packed, tkey, rank, out):
+    s = STRING_OF.get(packed)
+    out.append(s if s is not None else _register(packed, tkey, rank))
+
+
+def _gen_solo(c, length, lo, out):
+    for r in range(lo + 1, NRANKS):
+        if c[r]:
+            out.append(SOLOS[r])
+
+
+def _gen_pair(c, length, lo, out):
+    for r in range(lo + 1, 13):
+        if c[r] >= 2:
+            out.append(PAIRS_S[r])
+
+
+def _gen_trio(c, length, lo, out):
+    for r in range(lo + 1, 13):
+        if c[r] >= 3:
+            out.append(TRIOS_S[r])
+
+
+def _gen_trio1(c, length, lo, out):
+    tk = typekey(TRIO1)
+    for t in range(lo + 1, 13):
+        if c[t] >= 3:
+            base = 3 * UNIT[t]
+            for k in range(NRANKS):
+                if k != t and c[k]:
+                    _emit(base + UNIT[k], tk, t, out)
+
+
+def _gen_trio2(c, length, lo, out):
+    tk = typekey(TRIO2)
+    for t in range(lo + 1, 13):
+        if c[t] >= 3:
+            base = 3 * UNIT[t]
+            for k in range(13):
+                if k != t and c[k] >= 2:
+                    _emit(base + 2 * UNIT[k], tk, t, out)
+
+
+def _gen_chain(table, which):
+    def gen(c, length, lo, out):
+        m = _masks(c)[which]
+        for start, top, mask, packed, text in table[length]:
+            if top > lo and m & mask == mask:
+                out.append(text)
+    return gen
+
+
+def _gen_plane_wings(kind):
+    table = PLANE1_T if kind == PLANE1 else PLANE2_T
+
+    def gen(c, length, lo, out):
+        m3 = _masks(c)[2]
+        tk = typekey(kind, length)
+        for start, top, mask, packed, _ in table[length]:
+            if top > lo and m3 & mask == mask:
+                if kind == PLANE1:
+                    wings = _single_wings(c, start, top, length)
+                else:
+                    pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
+                    wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
+                for w in wings:
+                    _emit(packed + w, tk, top, out)
+    return gen
+
+
+def _gen_four2(c, length, lo, out):
+    tk = typekey(FOUR2)
+    for f in range(lo + 1, 13):
+        if c[f] == 4:
+            base = 4 * UNIT[f]
+            for w in _single_wings(c, f, f, 2):
+                _emit(base + w, tk, f, out)
+
+
+def _gen_four22(c, length, lo, out):
+    tk = typekey(FOUR22)
+    for f in range(lo + 1, 13):
+        if c[f] == 4:
+            base = 4 * UNIT[f]
+            pairs = [r for r in range(13) if c[r] >= 2 and r != f]
+            for a, b in combinations(pairs, 2):
+                _emit(base + 2 * UNIT[a] + 2 * UNIT[b], tk, f, out)
+
+
+def _gen_bomb(c, length, lo, out):
+    for r in range(lo + 1, 13):
+        if c[r] == 4:
+            out.append(BOMBS_S[r])
+
+
+def _gen_rocket(c, length, lo, out):
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        out.append(ROCKET_S)
+
+
+GENERATORS = {
+    SOLO: _gen_solo, PAIR: _gen_pair, TRIO: _gen_trio, TRIO1: _gen_trio1,
+    TRIO2: _gen_trio2, STRAIGHT: _gen_chain(STRAIGHT_T, 0),
+    PAIRS: _gen_chain(PAIRS_T, 1), PLANE: _gen_chain(PLANE_T, 2),
+    PLANE1: _gen_plane_wings(PLANE1), PLANE2: _gen_plane_wings(PLANE2),
+    FOUR2: _gen_four2, FOUR22: _gen_four22, BOMB: _gen_bomb, ROCKET: _gen_rocket,
+}
+
+
+def plays_of_kind(c, kind: int, length: int = 1, lo: int = -1) -> list[str]:
+    """Every play of ``kind``/``length`` in hand ``c`` whose core rank is above ``lo``."""
+    out: list[str] = []
+    GENERATORS[kind](c, length, lo, out)
+    return out
+
+
+_CHAINS_BY_MASK: tuple[dict, dict, dict] = ({}, {}, {})
+
+
+def _chains(which, table, m):
+    """Straights (0), pair straights (1) or plain airplanes (2) present in the
+    rank mask ``m``, memoised per mask (at most 4096 of each)."""
+    memo = _CHAINS_BY_MASK[which]
+    got = memo.get(m)
+    if got is None:
+        got = memo[m] = tuple(text for rows in table.values()
+                              for _, _, mask, _, text in rows if m & mask == mask)
+    return got
+
+
+def lead_moves(c) -> list[str]:
+    """Every valid play from hand counts ``c`` (no pass: the leader must play).
+
+    Order: singles, pairs, trios, trio+single, trio+pair, straights,
+    pair straights, airplanes (plain, single wings, pair wings),
+    four+two singles, four+two pairs, bombs, rocket."""
+    out: list[str] = []
+    pairs = []
+    trios = []
+    fours = False
+    m1 = m2 = m3 = 0
+    for r in range(12):
+        n = c[r]
+        if n:
+            out.append(SOLOS[r])
+            bit = 1 << r
+            m1 |= bit
+            if n >= 2:
+                m2 |= bit
+                pairs.append(r)
+                if n >= 3:
+                    m3 |= bit
+                    trios.append(r)
+                    if n == 4:
+                        fours = True
+    n = c[TWO]
+    if n:
+        out.append(SOLOS[TWO])
+        if n >= 2:
+            pairs.append(TWO)
+            if n >= 3:
+                trios.append(TWO)
+                if n == 4:
+                    fours = True
+    jokers = c[SMALL_JOKER] + c[BIG_JOKER]
+    if c[SMALL_JOKER]:
+        out.append(SOLOS[SMALL_JOKER])
+    if c[BIG_JOKER]:
+        out.append(SOLOS[BIG_JOKER])
+    for r in pairs:
+        out.append(PAIRS_S[r])
+    if trios:
+        for t in trios:
+            out.append(TRIOS_S[t])
+        _gen_trio1(c, 1, -1, out)
+        _gen_trio2(c, 1, -1, out)
+    if m1:
+        out.extend(_chains(0, STRAIGHT_T, m1))
+        if m2:
+            out.extend(_chains(1, PAIRS_T, m2))
+            if m3 & (m3 >> 1):  # two adjacent trios somewhere
+                out.extend(_chains(2, PLANE_T, m3))
+                for kind in (PLANE1, PLANE2):
+                    gen = GENERATORS[kind]
+                    for length in range(2, min(MAX_CHAIN[kind], len(trios)) + 1):
+                        gen(c, length, -1, out)
+    if fours:
+        _gen_four2(c, 1, -1, out)
+        _gen_four22(c, 1, -1, out)
+        _gen_bomb(c, 1, -1, out)
+    if jokers == 2:
+        out.append(ROCKET_S)
+    return out
+
+
+def follow_moves(c, info) -> list[str]:
+    """Plays from ``c`` that beat the play ``info`` (pass not included)."""
+    tkey, rank, _, _, bomb = info
+    out: list[str] = []
+    if bomb == 2:
+        return out
+    if bomb == 1:
+        _gen_bomb(c, 1, rank, out)
+    else:
+        GENERATORS[tkey >> 5](c, tkey & 31, rank, out)
+        _gen_bomb(c, 1, -1, out)
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        out.append(ROCKET_S)
+    return out
+
+
+def beats(info, prev) -> bool:
+    """Whether play ``info`` may follow play ``prev``."""
+    if info[4] == 2:
+        return True
+    if prev[4] == 2:
+        return False
+    if info[4] == 1:
+        return prev[4] == 0 or info[1] > prev[1]
+    if prev[4] == 1:
+        return False
+    return info[0] == prev[0] and info[1] > prev[1]
+
+
+# ---------------------------------------------------------------- caches
+_LEAD_CACHE: dict[int, list[str]] = {}
+_FOLLOW_CACHE: dict[tuple, list[str]] = {}
+CACHE_LIMIT = 200_000
+
+
+def cached_lead(packed: int, c) -> list[str]:
+    moves = _LEAD_CACHE.get(packed)
+    if moves is None:
+        if len(_LEAD_CACHE) >= CACHE_LIMIT:
+            _LEAD_CACHE.clear()
+        moves = _LEAD_CACHE[packed] = lead_moves(c)
+    return moves
+
+
+def cached_follow(packed: int, c, info) -> list[str]:
+    key = (packed, info[2])
+    moves = _FOLLOW_CACHE.get(key)
+    if moves is None:
+        if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
+            _FOLLOW_CACHE.clear()
+        moves = _FOLLOW_CACHE[key] = ["pass"] + follow_moves(c, info)
+    return moves
+
+
+# ---------------------------------------------------------------- classify
+
+
+def readings(text: str) -> list[tuple]:
+    """Every (kind, length, rank) reading of a card string under the rules:
+    a reference classifier, independent of the generator (used by tests and to
+    explain illegal strings).  Valid plays have exactly one reading."""
+    c = counts_of(text)
+    n = len(text)
+    found = []
+    ranks = [r for r in range(NRANKS) if c[r]]
+    if n == 1:
+        found.append((SOLO, 1, ranks[0]))
+    if n == 2 and len(ranks) == 1 and ranks[0] < 13:
+        found.append((PAIR, 1, ranks[0]))
+    if n == 2 and c[SMALL_JOKER] and c[BIG_JOKER]:
+        found.append((ROCKET, 1, BIG_JOKER))
+    if n == 3 and len(ranks) == 1:
+        found.append((TRIO, 1, ranks[0]))
+    if n == 4 and len(ranks) == 1:
+        found.append((BOMB, 1, ranks[0]))
+    for t in range(13):
+        if c[t] >= 3:
+            rest = c[:]
+            rest[t] -= 3
+            if n == 4 and rest[t] == 0:
+                found.append((TRIO1, 1, t))
+            if n == 5 and rest[t] == 0 and any(rest[k] == 2 and k < 13 for k in range(NRANKS)):
+                found.append((TRIO2, 1, t))
+        if c[t] == 4:
+            rest = c[:]
+            rest[t] = 0
+            kick = [r for r in range(NRANKS) if rest[r]]
+            if n == 6 and not (rest[SMALL_JOKER] and rest[BIG_JOKER]):
+                found.append((FOUR2, 1, t))
+            if n == 8 and len(kick) == 2 and all(rest[r] == 2 and r < 13 for r in kick):
+                found.append((FOUR22, 1, t))
+    # chains: every window of consecutive ranks in 3..A
+    for start in range(12):
+        for top in range(start, 12):
+            length = top - start + 1
+            window = range(start, top + 1)
+            if all(c[r] >= 1 for r in window) and length >= 5 and n == length and all(c[r] == 1 for r in window):
+                found.append((STRAIGHT, length, top))
+            if length >= 3 and n == 2 * length and all(c[r] == 2 for r in window):
+                found.append((PAIRS, length, top))
+            if length >= 2 and all(c[r] >= 3 for r in window):
+                rest = c[:]
+                for r in window:
+                    rest[r] -= 3
+                wing_n = n - 3 * length
+                if wing_n == 0:
+                    found.append((PLANE, length, top))
+                elif wing_n == length:
+                    ok = all(rest[r] == 0 for r in window) and all(v <= 2 for v in rest) \
+                        and not (rest[SMALL_JOKER] and rest[BIG_JOKER])
+                    if ok:
+                        found.append((PLANE1, length, top))
+                elif wing_n == 2 * length:
+                    wing_ranks = [r for r in range(NRANKS) if rest[r]]
+                    ok = all(rest[r] == 0 for r in window) and len(wing_ranks) == length \
+                        and all(rest[r] == 2 and r < 13 for r in wing_ranks)
+                    if ok:
+                        found.append((PLANE2, length, top))
+    return found
