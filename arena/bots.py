@@ -9,6 +9,7 @@ command line or in a tournament file makes a spec on the fly.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from dataclasses import dataclass
@@ -56,10 +57,15 @@ class BotSpec:
 
     @classmethod
     def from_command(cls, text: str, name: str | None = None) -> "BotSpec":
-        """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here)."""
+        """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here).
+
+        A bot runs in a private working folder, so every argument naming an
+        existing file relative to the current folder is made absolute:
+        ``cmd:python mybot.py`` works from where the user typed it."""
         line = text[len(COMMAND_PREFIX):] if text.startswith(COMMAND_PREFIX) else text
         try:
-            argv = tuple(shlex.split(line))
+            argv = tuple(os.path.abspath(arg) if os.path.exists(arg) and not os.path.isabs(arg)
+                         else arg for arg in shlex.split(line))
         except ValueError as error:
             raise BotSpecError(f"bot {text!r}: {error}") from None
         if not argv:

@@ -1,0 +1,28 @@
+# Two entry points (see README): `make tournament` and `make test`.
+# Each creates .venv on first use and installs the project into it.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup tournament test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+tournament: $(STAMP)
+	$(BIN)/arena match farm-and-furious --bot farm-and-furious-racer --bot random --bot random --games 5
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	for script in benchmarks/*.py; do $(BIN)/python $$script --quick || exit 1; done
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,10 @@
+"""The ``arena`` command: a thin typer layer over plain functions.
+
+One module per command group, each registering on the shared app (the shape
+of spaCy's CLI); importing this package registers them all.
+"""
+
+from arena.cli._app import app
+from arena.cli import catalog, match  # noqa: F401  (registers the commands)
+
+__all__ = ["app"]

@@ -1,0 +1,110 @@
+"""``arena match``: one match between bots, printed or as JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Optional
+
+import typer
+
+from arena.bots import BotSpecError
+from arena.cli._app import app, fail
+from arena.cli.catalog import warn_plugin_errors
+from arena.game import GameError
+from arena.plugins import UnknownName, installed
+from arena.records import GameRecord
+from arena.referee import Deal, Entrant, Limit, play_match
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
+    """Look up every bot and give each a distinct display name
+    (``random``, ``random#2``, ...)."""
+    registry = installed()
+    entrants, seen = [], {}
+    for name in names:
+        spec = registry.bot(name)
+        if not spec.plays(game_id):
+            raise ValueError(f"bot '{name}' does not play '{game_id}' "
+                             f"(it plays: {', '.join(spec.games)})")
+        seen[name] = seen.get(name, 0) + 1
+        display = name if seen[name] == 1 else f"{name}#{seen[name]}"
+        entrants.append(Entrant(display, spec))
+    return entrants
+
+
+def match_summary(game_id: str, seed: int, records: list[GameRecord]) -> dict:
+    """The ``--json`` document: deterministic for a given seed (no timings)."""
+    return {
+        "game": game_id,
+        "seed": seed,
+        "options": records[0].options if records else {},
+        "games": [
+            {
+                "seed": record.seed,
+                "seats": [
+                    {"bot": s.bot, "score": s.score, "rank": s.rank, "fault": s.fault}
+                    for s in record.seats
+                ],
+                "dummies": [{"name": d.name, "score": d.score, "rank": d.rank}
+                            for d in record.dummies],
+            }
+            for record in records
+        ],
+    }
+
+
+def _describe(record: GameRecord, number: int) -> str:
+    seats = [f"{s.bot} {s.score:g} (#{s.rank})" + (f" FAULT {s.fault}: {s.fault_detail}"
+                                                    if s.fault else "")
+             for s in record.seats]
+    seats += [f"{d.name} {d.score:g} (#{d.rank})" for d in record.dummies]
+    return f"game {number} seed {record.seed}: " + ", ".join(seats)
+
+
+@app.command()
+def match(
+    game: str = typer.Argument(..., help="game id (see `arena games`)"),
+    bot: list[str] = typer.Option(..., "--bot", "-b",
+                                  help="a bot name or cmd:COMMAND LINE, once per seat"),
+    seed: Optional[int] = typer.Option(None, help="seed for the deals (random if omitted)"),
+    games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
+    startup: float = typer.Option(10.0, help="seconds for a bot to start"),
+    move: float = typer.Option(1.0, help="seconds per move"),
+    bank: float = typer.Option(0.0, help="time bank per game, seconds"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Play GAMES games of GAME between the bots, bot i in seat i."""
+    registry = installed()
+    warn_plugin_errors(registry)
+    try:
+        engine = registry.engine(game)
+        engine.info.check_players(len(bot))
+        options = engine.info.resolve_options(parse_options(option))
+        entrants = entrants_for(game, bot)
+        limit = Limit(startup=startup, move=move, bank=bank)
+    except (UnknownName, GameError, BotSpecError, ValueError) as error:
+        raise fail(str(error))
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    deal_seeds = random.Random(seed)
+    deals = [Deal(deal_seeds.randrange(2**31), tuple(range(len(bot)))) for _ in range(games)]
+    numbers = iter(range(1, games + 1))
+
+    def show(record: GameRecord) -> None:
+        typer.echo(_describe(record, next(numbers)))
+
+    records = play_match(engine, entrants, deals, options, limit,
+                         on_game=None if as_json else show)
+    if as_json:
+        typer.echo(json.dumps(match_summary(game, seed, records)))

@@ -1,0 +1,77 @@
+"""``arena match``, ``arena games`` and ``arena bots`` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+runner = CliRunner()
+
+
+def arena(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_match_json_is_deterministic_for_a_seed():
+    args = ["match", "farm-and-furious", "--bot", "random", "--bot", "farm-and-furious-racer",
+            "--seed", "11", "--games", "3", "--json"]
+    first, second = arena(*args), arena(*args)
+    assert first.exit_code == 0, first.output
+    assert first.output == second.output
+    doc = json.loads(first.output)
+    assert doc["game"] == "farm-and-furious" and doc["seed"] == 11
+    assert len(doc["games"]) == 3
+    for game in doc["games"]:
+        assert [s["bot"] for s in game["seats"]] == ["random", "farm-and-furious-racer"]
+        assert sorted(s["rank"] for s in game["seats"])[0] == 1
+        assert all(s["fault"] is None for s in game["seats"])
+
+
+def test_match_reports_a_fault_in_json(broken_bot):
+    result = arena("match", "farm-and-furious", "-b", "random", "-b", broken_bot("illegal"),
+                   "--seed", "1", "--json")
+    assert result.exit_code == 0
+    seats = json.loads(result.output)["games"][0]["seats"]
+    assert [s["fault"] for s in seats] == [None, "illegal"]
+    assert [s["rank"] for s in seats] == [1, 2]
+
+
+def test_match_options_reach_the_engine():
+    result = arena("match", "farm-and-furious", "-b", "random", "-b", "random",
+                   "--seed", "2", "--option", "track_length=3", "--json")
+    doc = json.loads(result.output)
+    assert doc["options"]["track_length"] == 3
+    assert max(s["score"] for s in doc["games"][0]["seats"]) >= 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["match", "chess", "-b", "random", "-b", "random"], "unknown game 'chess'"),
+    (["match", "farm-and-furious", "-b", "random", "-b", "nobody"], "unknown bot 'nobody'"),
+    (["match", "farm-and-furious", "-b", "random"], "for 2, 3, 4, 5 players, not 1"),
+    (["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "laps=3"],
+     "has no option 'laps'"),
+    (["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "rooster"],
+     "expected KEY=VALUE"),
+    (["match", "farm-and-furious", "-b", "random", "-b", "random", "--move", "0"],
+     "must be positive"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arena: error: ") and message in lines[0]
+
+
+def test_games_and_bots_list_what_is_installed():
+    games = arena("games")
+    assert games.exit_code == 0
+    assert "farm-and-furious" in games.output and "2,3,4,5" in games.output
+    assert "track_length=20" in games.output
+    bots = arena("bots")
+    assert "random" in bots.output and "any" in bots.output
+    assert "farm-and-furious-racer" in bots.output

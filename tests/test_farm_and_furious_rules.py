@@ -1,0 +1,132 @@
+"""Farm & Furious rules, one card interaction at a time (rules page)."""
+
+import pytest
+
+from arena.testing import check_engine
+from engines.farm_and_furious import FarmAndFurious
+
+ENGINE = FarmAndFurious()
+
+
+def turn(state, *cards):
+    state.apply(dict(enumerate(cards)))
+    return list(state._positions)
+
+
+def new(players, **options):
+    return ENGINE.new_game(players, seed=0, options=options)
+
+
+def test_ducklings_count_every_duckling_played():
+    assert turn(new(3), "duckling", "duckling", "hen") == [2, 2, 3]
+    assert turn(new(4), "duckling", "duckling", "duckling", "whistle") == [3, 3, 3, 0]
+
+
+def test_hen_advances_three_unless_any_dog():
+    assert turn(new(2), "hen", "duckling") == [3, 1]
+    assert turn(new(2), "hen", "dog") == [0, 1]
+
+
+def test_dog_counts_others_hens_and_rabbits_even_failed_rabbits():
+    # two rabbits fail each other, yet the dog counts both, and the hen
+    assert turn(new(4), "dog", "rabbit", "rabbit", "hen") == [3, 0, 0, 0]
+
+
+def test_every_dog_counts_independently_and_dogs_do_not_cancel_dogs():
+    assert turn(new(4), "dog", "dog", "hen", "duckling") == [1, 1, 0, 1]
+
+
+def test_lone_rabbit_advances_four_two_rabbits_none():
+    assert turn(new(3), "rabbit", "hen", "duckling") == [4, 3, 1]
+    assert turn(new(3), "rabbit", "rabbit", "duckling") == [0, 0, 1]
+    assert turn(new(2), "rabbit", "dog") == [0, 1]
+
+
+def test_whistle_takes_every_card_back():
+    state = new(2)
+    turn(state, "hen", "duckling")
+    turn(state, "rabbit", "dog")
+    assert state.legal_actions(0) == ["dog", "duckling", "whistle"]
+    turn(state, "whistle", "hen")
+    assert state.legal_actions(0) == ["dog", "hen", "duckling", "rabbit", "whistle"]
+    assert state.observation(0)["face_up"] == [[], ["duckling", "dog", "hen"]]
+
+
+def test_whistle_left_alone_must_be_played():
+    state = new(2)
+    for card in ("dog", "hen", "duckling", "rabbit"):
+        turn(state, card, "whistle")
+    assert state.legal_actions(0) == ["whistle"]
+
+
+def test_rooster_has_no_effect_on_the_first_turn_or_after_a_whistle():
+    state = new(2, rooster=True)
+    assert turn(state, "rooster", "duckling") == [0, 1]
+    state = new(2, rooster=True)
+    turn(state, "whistle", "duckling")
+    assert turn(state, "rooster", "hen") == [0, 4]
+
+
+def test_rooster_copies_the_previous_card_for_every_rule():
+    state = new(3, rooster=True)
+    turn(state, "rabbit", "duckling", "duckling")        # 4, 2, 2
+    # a rooster copying a rabbit is a second rabbit: both fail; the dog counts both
+    assert turn(state, "rooster", "rabbit", "dog") == [4, 2, 4]
+    state = new(2, rooster=True)
+    turn(state, "hen", "duckling")                        # 3, 1
+    # a rooster copying a hen is cancelled by a dog, and counted by it
+    assert turn(state, "rooster", "dog") == [3, 2]
+
+
+def test_rooster_copying_a_duckling_is_a_duckling():
+    state = new(2, rooster=True)
+    turn(state, "duckling", "hen")                        # 1, 3
+    assert turn(state, "rooster", "dog") == [2, 3]
+
+
+def test_rooster_after_a_whistle_cannot_copy_it():
+    # the Whistle takes itself back, so no face-up card is left to copy
+    state = new(2, rooster=True)
+    turn(state, "hen", "duckling")
+    turn(state, "whistle", "duckling")
+    assert state.observation(0)["face_up"][0] == []
+    assert turn(state, "rooster", "duckling") == [3, 3]
+
+
+def test_tie_at_the_finish_shares_first_place():
+    state = new(3, track_length=3)
+    turn(state, "hen", "hen", "duckling")
+    assert state.is_over()
+    outcome = state.outcome()
+    assert outcome.scores == (3, 3, 1)
+    assert outcome.ranks == (1, 1, 3)
+
+
+def test_furthest_beyond_the_finish_wins():
+    state = new(3, track_length=3)
+    turn(state, "rabbit", "hen", "duckling")
+    assert state.outcome().ranks == (1, 2, 3)
+
+
+def test_game_stops_after_max_turns_ranked_by_position():
+    state = new(2, max_turns=2)
+    turn(state, "dog", "duckling")
+    assert not state.is_over()
+    turn(state, "hen", "duckling")
+    assert state.is_over() and state.to_act() == ()
+    assert state.outcome().scores == (3, 2) and state.outcome().ranks == (1, 2)
+
+
+def test_option_validation():
+    with pytest.raises(ValueError):
+        ENGINE.new_game(2, 0, {"track_length": 0})
+    with pytest.raises(ValueError):
+        ENGINE.new_game(6, 0)
+    with pytest.raises(ValueError):
+        ENGINE.new_game(2, 0, {"speed": 1})
+
+
+@pytest.mark.parametrize("rooster", [False, True])
+def test_conformance(rooster):
+    report = check_engine(ENGINE, 1500, options={"rooster": rooster}, hidden=False)
+    assert report.games == 1500 and report.samples > 0

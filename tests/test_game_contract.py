@@ -1,0 +1,85 @@
+"""The shared pieces of the engine contract: options, ranks, outcomes, and
+that the conformance check catches a broken engine."""
+
+import pytest
+
+from arena.game import GameInfo, Option, OptionError, Outcome, PlayerCountError, competition_ranks
+from arena.testing import check_engine
+from engines.farm_and_furious import FarmAndFurious
+
+INFO = GameInfo("g", "1", (2, 3), options=(
+    Option("target", 100, minimum=1),
+    Option("fast", False),
+    Option("mode", "end", choices=("end", "reshuffle")),
+    Option("ratio", 0.5),
+))
+
+
+def test_options_resolve_defaults_and_parse_text():
+    assert INFO.resolve_options({"target": "250", "fast": "yes", "ratio": 1}) == {
+        "target": 250, "fast": True, "mode": "end", "ratio": 1.0}
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"speed": 1}, "has no option 'speed' (known: target, fast, mode, ratio)"),
+    ({"target": "many"}, "expected int, got 'many'"),
+    ({"target": 0}, "below the minimum"),
+    ({"mode": "loop"}, "'loop' is not one of end, reshuffle"),
+    ({"fast": "perhaps"}, "expected true or false"),
+    ({"target": 1.5}, "expected int"),
+])
+def test_bad_options_say_what_and_where(given, message):
+    with pytest.raises(OptionError, match="game 'g'") as error:
+        INFO.resolve_options(given)
+    assert message in str(error.value)
+
+
+def test_player_count_is_checked():
+    INFO.check_players(3)
+    with pytest.raises(PlayerCountError, match="for 2, 3 players, not 4"):
+        INFO.check_players(4)
+
+
+def test_competition_ranks_share_ties():
+    assert competition_ranks([5, 9, 5, 1]) == [2, 1, 2, 4]
+
+
+def test_outcome_ranks_dummies_with_the_seats():
+    outcome = Outcome.from_scores([3, 7], dummies={"mac": 7})
+    assert outcome.ranks == (3, 1)
+    assert outcome.teams == (0, 1)
+    assert [(d.name, d.rank) for d in outcome.dummies] == [("mac", 1)]
+
+
+class BadRanks(FarmAndFurious):
+    def new_game(self, players, seed, options=None):
+        state = super().new_game(players, seed, options)
+        state.outcome = lambda: Outcome((1,) * players, tuple(range(1, players + 1)),
+                                        tuple(range(players)))
+        return state
+
+
+class NonDeterministic(FarmAndFurious):
+    """Each new game starts differently, whatever the seed."""
+
+    started = 0
+
+    def new_game(self, players, seed, options=None):
+        state = super().new_game(players, seed, options)
+        NonDeterministic.started += 1
+        state._positions[0] = NonDeterministic.started
+        return state
+
+
+@pytest.mark.parametrize("engine, complaint", [
+    (BadRanks(), "inconsistent with scores"),
+    (NonDeterministic(), "same seed, other game"),
+])
+def test_conformance_check_catches_broken_engines(engine, complaint):
+    with pytest.raises(AssertionError, match=complaint):
+        check_engine(engine, 50, hidden=False)
+
+
+def test_conformance_check_demands_a_sampler_that_hides_something():
+    with pytest.raises(AssertionError, match="never changed any other seat's view"):
+        check_engine(FarmAndFurious(), 20, hidden=True)

@@ -1,0 +1,91 @@
+"""The referee against bots that break in every way the issue lists: each
+gives the right fault, the game still finishes for the others, and nothing
+of the bot is left running."""
+
+import pytest
+
+from arena.game import replay
+from arena.referee import Deal, Entrant, Limit, play_match
+
+FAST = Limit(startup=10.0, move=0.5)
+
+
+def play(registry, bots, deals=1, limit=FAST, game="farm-and-furious"):
+    engine = registry.engine(game)
+    entrants = [Entrant(f"seat{i}", registry.bot(name)) for i, name in enumerate(bots)]
+    seatings = [Deal(100 + d, tuple(range(len(bots)))) for d in range(deals)]
+    return play_match(engine, entrants, seatings, limit=limit)
+
+
+@pytest.mark.parametrize("mode, fault", [
+    ("sleep", "timeout"),
+    ("exit", "crash"),
+    ("garbage", "protocol"),
+    ("bad-msgpack", "protocol"),
+    ("huge", "protocol"),
+    ("illegal", "illegal"),
+    ("wrong-type", "protocol"),
+    ("fork", "timeout"),
+])
+def test_broken_bot_is_faulted_and_cleaned_up(registry, broken_bot, processes_running, mode, fault):
+    bot = broken_bot(mode)
+    [record] = play(registry, ["random", bot])
+    bad, good = record.seats[1], record.seats[0]
+    assert bad.fault == fault, bad.fault_detail
+    assert bad.rank == 2 and good.rank == 1
+    assert good.fault is None
+    # the game was played to its end by the fallback, and replays exactly
+    final = replay(registry.engine(record.game), record.players, record.seed,
+                   record.options, record.step_maps())
+    assert final.is_over()
+    assert list(final.outcome().scores) == [s.score for s in record.seats]
+    assert processes_running(bot.split(" ", 1)[1]) == []
+
+
+def test_bot_that_exits_at_once_is_a_crash(registry, broken_bot):
+    [record] = play(registry, [broken_bot("exit-at-once"), "random"])
+    assert record.seats[0].fault == "crash"
+    assert record.seats[0].moves == 0
+
+
+def test_faulted_bot_is_restarted_for_the_next_game(registry, broken_bot):
+    records = play(registry, ["random", broken_bot("illegal")], deals=3)
+    assert [r.seats[1].fault for r in records] == ["illegal"] * 3
+    assert all(r.seats[0].fault is None for r in records)
+
+
+def test_clean_match_records_every_move(registry):
+    records = play(registry, ["random", "random", "farm-and-furious-racer"], deals=2)
+    for record in records:
+        assert all(seat.fault is None for seat in record.seats)
+        assert all(seat.moves == len(record.steps) for seat in record.seats)
+        assert sorted(s.rank for s in record.seats)[0] == 1
+
+
+def test_simultaneous_movers_think_at_the_same_time(registry, broken_bot):
+    # each bot takes 0.6 s of a 1 s move: waited on one after the other the
+    # second would run out of time
+    slow = broken_bot("slow", "0.6")
+    [record] = play(registry, [slow, slow], limit=Limit(move=1.0))
+    assert [s.fault for s in record.seats] == [None, None]
+
+
+def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
+    slow = broken_bot("slow", "0.3")
+    [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.5))
+    seat = record.seats[0]
+    assert seat.fault == "timeout"
+    assert seat.moves >= 1  # the bank paid for the first overruns
+
+
+def test_same_seed_same_match(registry):
+    first = play(registry, ["random", "random", "random"], deals=2)
+    second = play(registry, ["random", "random", "random"], deals=2)
+    assert [r.steps for r in first] == [r.steps for r in second]
+
+
+def test_bad_seating_is_rejected(registry):
+    engine = registry.engine("farm-and-furious")
+    entrants = [Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))]
+    with pytest.raises(ValueError):
+        play_match(engine, entrants, [Deal(1, (0, 0))])
