@@ -1,0 +1,143 @@
+"""``arena tournament``, ``arena leaderboard`` and ``arena replay``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.cli._app import app, fail
+
+FORMAT_HELP = "table, json, csv or html"
+
+
+@app.command()
+def tournament(
+    file: Path = typer.Argument(..., help="the tournament file (TOML)"),
+    results: Optional[Path] = typer.Option(None, "--results", help="results folder (overrides the file)"),
+    workers: Optional[int] = typer.Option(None, "--workers", min=0,
+                                          help="parallel matches (0: in this process)"),
+    quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+) -> None:
+    """Play (or resume) a tournament; print the overall leaderboard."""
+    from arena.leaderboard import pools_from, table_text
+    from arena.rating import OVERALL
+    from arena.store import Store, StoreError
+    from arena.tournament import ConfigError, load, run
+
+    try:
+        config = load(file, results=str(results) if results is not None else None,
+                      workers=workers)
+    except ConfigError as error:
+        for line in error.errors:
+            typer.echo(f"arena: error: {line}", err=True)
+        raise typer.Exit(2)
+    try:
+        summary = run(config, progress=not quiet)
+    except StoreError as error:
+        raise fail(str(error))
+    typer.echo(f"{config.name}: played {summary.played} games"
+               + (f", {summary.skipped} already stored" if summary.skipped else "")
+               + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}")
+    if summary.faults:
+        typer.echo("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items())))
+    for line in summary.errors[:10]:
+        typer.echo(f"arena: match failed: {line}", err=True)
+    with Store(summary.results, create=False) as store:
+        typer.echo(table_text(pools_from(store, history=0)[OVERALL]))
+    if summary.leaderboard:
+        typer.echo(f"leaderboard: {summary.leaderboard}")
+    if summary.interrupted:
+        typer.echo("interrupted: run the same command again to resume", err=True)
+        raise typer.Exit(130)
+    if summary.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def leaderboard(
+    results: Optional[Path] = typer.Argument(None, help="results folder (default: the latest under results/)"),
+    game: Optional[str] = typer.Option(None, "--game", help="only this game"),
+    format: str = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """Ratings per game and overall from a results folder."""
+    from arena.leaderboard import FORMATS, pools_from, render
+    from arena.store import Store, StoreError, find_store
+
+    if format not in FORMATS:
+        raise fail(f"--format: '{format}' is not one of {', '.join(FORMATS)}")
+    try:
+        with Store(find_store(results), create=False) as store:
+            pools = pools_from(store, history=300 if format == "html" else 0)
+            title = f"{store.meta().get('name', 'Tournament')} — leaderboard"
+    except StoreError as error:
+        raise fail(str(error))
+    try:
+        text = render(pools, format, game, title=title)
+    except KeyError as error:
+        raise fail(error.args[0])
+    typer.echo(text.rstrip("\n"))
+
+
+@app.command()
+def replay(
+    results: Path = typer.Argument(..., help="results folder"),
+    game_id: str = typer.Argument(..., help="the game's number (or its key) in the store"),
+    verify: bool = typer.Option(False, "--verify", help="re-run it through the engine and compare"),
+) -> None:
+    """Print a stored game move by move (and re-run it to verify)."""
+    from arena.game import GameError
+    from arena.plugins import UnknownName, installed
+    from arena.store import Store, StoreError
+
+    try:
+        with Store(results, create=False) as store:
+            number, key, record = store.record(game_id)
+    except StoreError as error:
+        raise fail(str(error))
+    options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items())) or "defaults"
+    typer.echo(f"game {number} ({key}): {record.game} {record.version}, seed {record.seed}, "
+               f"{record.players} players, options {options}")
+    for seat, s in enumerate(record.seats):
+        fault = f"  FAULT {s.fault}: {s.fault_detail}" if s.fault else ""
+        typer.echo(f"  seat {seat}: {s.bot}  team {s.team}  score {s.score:g}  rank {s.rank}"
+                   f"  moves {s.moves}  time {s.time_used:.3f}s{fault}")
+    for d in record.dummies:
+        typer.echo(f"  dummy {d.name}: score {d.score:g}  rank {d.rank}")
+    for turn, step in enumerate(record.steps, start=1):
+        moves = "; ".join(f"{seat} {record.seats[int(seat)].bot}: {action!r}"
+                          for seat, action in step)
+        typer.echo(f"{turn:5d}. {moves}")
+    if not verify:
+        return
+    try:
+        engine = installed().engine(record.game)
+    except UnknownName as error:
+        raise fail(str(error))
+    if engine.info.version != record.version:
+        typer.echo(f"warning: engine version {engine.info.version}, recorded {record.version}",
+                   err=True)
+    from arena.game import replay as rerun
+    try:
+        state = rerun(engine, record.players, record.seed, record.options, record.step_maps())
+        over = state.is_over()
+        outcome = state.outcome() if over else None
+    except (GameError, ValueError, KeyError, IndexError) as error:
+        typer.echo(f"verify: FAILED: the move record does not replay: {error}", err=True)
+        raise typer.Exit(1)
+    problems = []
+    if not over:
+        problems.append("the game is not over after the recorded moves")
+    else:
+        if [float(x) for x in outcome.scores] != [float(s.score) for s in record.seats]:
+            problems.append(f"scores {list(outcome.scores)} != recorded "
+                            f"{[s.score for s in record.seats]}")
+        if not record.faults() and list(outcome.ranks) != [s.rank for s in record.seats]:
+            problems.append(f"ranks {list(outcome.ranks)} != recorded "
+                            f"{[s.rank for s in record.seats]}")
+    if problems:
+        for problem in problems:
+            typer.echo(f"verify: FAILED: {problem}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"verify: OK ({len(record.steps)} turns replayed, same scores and ranks)")

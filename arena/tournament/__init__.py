@@ -1,0 +1,9 @@
+"""Tournaments: files (config), plans (formats and duplicate-deal seating),
+executors (where matches run) and the runner that ties them to the store."""
+
+from arena.tournament.config import ConfigError, Tournament, load
+from arena.tournament.plan import MatchItem, make_planner, plan
+from arena.tournament.runner import Summary, run
+
+__all__ = ["ConfigError", "MatchItem", "Summary", "Tournament", "load", "make_planner",
+           "plan", "run"]

@@ -1,0 +1,235 @@
+"""Executors: where matches are played.
+
+An :class:`Executor` takes :class:`MatchJob` values (plain, picklable: a match
+for the referee, naming the engine by id and the bots by launch spec) and
+reports :class:`GameEvent` / :class:`JobDone` events back *in the driver's
+process*, as they happen, through a callback.  The driver alone writes the
+store.
+
+* :class:`InlineExecutor` (``workers = 0``) plays in the driver's process, one
+  match after another: for debugging and tiny runs.
+* :class:`LocalExecutor` runs a pool of forked worker processes (the ``fork``
+  context is asked for explicitly: multiprocessing-logging funnels log records
+  only from forked children).  Each worker runs one referee at a time; a
+  worker that dies is replaced and its match reported as failed.
+
+A cluster backend (Dask distributed) fits the same shape: ``run`` submits
+:func:`run_job` for each job with an ``emit`` that posts events to a
+``distributed.Queue`` the driver drains, and returns when every future is done.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import time
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.bots import BotSpec
+
+log = logging.getLogger("arena.tournament")
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One call of the referee: the deals of one plan item still to play."""
+
+    item: str
+    game: str
+    options: dict[str, Any]
+    entrants: tuple[tuple[str, BotSpec], ...]     # (display name, launch spec)
+    deals: tuple[tuple[int, tuple[int, ...]], ...]  # (seed, seating)
+    indices: tuple[int, ...]                        # each deal's index in the item
+    limit: tuple[float, float, float] = (10.0, 1.0, 0.0)  # startup, move, bank
+    sandbox: str = "basic"
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    item: str
+    index: int
+    record: dict[str, Any]      # GameRecord.to_dict()
+
+
+@dataclass(frozen=True)
+class JobDone:
+    item: str
+    error: str | None = None
+
+
+Event = GameEvent | JobDone
+
+
+def run_job(job: MatchJob, emit: Callable[[Event], None]) -> None:
+    """Play one job with the real referee, emitting a GameEvent per game."""
+    from arena.plugins import installed
+    from arena.referee import Deal, Entrant, Limit, play_match
+
+    engine = installed().engine(job.game)
+    entrants = [Entrant(name, spec) for name, spec in job.entrants]
+    deals = [Deal(seed, tuple(seating)) for seed, seating in job.deals]
+    sent = 0
+
+    def on_game(record) -> None:
+        nonlocal sent
+        if sent < len(job.indices):
+            emit(GameEvent(job.item, job.indices[sent], record.to_dict()))
+        sent += 1
+
+    records = play_match(engine, entrants, deals, options=job.options,
+                         limit=Limit(*job.limit), on_game=on_game, sandbox=job.sandbox)
+    for position in range(sent, min(len(records), len(job.indices))):
+        emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))
+
+
+class Executor(ABC):
+    """Plays jobs; events reach ``on_event`` in the calling process."""
+
+    workers: int = 1
+
+    def start(self) -> None:
+        """Get ready (e.g. start worker processes); called once before run."""
+
+    @abstractmethod
+    def run(self, jobs: Sequence[MatchJob], on_event: Callable[[Event], None]) -> None:
+        """Play every job, calling ``on_event`` as events arrive; return when
+        all are done.  KeyboardInterrupt propagates after in-flight matches
+        are abandoned (their finished games were already reported)."""
+
+    def close(self, cancel: bool = False) -> None:
+        """Stop the workers (``cancel``: abandon matches in progress)."""
+
+
+class InlineExecutor(Executor):
+    workers = 0
+
+    def __init__(self, job_runner: Callable = run_job):
+        self.job_runner = job_runner
+
+    def run(self, jobs, on_event):
+        for job in jobs:
+            try:
+                self.job_runner(job, on_event)
+            except Exception:
+                on_event(JobDone(job.item, traceback.format_exc(limit=8)))
+            else:
+                on_event(JobDone(job.item))
+
+
+@dataclass(frozen=True)
+class _Started:
+    item: str
+    pid: int
+
+
+def _worker(tasks, events, job_runner) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the driver decides about Ctrl-C
+
+    def stop(signum, frame):
+        raise SystemExit(1)     # unwinds the referee, which ends its bot processes
+    signal.signal(signal.SIGTERM, stop)
+    while True:
+        job = tasks.get()
+        if job is None:
+            return
+        events.put(_Started(job.item, os.getpid()))
+        try:
+            job_runner(job, events.put)
+        except Exception:
+            log.exception("match %s failed", job.item)
+            events.put(JobDone(job.item, traceback.format_exc(limit=8)))
+        else:
+            events.put(JobDone(job.item))
+
+
+class LocalExecutor(Executor):
+    """A pool of forked worker processes on this machine."""
+
+    def __init__(self, workers: int, job_runner: Callable = run_job):
+        self.workers = max(1, workers)
+        self.job_runner = job_runner
+        self.context = multiprocessing.get_context("fork")
+        self.processes: list = []
+        self.tasks = None
+        self.events = None
+
+    def start(self) -> None:
+        if self.processes:
+            return
+        self.tasks = self.context.Queue()
+        self.events = self.context.Queue()
+        for _ in range(self.workers):
+            self._spawn()
+
+    def _spawn(self) -> None:
+        process = self.context.Process(target=_worker, name="arena-worker", daemon=True,
+                                       args=(self.tasks, self.events, self.job_runner))
+        process.start()
+        self.processes.append(process)
+
+    def run(self, jobs, on_event):
+        self.start()
+        waiting = {job.item for job in jobs}
+        for job in jobs:
+            self.tasks.put(job)
+        running: dict[int, str] = {}   # pid -> item
+        while waiting:
+            try:
+                event = self.events.get(timeout=0.5)
+            except queue.Empty:
+                self._check_workers(running, waiting, on_event)
+                continue
+            if isinstance(event, _Started):
+                running[event.pid] = event.item
+                continue
+            if isinstance(event, JobDone):
+                waiting.discard(event.item)
+                for pid, item in list(running.items()):
+                    if item == event.item:
+                        del running[pid]
+            on_event(event)
+
+    def _check_workers(self, running, waiting, on_event) -> None:
+        for process in list(self.processes):
+            if process.is_alive():
+                continue
+            self.processes.remove(process)
+            item = running.pop(process.pid, None)
+            log.error("worker %s ended (exit code %s)%s", process.pid, process.exitcode,
+                      f" while playing {item}" if item else "")
+            if item is not None and item in waiting:
+                waiting.discard(item)
+                on_event(JobDone(item, f"worker process ended with exit code {process.exitcode}"))
+            self._spawn()
+
+    def close(self, cancel: bool = False) -> None:
+        if not self.processes:
+            return
+        if cancel:
+            for process in self.processes:
+                if process.is_alive():
+                    process.terminate()
+        else:
+            for _ in self.processes:
+                self.tasks.put(None)
+        deadline = time.monotonic() + (10 if cancel else 60)
+        for process in self.processes:
+            process.join(max(0.1, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        self.processes = []
+        for channel in (self.tasks, self.events):
+            channel.cancel_join_thread()
+            channel.close()
+
+
+def make_executor(workers: int) -> Executor:
+    return InlineExecutor() if workers == 0 else LocalExecutor(workers)

@@ -1,0 +1,393 @@
+"""Plans: which tables play which deals, deterministic from the seed.
+
+A plan is a list of :class:`MatchItem`: one match for the referee (one bot
+process per entrant for all its games), i.e. one table of bots (the
+*lineup*) playing a few deals, each deal replayed once per seating.  Every
+item has a stable ``id`` built from the game, the player count, the lineup,
+the round (adaptive formats) and the first deal, and every game in it the key
+``"{item.id}/{index}"``; the store records finished keys, so a resumed
+tournament skips exactly what is already played.
+
+Formats:
+
+* ``round-robin`` -- every combination of the bots entered in a game for each
+  of its player counts (a bot takes several seats of one table only when
+  there are fewer bots than seats, or when ``repeats = true``; a table of one
+  bot alone is skipped unless it is the only bot or the game is solitaire).
+* ``gauntlet`` -- the challenger at every table, against every combination of
+  the field for the remaining seats.
+* ``swiss`` -- rounds; each round sorts the bots by points so far (rank-based
+  points per game, ``(n - rank) / (n - 1)``) and seats neighbours together,
+  avoiding bots that have already met where possible; the rest sit out (bye).
+* ``rated`` -- matchmaking: the bot with the highest sigma gets the table of
+  best TrueSkill match quality, batch by batch, until every sigma is below
+  the target or the game budget is spent.
+
+Seating (duplicate deals): each deal seed is replayed with the lineup rotated
+through all seats (``rotate``; the default except for fixed-team games), in all
+distinct permutations (``permute``; the default for fixed-team games such as
+Hand and Foot, so partnerships vary too), or once as listed (``none``).
+Seatings that put the same bots in the same seats are played once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.tournament.config import GameEntry, Tournament
+
+
+@dataclass(frozen=True)
+class PlannedDeal:
+    seed: int
+    seating: tuple[int, ...]   # seating[seat] = index into the lineup
+
+
+@dataclass(frozen=True)
+class MatchItem:
+    id: str
+    order: int
+    game: str
+    label: str                  # the game entry: its id, or id[n] when listed twice
+    players: int
+    options: dict[str, Any]
+    lineup: tuple[str, ...]     # bot display names; entrant i is lineup[i]
+    deals: tuple[PlannedDeal, ...]
+    round: int = 0
+
+    def key(self, index: int) -> str:
+        return f"{self.id}/{index}"
+
+    def keys(self) -> list[str]:
+        return [self.key(index) for index in range(len(self.deals))]
+
+    @property
+    def group(self) -> str:
+        return f"{self.label}/{self.players}p"
+
+    def bots_at(self, index: int) -> list[str]:
+        return [self.lineup[entrant] for entrant in self.deals[index].seating]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "order": self.order, "game": self.game, "label": self.label,
+                "players": self.players, "options": self.options, "lineup": list(self.lineup),
+                "deals": [[d.seed, list(d.seating)] for d in self.deals], "round": self.round}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "MatchItem":
+        return cls(id=data["id"], order=data["order"], game=data["game"], label=data["label"],
+                   players=data["players"], options=dict(data["options"]),
+                   lineup=tuple(data["lineup"]),
+                   deals=tuple(PlannedDeal(seed, tuple(seating)) for seed, seating in data["deals"]),
+                   round=data.get("round", 0))
+
+
+def deal_seed(seed: int, *parts: Any) -> int:
+    """A game seed from the tournament seed and where the deal is used: the
+    same for every table of one game and player count (duplicate across tables)."""
+    text = "/".join(map(str, (seed, *parts)))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
+
+
+def seatings(lineup: Sequence[str], mode: str) -> list[tuple[int, ...]]:
+    """The distinct seatings of a lineup: ``seating[seat]`` = lineup index."""
+    players = len(lineup)
+    if mode == "none" or players == 1:
+        candidates = [tuple(range(players))]
+    elif mode == "rotate":
+        candidates = [tuple((seat + turn) % players for seat in range(players))
+                      for turn in range(players)]
+    elif mode == "permute":
+        candidates = list(itertools.permutations(range(players)))
+    else:
+        raise ValueError(f"unknown seating {mode!r}")
+    seen, result = set(), []
+    for seating in candidates:
+        names = tuple(lineup[index] for index in seating)
+        if names not in seen:
+            seen.add(names)
+            result.append(seating)
+    return result
+
+
+def lineups(bots: Sequence[str], players: int, repeats: bool | None) -> list[tuple[str, ...]]:
+    """Every table of ``players`` seats from ``bots`` (order as given)."""
+    if players == 1:
+        return [(bot,) for bot in bots]
+    if len(bots) == 1:
+        return [tuple(bots) * players]
+    if repeats is None:
+        repeats = len(bots) < players
+    if not repeats:
+        return list(itertools.combinations(bots, players))
+    return [table for table in itertools.combinations_with_replacement(bots, players)
+            if len(set(table)) > 1]
+
+
+def _labels(tournament: Tournament) -> list[str]:
+    counts: dict[str, int] = defaultdict(int)
+    labels = []
+    for entry in tournament.games:
+        counts[entry.id] += 1
+        labels.append(entry.id if counts[entry.id] == 1 else f"{entry.id}[{counts[entry.id]}]")
+    return labels
+
+
+def _table_items(tournament: Tournament, entry: GameEntry, label: str, players: int,
+                 table: tuple[str, ...], deals: int, round_: int, order: int,
+                 first_deal: int = 0) -> list[MatchItem]:
+    """One item per chunk of ``match_deals`` deals, each deal in every seating."""
+    items = []
+    seating_list = seatings(table, entry.seating)
+    tag = f"/r{round_}" if tournament.format in ("swiss", "rated") else ""
+    chunk = tournament.match_deals
+    for start in range(first_deal, first_deal + deals, chunk):
+        planned = []
+        for deal in range(start, min(first_deal + deals, start + chunk)):
+            seed = deal_seed(tournament.seed, label, players, deal)
+            planned.extend(PlannedDeal(seed, seating) for seating in seating_list)
+        item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}"
+        items.append(MatchItem(id=item_id, order=order + len(items), game=entry.id, label=label,
+                               players=players, options=dict(entry.options), lineup=table,
+                               deals=tuple(planned), round=round_))
+    return items
+
+
+# -- planners -----------------------------------------------------------------
+
+@dataclass
+class Results:
+    """What a planner may look at: finished games' seats, grouped by item."""
+
+    #: item id -> list of (bots by seat, ranks by seat, number ranked incl. dummies)
+    games: dict[str, list[tuple[list[str], list[int], int]]] = field(default_factory=dict)
+    #: (group, round) -> items already planned (and stored) for that round
+    planned: dict[tuple[str, int], list[MatchItem]] = field(default_factory=dict)
+    #: per game id: bot -> (mu, sigma) from the stored games (rated format)
+    ratings: Callable[[str], dict[str, tuple[float, float]]] | None = None
+
+
+class Planner:
+    """Yields batches of items; an adaptive planner looks at results in between."""
+
+    def __init__(self, tournament: Tournament):
+        self.tournament = tournament
+        self.labels = _labels(tournament)
+        self.next_order = 0
+
+    def groups(self):
+        for entry, label in zip(self.tournament.games, self.labels):
+            for players in entry.players:
+                yield entry, label, players
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        """The next items to play ([] when the plan is complete)."""
+        raise NotImplementedError
+
+    def estimate(self) -> int:
+        """Games the whole plan is expected to play (for the progress bar)."""
+        raise NotImplementedError
+
+
+class StaticPlanner(Planner):
+    """Round robin and gauntlet: the whole plan at once."""
+
+    def __init__(self, tournament: Tournament):
+        super().__init__(tournament)
+        self.items = self._build()
+        self.done = False
+
+    def _tables(self, entry: GameEntry, players: int) -> list[tuple[str, ...]]:
+        if self.tournament.format == "round-robin":
+            return lineups(entry.bots, players, entry.repeats)
+        challenger = self.tournament.challenger
+        if challenger not in entry.bots:
+            return []
+        if players == 1:
+            return [(challenger,)]
+        field_bots = [bot for bot in entry.bots if bot != challenger]
+        repeats = entry.repeats if entry.repeats is not None else len(field_bots) < players - 1
+        pick = itertools.combinations_with_replacement if repeats else itertools.combinations
+        return [(challenger, *others) for others in pick(field_bots, players - 1)]
+
+    def _build(self) -> list[MatchItem]:
+        items: list[MatchItem] = []
+        for entry, label, players in self.groups():
+            for table in self._tables(entry, players):
+                items.extend(_table_items(self.tournament, entry, label, players, table,
+                                          entry.deals, 0, len(items)))
+        return items
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        if self.done:
+            return []
+        self.done = True
+        return list(self.items)
+
+    def estimate(self) -> int:
+        return sum(len(item.deals) for item in self.items)
+
+
+class SwissPlanner(Planner):
+    """Swiss rounds per game and player count; all groups' round r in one batch."""
+
+    def __init__(self, tournament: Tournament):
+        super().__init__(tournament)
+        self.round = 0
+
+    def estimate(self) -> int:
+        total = 0
+        for entry, label, players in self.groups():
+            tables = max(1, len(entry.bots) // players)
+            games = len(seatings(tuple(f"b{i}" for i in range(players)), entry.seating))
+            total += tables * games * entry.deals * (self.tournament.rounds or 1)
+        return total
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        if self.round >= (self.tournament.rounds or 1):
+            return []
+        round_ = self.round
+        self.round += 1
+        batch: list[MatchItem] = []
+        for entry, label, players in self.groups():
+            group = f"{label}/{players}p"
+            known = results.planned.get((group, round_))
+            if known:
+                batch.extend(known)
+                self.next_order = max(self.next_order, max(i.order for i in known) + 1)
+                continue
+            for table in self.pair(entry, label, players, round_, results):
+                items = _table_items(self.tournament, entry, label, players, table,
+                                     entry.deals, round_, self.next_order,
+                                     first_deal=round_ * entry.deals)
+                self.next_order += len(items)
+                batch.extend(items)
+        return batch
+
+    def pair(self, entry: GameEntry, label: str, players: int, round_: int,
+             results: Results) -> list[tuple[str, ...]]:
+        group = f"{label}/{players}p"
+        points: dict[str, float] = {bot: 0.0 for bot in entry.bots}
+        met: dict[frozenset, int] = defaultdict(int)
+        for (g, r), items in results.planned.items():
+            if g != group or r >= round_:
+                continue
+            for item in items:
+                for bots, ranks, ranked in results.games.get(item.id, []):
+                    for bot, rank in zip(bots, ranks):
+                        if bot in points and ranked > 1:
+                            points[bot] += (ranked - rank) / (ranked - 1)
+                for a, b in itertools.combinations(set(item.lineup), 2):
+                    met[frozenset((a, b))] += 1
+        rng = random.Random(deal_seed(self.tournament.seed, "swiss", group, round_))
+        tiebreak = {bot: rng.random() for bot in entry.bots}
+        order = sorted(entry.bots, key=lambda bot: (-points[bot], tiebreak[bot]))
+        tables = []
+        while len(order) >= players:
+            table = [order.pop(0)]
+            while len(table) < players:
+                window = order[: max(players * 2, 4)]
+                best = min(window, key=lambda bot: (sum(met[frozenset((bot, t))] for t in table),
+                                                    order.index(bot)))
+                order.remove(best)
+                table.append(best)
+            tables.append(tuple(table))
+        return tables
+
+
+class RatedPlanner(Planner):
+    """TrueSkill matchmaking: fill each batch with the best-quality tables for
+    the most uncertain bots, until every sigma is below the target or the
+    game budget of the group is spent."""
+
+    CANDIDATES = 2000
+
+    def __init__(self, tournament: Tournament):
+        super().__init__(tournament)
+        self.step = 0
+        self.finished: set[str] = set()
+
+    def estimate(self) -> int:
+        return sum(self.tournament.budget for _ in self.groups())
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        import trueskill
+        from arena.rating import ENV
+
+        batch: list[MatchItem] = []
+        step = self.step
+        self.step += 1
+        size = self.tournament.batch or max(2, 2 * max(1, self.tournament.workers))
+        for entry, label, players in self.groups():
+            group = f"{label}/{players}p"
+            known = results.planned.get((group, step))
+            if known:
+                batch.extend(known)
+                self.next_order = max(self.next_order, max(i.order for i in known) + 1)
+                continue
+            if group in self.finished:
+                continue
+            played = sum(len(results.games.get(item.id, []))
+                         for (g, _), items in results.planned.items() if g == group
+                         for item in items)
+            ratings = results.ratings(entry.id) if results.ratings else {}
+            current = {bot: ratings.get(bot, (ENV.mu, ENV.sigma)) for bot in entry.bots}
+            if played >= self.tournament.budget or all(s < self.tournament.sigma
+                                                       for _, s in current.values()):
+                self.finished.add(group)
+                continue
+            candidates = lineups(entry.bots, players, entry.repeats)
+            rng = random.Random(deal_seed(self.tournament.seed, "rated", group, step))
+            if len(candidates) > self.CANDIDATES:
+                candidates = rng.sample(candidates, self.CANDIDATES)
+            per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
+            tables = []
+            busy: set[str] = set()
+            budget_left = self.tournament.budget - played
+            by_sigma = sorted(entry.bots, key=lambda bot: (-current[bot][1], bot))
+            for focus in by_sigma:
+                if len(tables) >= size or budget_left < per_table:
+                    break
+                if focus in busy:
+                    continue
+                options = [t for t in candidates if focus in t and not busy & set(t)] or \
+                          [t for t in candidates if focus in t]
+                if not options:
+                    continue
+
+                def quality(table):
+                    groups = [(trueskill.Rating(*current[bot]),) for bot in table]
+                    return ENV.quality(groups)
+                best = max(options, key=lambda t: (quality(t), -candidates.index(t)))
+                tables.append(best)
+                busy.update(best)
+                budget_left -= per_table
+            for table in tables:
+                deal_index = step * 1000 + len(batch)
+                items = _table_items(self.tournament, entry, label, players, table, 1, step,
+                                     self.next_order, first_deal=deal_index)
+                self.next_order += len(items)
+                batch.extend(items)
+        return batch
+
+
+def make_planner(tournament: Tournament) -> Planner:
+    if tournament.format == "swiss":
+        return SwissPlanner(tournament)
+    if tournament.format == "rated":
+        return RatedPlanner(tournament)
+    return StaticPlanner(tournament)
+
+
+def plan(tournament: Tournament) -> list[MatchItem]:
+    """The whole plan of a static format (round robin, gauntlet)."""
+    planner = make_planner(tournament)
+    if not isinstance(planner, StaticPlanner):
+        raise ValueError(f"format '{tournament.format}' is planned round by round")
+    return planner.items
