@@ -18,6 +18,7 @@ The referee never imports bot code; it only runs the command line a
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 
 SANDBOX_LEVELS = ("basic",)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,7 @@ class _Match:
                 self.live[index].channel.send(protocol.new_game(game_index, seat, players))
             else:
                 seats[seat].fault = fault
+                self._fault(index, seat, fault)
         steps = []
         while acting := state.to_act():
             legal = {seat: state.legal_actions(seat) for seat in acting}
@@ -262,8 +265,13 @@ class _Match:
                 if clock.fault is None:
                     chosen[seat] = reply["action"]
             if clock.fault is not None:
-                self._drop(index_at[seat])
+                self._fault(index_at[seat], seat, clock.fault)
         return chosen
+
+    def _fault(self, index: int, seat: int, fault: Fault) -> None:
+        log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,
+                    fault.kind, fault.detail)
+        self._drop(index)
 
 
 class _SeatClock:

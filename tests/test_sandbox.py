@@ -1,0 +1,55 @@
+"""The baseline sandbox: limits, environment, folder, process group."""
+
+import json
+import os
+import sys
+
+from arena.sandbox import BotProcess, ResourceLimits
+
+PROBE = r"""
+import json, os, resource, sys
+print(json.dumps({
+    "env": dict(os.environ),
+    "cwd": os.getcwd(),
+    "cwd_mode": oct(os.stat(".").st_mode & 0o777),
+    "sid_is_pid": os.getsid(0) == os.getpid(),
+    "as": resource.getrlimit(resource.RLIMIT_AS)[0],
+    "cpu": resource.getrlimit(resource.RLIMIT_CPU)[0],
+    "fsize": resource.getrlimit(resource.RLIMIT_FSIZE)[0],
+    "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+}))
+"""
+
+
+def run_probe(limits=ResourceLimits()):
+    process = BotProcess([sys.executable, "-c", PROBE], limits)
+    report = json.loads(process.popen.stdout.readline())
+    process.kill()
+    return process, report
+
+
+def test_limits_environment_and_private_folder(monkeypatch):
+    monkeypatch.setenv("ARENA_SECRET_TOKEN", "do-not-leak")
+    limits = ResourceLimits(memory=1 << 30, cpu_seconds=77, file_size=1 << 20, open_files=64)
+    process, report = run_probe(limits)
+    assert (report["as"], report["cpu"], report["fsize"], report["nofile"]) == (
+        1 << 30, 77, 1 << 20, 64)
+    assert "ARENA_SECRET_TOKEN" not in report["env"]
+    assert set(report["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
+                                  "PYTHONUNBUFFERED", "LC_CTYPE"}
+    assert report["env"]["HOME"] == report["cwd"] == process.workdir
+    assert report["cwd_mode"] == "0o700"
+    assert report["sid_is_pid"]
+    assert not os.path.exists(process.workdir)
+
+
+def test_each_bot_gets_its_own_folder():
+    first, second = run_probe(), run_probe()
+    assert first[1]["cwd"] != second[1]["cwd"]
+
+
+def test_kill_is_idempotent():
+    process = BotProcess([sys.executable, "-c", "import time; time.sleep(60)"])
+    process.kill()
+    process.kill()
+    assert process.exit_status() is not None
