@@ -177,16 +177,39 @@ class Vegetables(Engine):
         opp_high = len(unknown_high) - wells[0] - wells[1]
         hand = sorted(known)
 
-        def split(pool, count):
-            free = [c for c in pool if c not in forbidden]
+        def split(pool, count, first=None):
+            free = [c for c in pool if c not in forbidden and c != first]
             rng.shuffle(free)
+            if first is not None:
+                free.insert(0, first)
             taken, rest = free[:count], free[count:]
             rest.extend(c for c in pool if c in forbidden)
             rng.shuffle(rest)
             return taken, rest
 
-        taken_mid, well_mid = split(unknown_mid, opp_mid)
-        taken_high, well_high = split(unknown_high, opp_high)
+        # The game is not over, so an opponent about to start a turn can play:
+        # redeal until the sampled Hand has a playable card (rejection), and
+        # after many misses put one playable unknown card in it first.
+        must_play = (state._phase == PLAYING and state._to_move == other
+                     and not state._played and not state._tractors[other]
+                     and not any(state._tops[STACK[c]] == NEEDS[c]
+                                 for c in state._grounds[other] + list(known)))
+        tops = state._tops
+        for attempt in range(40):
+            first_mid = first_high = None
+            if must_play and attempt == 39:
+                pool = (unknown_mid if opp_mid else []) + (unknown_high if opp_high else [])
+                playable = [c for c in pool
+                            if tops[STACK[c]] == NEEDS[c] and c not in forbidden]
+                pick = rng.choice(playable)
+                if NUMBER[pick] <= 12:
+                    first_mid = pick
+                else:
+                    first_high = pick
+            taken_mid, well_mid = split(unknown_mid, opp_mid, first_mid)
+            taken_high, well_high = split(unknown_high, opp_high, first_high)
+            if not must_play or any(tops[STACK[c]] == NEEDS[c] for c in taken_mid + taken_high):
+                break
         hand.extend(taken_mid)
         hand.extend(taken_high)
         state._hands = [[], []]
@@ -307,7 +330,9 @@ class VegetablesState(State):
     def observation(self, seat) -> Observation:
         other = 1 - seat
         over = self._phase == OVER
-        known = (self._public[other] | self._private[seat])
+        targets = self.tractor_targets(seat)
+        known = self._public[other] | self._private[seat]
+        known.update(c for c in targets if c not in self._grounds[other])
         return {
             "seat": seat,
             "turn": self._turn,
@@ -319,7 +344,7 @@ class VegetablesState(State):
             "hand_sizes": [self.hand_size(0), self.hand_size(1)],
             "hand_public": [NAMES[c] for c in sorted(self._public[seat])],
             "opponent_known": [NAMES[c] for c in sorted(known)],
-            "tractor_targets": [NAMES[c] for c in self.tractor_targets(seat)],
+            "tractor_targets": [NAMES[c] for c in targets],
             "tractors": list(self._tractors),
             "tractors_locked": list(self._tractors_locked),
             "tractors_used": list(self._tractors_used),
