@@ -54,6 +54,7 @@ BIDS = ("bid:0", "bid:1", "bid:2", "bid:3")
 _BID_VALUE = {b: i for i, b in enumerate(BIDS)}
 _BID_LEGAL = (BIDS, ("bid:0", "bid:2", "bid:3"), ("bid:0", "bid:3"))
 _SEATS = ((0,), (1,), (2,))
+_NEXT = (1, 2, 0)
 PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
 
@@ -97,20 +98,25 @@ class DouDizhuState(State):
     def _deal(self):
         deck = list(DECK)
         self._rng.shuffle(deck)
-        counts = [[0] * NRANKS for _ in range(3)]
+        counts = []
+        packs = []
         for seat in range(3):
-            c = counts[seat]
+            c = [0] * NRANKS
+            p = 0
             for r in deck[17 * seat:17 * seat + 17]:
                 c[r] += 1
+                p += UNIT[r]
+            counts.append(c)
+            packs.append(p)
         bottom = [0] * NRANKS
         for r in deck[51:]:
             bottom[r] += 1
-        self._start_auction(counts, bottom, self._rng.randrange(3))
+        self._start_auction(counts, bottom, self._rng.randrange(3), packs)
 
-    def _start_auction(self, counts, bottom, first):
+    def _start_auction(self, counts, bottom, first, packs=None):
         self._phase = AUCTION
         self._counts = counts
-        self._packed = [M.pack(c) for c in counts]
+        self._packed = packs if packs is not None else [M.pack(c) for c in counts]
         self._bottom = bottom
         self._first = first
         self._bids: list[int] = []
@@ -148,12 +154,40 @@ class DouDizhuState(State):
         if len(actions) != 1 or seat not in actions:
             raise IllegalAction(f"dou-dizhu: seat {seat} is to act, got {dict(actions)!r}")
         action = actions[seat]
-        if self._phase is PLAY:
-            self._play(seat, action)
-        elif self._phase is AUCTION:
-            self._bid(seat, action)
-        else:
+        if self._phase is not PLAY:
+            if self._phase is AUCTION:
+                return self._bid(seat, action)
             raise IllegalAction("dou-dizhu: the game is over")
+        # the play phase, inline: this is the hot path of every playout
+        c = self._counts[seat]
+        last = self._last
+        if last is None:
+            legal = M.cached_lead(self._packed[seat], c)
+        else:
+            legal = M.cached_follow(self._packed[seat], c, last)
+        if action not in legal:
+            raise IllegalAction(f"dou-dizhu: seat {seat} cannot play {action!r} now")
+        self._plays.append(action)
+        self._turn = _NEXT[seat]
+        if action == PASS:
+            self._passes += 1
+            if self._passes == 2:
+                self._last = None
+            return None
+        info = M.INFO[action]
+        for r, n in info[3]:
+            c[r] -= n
+        packed = self._packed[seat] - info[2]
+        self._packed[seat] = packed
+        self._made[seat] += 1
+        if info[4]:
+            self._bombs += 1
+        self._last = info
+        self._last_seat = seat
+        self._passes = 0
+        if not packed:
+            self._finish(seat)
+        return None
 
     def _bid(self, seat, action):
         if action not in _BID_LEGAL[self._high]:
@@ -187,35 +221,6 @@ class DouDizhuState(State):
         self._packed[lord] += M.pack(self._bottom)
         self._phase = PLAY
         self._turn = lord
-
-    def _play(self, seat, action):
-        c = self._counts[seat]
-        if self._last is None:
-            legal = M.cached_lead(self._packed[seat], c)
-        else:
-            legal = M.cached_follow(self._packed[seat], c, self._last)
-        if action not in legal:
-            raise IllegalAction(f"dou-dizhu: seat {seat} cannot play {action!r} now")
-        self._plays.append(action)
-        self._turn = (seat + 1) % 3
-        if action == PASS:
-            self._passes += 1
-            if self._passes == 2:
-                self._last = None
-            return
-        info = M.INFO[action]
-        for r, n in info[3]:
-            c[r] -= n
-        packed = self._packed[seat] - info[2]
-        self._packed[seat] = packed
-        self._made[seat] += 1
-        if info[4]:
-            self._bombs += 1
-        self._last = info
-        self._last_seat = seat
-        self._passes = 0
-        if not packed:
-            self._finish(seat)
 
     def _finish(self, winner):
         self._phase = OVER

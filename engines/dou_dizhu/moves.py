@@ -33,6 +33,8 @@ TWO, SMALL_JOKER, BIG_JOKER = 12, 13, 14
 NRANKS = 15
 HIGH = sum(8 << (4 * r) for r in range(NRANKS))
 UNIT = [1 << (4 * r) for r in range(NRANKS)]
+#: bit 2 of each of the 13 non-joker fields: set exactly where a count is 4
+FOURS = sum(4 << (4 * r) for r in range(13))
 
 # kinds
 SOLO, PAIR, TRIO, TRIO1, TRIO2, STRAIGHT, PAIRS, PLANE, PLANE1, PLANE2, FOUR2, FOUR22, BOMB, ROCKET = range(14)
@@ -362,8 +364,9 @@ def lead_moves(c) -> list[str]:
     return out
 
 
-def follow_moves(c, info) -> list[str]:
-    """Plays from ``c`` that beat the play ``info`` (pass not included)."""
+def follow_moves(c, info, packed: int = -1) -> list[str]:
+    """Plays from ``c`` that beat the play ``info`` (pass not included);
+    ``packed`` (the same hand packed) lets it skip looking for bombs."""
     tkey, rank, _, _, bomb = info
     out: list[str] = []
     if bomb == 2:
@@ -372,7 +375,8 @@ def follow_moves(c, info) -> list[str]:
         _gen_bomb(c, 1, rank, out)
     else:
         GENERATORS[tkey >> 5](c, tkey & 31, rank, out)
-        _gen_bomb(c, 1, -1, out)
+        if packed & FOURS:
+            _gen_bomb(c, 1, -1, out)
     if c[SMALL_JOKER] and c[BIG_JOKER]:
         out.append(ROCKET_S)
     return out
@@ -412,7 +416,7 @@ def cached_follow(packed: int, c, info) -> list[str]:
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
             _FOLLOW_CACHE.clear()
-        moves = _FOLLOW_CACHE[key] = ["pass"] + follow_moves(c, info)
+        moves = _FOLLOW_CACHE[key] = ["pass"] + follow_moves(c, info, packed)
     return moves
 
 

@@ -1,0 +1,263 @@
+"""Dou Dizhu move generation, readings and the beat rules, on hand-built hands."""
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from engines.dou_dizhu import moves as M
+from engines.dou_dizhu.game import DouDizhu, state_from_hands
+
+
+def lead(hand):
+    return M.lead_moves(M.counts_of(hand))
+
+
+def by_kind(moves):
+    """Counter of (kind, length) over the moves."""
+    return Counter((M.INFO[m][0] >> 5, M.INFO[m][0] & 31) for m in moves)
+
+
+def canon(text):
+    return M.string_of_counts(M.counts_of(text))
+
+
+def follow(hand, prev):
+    M.lead_moves(M.counts_of(prev))  # registers prev's Info
+    return M.follow_moves(M.counts_of(hand), M.INFO[prev])
+
+
+def test_airplane_333444555777_single_wings_only_allowed_forms():
+    moves = lead("333444555777")
+    kinds = by_kind(moves)
+    # the three-trio airplane 333444555 would need three single wings from
+    # ranks other than 3/4/5: only 777, and three of a rank is never a wing
+    assert kinds[(M.PLANE1, 3)] == 0
+    assert "333444555777" not in moves
+    assert M.readings("333444555777") == []
+    # two-trio airplanes with single wings: 333444 + {55, 57, 77}, 444555 + {33, 37, 77}
+    plane1 = sorted(m for m in moves if M.INFO[m][0] == M.typekey(M.PLANE1, 2))
+    assert plane1 == sorted(["33344455", "33344457", "33344477",
+                             "33444555", "34445557", "44455577"])
+    assert kinds[(M.PLANE, 2)] == 2 and kinds[(M.PLANE, 3)] == 1
+    # pair wings: 333444 + 55 77, 444555 + 33 77
+    plane2 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.PLANE2)
+    assert plane2 == sorted(["3334445577", "3344455577"])
+    # everything else: 4 singles, 4 pairs, 4 trios, trio+single 4*3,
+    # trio+pair 4*3 and the pair straight 334455
+    assert kinds[(M.SOLO, 1)] == 4 and kinds[(M.PAIR, 1)] == 4 and kinds[(M.TRIO, 1)] == 4
+    assert kinds[(M.TRIO1, 1)] == 12 and kinds[(M.TRIO2, 1)] == 12
+    assert kinds[(M.PAIRS, 3)] == 1 and "334455" in moves
+    assert len(moves) == 4 + 4 + 4 + 12 + 12 + 1 + 2 + 1 + 6 + 2
+    assert len(set(moves)) == len(moves)
+
+
+def test_airplane_single_wings_with_three_distinct_ranks():
+    moves = lead("333444555789")
+    plane1_3 = [m for m in moves if M.INFO[m][0] == M.typekey(M.PLANE1, 3)]
+    assert plane1_3 == ["333444555789"]
+
+
+def test_four_trio_airplane_reads_only_one_way():
+    assert M.readings("333444555666") == [(M.PLANE, 4, 3)]
+    moves = lead("333444555666")
+    assert "333444555666" in moves
+    assert M.INFO["333444555666"][:2] == (M.typekey(M.PLANE, 4), 3)
+    assert by_kind(moves)[(M.PLANE1, 3)] == 0  # 333444555 + 666 is not allowed
+
+
+def test_single_wings_never_both_jokers_but_one_joker_or_a_two_is_fine():
+    moves = lead("333444BR")
+    assert by_kind(moves)[(M.PLANE1, 2)] == 0
+    assert M.readings("333444BR") == []
+    moves = lead("3334442B")
+    assert "3334442B" in moves and M.INFO["3334442B"][0] == M.typekey(M.PLANE1, 2)
+
+
+def test_wings_may_not_use_the_airplanes_own_ranks():
+    # 3333444 + 5: the fourth 3 may not be a wing
+    moves = lead("33334445")
+    plane1 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.PLANE1)
+    assert plane1 == []
+    assert M.readings("33334445") == []
+
+
+def test_lone_four_offers_bomb_and_four_with_two_forms():
+    moves = lead("33335577BR")
+    kinds = by_kind(moves)
+    four2 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.FOUR2)
+    assert four2 == sorted(["333355", "333357", "33335B", "33335R",
+                            "333377", "33337B", "33337R"])  # never 3333BR
+    four22 = [m for m in moves if M.INFO[m][0] >> 5 == M.FOUR22]
+    assert four22 == ["33335577"]
+    assert kinds[(M.BOMB, 1)] == 1 and "3333" in moves
+    assert kinds[(M.ROCKET, 1)] == 1 and "BR" in moves
+    assert kinds[(M.TRIO1, 1)] == 4  # 333 + 5/7/B/R, never 333+3
+    assert kinds[(M.TRIO2, 1)] == 2
+    assert kinds[(M.SOLO, 1)] == 5 and kinds[(M.PAIR, 1)] == 3 and kinds[(M.TRIO, 1)] == 1
+    assert len(moves) == 5 + 3 + 1 + 4 + 2 + 7 + 1 + 1 + 1
+    # four + two is not a bomb
+    assert M.INFO["333357"][4] == 0 and M.INFO["3333"][4] == 1
+
+
+def test_four_with_two_pairs_needs_two_different_ranks():
+    assert M.readings("33335555") == []
+    assert "33335555" not in lead("33335555")
+    assert M.readings("33335566") == [(M.FOUR22, 1, 0)]
+    # a lone four alone offers no four-with-two
+    moves = lead("3333")
+    assert sorted(moves) == sorted(["3", "33", "333", "3333"])
+
+
+def test_chains_stop_at_ace_and_have_minimum_lengths():
+    moves = lead("TJQKA2")
+    assert by_kind(moves)[(M.STRAIGHT, 5)] == 1 and "TJQKA" in moves
+    assert "JQKA2" not in moves and M.readings("JQKA2") == []
+    assert M.readings("3456") == []
+    assert M.readings("3344") == []
+    assert M.readings("334455") == [(M.PAIRS, 3, 2)]
+    assert M.readings("KKKAAA222") == []  # no 2 in an airplane
+    moves = lead("3456789TJQKA")
+    counts = by_kind(moves)
+    assert [counts[(M.STRAIGHT, n)] for n in range(5, 13)] == [8, 7, 6, 5, 4, 3, 2, 1]
+
+
+def test_trio_kickers():
+    moves = lead("555BR2")
+    trio1 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.TRIO1)
+    assert trio1 == sorted(["5552", "555B", "555R"])
+    assert by_kind(moves)[(M.TRIO2, 1)] == 0  # jokers are not a pair
+    assert M.readings("22233") == [(M.TRIO2, 1, 12)]
+    assert M.readings("222BR") == []
+
+
+def test_follow_single_and_bombs_and_rocket():
+    assert follow("3A2BR", "K") == ["A", "2", "B", "R", "BR"]
+    assert follow("3A2BR", "R") == ["BR"]
+    assert follow("4444BR", "BR") == []
+    assert follow("44445555", "3333") == ["4444", "5555"]
+    assert follow("44445555", "4444") == ["5555"]
+    assert follow("33334", "KKKA") == ["3333"]  # a bomb beats trio+single
+    assert follow("33334", "JJJJ") == []
+
+
+def test_follow_same_kind_same_size_only():
+    assert follow("456789", "34567") == ["45678", "56789"]
+    assert follow("456789", "345678") == ["456789"]
+    assert follow("456789T", "3456789") == ["456789T"]
+    assert follow("45678", "345678") == []  # a shorter straight never follows
+    assert follow("4455667788", "334455") == ["445566", "556677", "667788"]
+    assert follow("4455667788", "445566") == ["556677", "667788"]
+    # trio+single compares by the trio only
+    assert follow("23444", "333A") == ["3444", "4442"]
+    # four + two singles follows four + two singles, compared by the four
+    assert follow("345555", "4444KA") == ["345555", "5555"]
+    # an airplane with single wings follows one with the same number of trios
+    assert follow("44455567", "33344489") == ["44455567"]
+    got = follow("444555666789", "33344489")
+    want = [canon("444555" + w) for w in ("66", "67", "68", "69", "78", "79", "89")]
+    want += [canon("555666" + w) for w in ("44", "47", "48", "49", "78", "79", "89")]
+    assert sorted(got) == sorted(want)
+
+
+def test_beats_relation():
+    for text in ("3", "33", "KKKA", "34567", "3333", "BR", "333444"):
+        M.lead_moves(M.counts_of(text))
+    info = M.INFO
+    assert M.beats(info["3333"], info["34567"])
+    assert not M.beats(info["34567"], info["3333"])
+    assert M.beats(info["BR"], info["3333"])
+    assert not M.beats(info["3333"], info["BR"])
+    assert not M.beats(info["33"], info["3"])
+
+
+def sub_multisets(counts):
+    ranges = [range(n + 1) for n in counts]
+    for pick in itertools.product(*ranges):
+        if any(pick):
+            yield M.string_of_counts(pick)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lead_moves_are_exactly_the_readable_sub_hands(seed):
+    """Completeness and soundness against the reference classifier: on random
+    small hands, the generated lead list is exactly the set of sub-multisets
+    with a reading, and every one has exactly one reading matching its Info."""
+    rng = random.Random(seed)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    # bias some hands towards trios and fours so wings get exercised
+    size = rng.choice((8, 9, 10, 11))
+    if seed % 2:
+        base = rng.randrange(10)
+        hand = [base] * 3 + [base + 1] * 3 + rng.sample(deck, size - 6)
+        counts = [0] * 15
+        for r in hand:
+            counts[r] = min(4 if r < 13 else 1, counts[r] + 1)
+    else:
+        counts = [0] * 15
+        for r in rng.sample(deck, size):
+            counts[r] += 1
+    moves = M.lead_moves(counts)
+    assert len(set(moves)) == len(moves)
+    expected = set()
+    for text in sub_multisets(counts):
+        found = M.readings(text)
+        assert len(found) <= 1, (text, found)
+        if found:
+            expected.add(text)
+    assert set(moves) == expected
+    for m in moves:
+        (kind, length, rank), = M.readings(m)
+        tkey, r, packed, deltas, bomb = M.INFO[m]
+        assert (tkey, r) == (M.typekey(kind, length), rank)
+        assert packed == M.pack(M.counts_of(m))
+        assert bomb == (1 if kind == M.BOMB else 2 if kind == M.ROCKET else 0)
+
+
+def test_every_move_in_random_games_has_one_reading():
+    engine = DouDizhu()
+    rng = random.Random(5)
+    seen = set()
+    for game in range(150):
+        state = engine.new_game(3, 1000 + game)
+        while state.to_act():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            seen.update(a for a in legal if not a.startswith("bid") and a != "pass")
+            state.step(seat, rng.choice(legal))
+    assert len(seen) > 2000
+    for m in seen:
+        found = M.readings(m)
+        assert len(found) == 1, (m, found)
+        kind, length, rank = found[0]
+        assert M.INFO[m][:2] == (M.typekey(kind, length), rank)
+
+
+def test_following_list_matches_beats_over_lead_list():
+    """follow_moves == the lead moves of the hand that beat the play."""
+    rng = random.Random(3)
+    engine = DouDizhu()
+    checked = 0
+    for game in range(60):
+        state = engine.new_game(3, 5000 + game)
+        while state.to_act():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if legal[0] == "pass":
+                obs = state.observation(seat)
+                prev = M.INFO[obs["to_beat"]]
+                hand = M.counts_of(obs["hand"])
+                want = [m for m in M.lead_moves(hand) if M.beats(M.INFO[m], prev)]
+                assert sorted(legal[1:]) == sorted(want)
+                checked += 1
+            state.step(seat, rng.choice(legal))
+    assert checked > 500
+
+
+def test_state_from_hands_legal_lists():
+    state = state_from_hands(["33344455K", "66", "77"], landlord=0)
+    assert "33344455" in state.legal_actions(0)
+    assert "pass" not in state.legal_actions(0)
+    state.step(0, "33344455")
+    assert state.legal_actions(1) == ["pass"]
