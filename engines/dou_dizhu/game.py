@@ -397,10 +397,7 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
             if passes == 2:
                 last = None
         else:
-            info = M.INFO.get(action)
-            if info is None:
-                M.lead_moves(M.counts_of(action))  # registers the play's Info
-                info = M.INFO[action]
+            info = M.info_of(action)
             last = info
             last_seat = who
             passes = 0

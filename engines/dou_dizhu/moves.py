@@ -485,3 +485,18 @@ def readings(text: str) -> list[tuple]:
                     if ok:
                         found.append((PLANE2, length, top))
     return found
+
+
+def info_of(text: str):
+    """The Info tuple of a valid play string (registering it on first sight),
+    or None for a string that is not exactly one valid combination."""
+    info = INFO.get(text)
+    if info is None:
+        if not isinstance(text, str) or not text or any(ch not in RANK_INDEX for ch in text):
+            return None
+        counts = counts_of(text)
+        if sum(counts) != len(text) or any(n > (4 if r < 13 else 1) for r, n in enumerate(counts)):
+            return None
+        if text in lead_moves(counts):
+            info = INFO[text]
+    return info
