@@ -20,6 +20,7 @@ A cluster backend (Dask distributed) fits the same shape: ``run`` submits
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import os
@@ -67,12 +68,14 @@ class JobDone:
 Event = GameEvent | JobDone
 
 
-def run_job(job: MatchJob, emit: Callable[[Event], None]) -> None:
-    """Play one job with the real referee, emitting a GameEvent per game."""
+def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None:
+    """Play one job with the real referee, emitting a GameEvent per game.
+
+    ``registry`` (default: the installed plugins) provides the engine."""
     from arena.plugins import installed
     from arena.referee import Deal, Entrant, Limit, play_match
 
-    engine = installed().engine(job.game)
+    engine = (registry or installed()).engine(job.game)
     entrants = [Entrant(name, spec) for name, spec in job.entrants]
     deals = [Deal(seed, tuple(seating)) for seed, seating in job.deals]
     sent = 0
@@ -231,5 +234,8 @@ class LocalExecutor(Executor):
             channel.close()
 
 
-def make_executor(workers: int) -> Executor:
-    return InlineExecutor() if workers == 0 else LocalExecutor(workers)
+def make_executor(workers: int, registry=None) -> Executor:
+    """The local executor for ``workers`` (0: inline); ``registry`` (default:
+    the installed plugins) is inherited by the forked workers."""
+    runner = functools.partial(run_job, registry=registry) if registry is not None else run_job
+    return InlineExecutor(runner) if workers == 0 else LocalExecutor(workers, runner)

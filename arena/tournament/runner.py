@@ -43,40 +43,51 @@ class Summary:
 
 
 class _Progress:
-    """A rich progress bar: games done/total, rate, ETA, faults so far."""
+    """A rich progress bar: games done/total, rate, ETA, faults so far.
 
-    def __init__(self, enabled: bool, total: int, done: int, console=None):
+    Rate and ETA count only games played by this run (not the ones a resumed
+    run finds already stored)."""
+
+    def __init__(self, enabled: bool, total: int, console=None):
         self.enabled = enabled
         self.faults = 0
+        self.played = 0
+        self.done = 0
+        self.total_games = total
+        self.started = time.monotonic()
         self.bar = None
         if not enabled:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+            TimeElapsedColumn
         self.bar = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games"),
-            TextColumn("{task.fields[rate]:.2f}/s"),
-            TextColumn("ETA"), TimeRemainingColumn(),
-            TextColumn("faults {task.fields[faults]}"), TimeElapsedColumn(),
+            TextColumn("games  {task.fields[rate]}  ETA {task.fields[eta]}  "
+                       "faults {task.fields[faults]}"), TimeElapsedColumn(),
             console=console, transient=False,
         )
-        self.task = self.bar.add_task("tournament", total=total, completed=done,
-                                      rate=0.0, faults=0)
-        self.started = time.monotonic()
-        self.played = 0
+        self.task = self.bar.add_task("tournament", total=total, rate="-", eta="-", faults=0)
         self.bar.start()
 
-    def total(self, total: int) -> None:
-        if self.bar:
-            self.bar.update(self.task, total=total)
+    def _refresh(self) -> None:
+        if not self.bar:
+            return
+        elapsed = max(1e-9, time.monotonic() - self.started)
+        rate = self.played / elapsed
+        left = max(0, self.total_games - self.done)
+        eta = "-" if not self.played else time.strftime("%H:%M:%S", time.gmtime(left / rate))
+        self.bar.update(self.task, completed=self.done, total=max(self.total_games, self.done),
+                        rate=f"{rate:.2f}/s", eta=eta, faults=self.faults)
+
+    def skip(self, games: int) -> None:
+        self.done += games
+        self._refresh()
 
     def game(self, faults: int) -> None:
         self.faults += faults
-        if self.bar:
-            self.played += 1
-            rate = self.played / max(1e-9, time.monotonic() - self.started)
-            self.bar.update(self.task, advance=1, rate=rate, faults=self.faults)
+        self.played += 1
+        self.done += 1
+        self._refresh()
 
     def stop(self) -> None:
         if self.bar:
@@ -149,6 +160,7 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
 def run(tournament: Tournament, registry=None, *, progress: bool = True, console=None,
         executor: Executor | None = None, write_leaderboard: bool = True) -> Summary:
     """Play (or resume) a tournament; return what happened."""
+    given_registry = registry
     if registry is None:
         from arena.plugins import installed
         registry = installed()
@@ -157,19 +169,24 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
     folder.mkdir(parents=True, exist_ok=True)
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
-    executor = executor or make_executor(tournament.workers)
+    executor = executor or make_executor(tournament.workers, given_registry)
     bar = None
     store = None
     try:
         executor.start()              # fork the workers before the store is opened
-        store = Store(folder)
-        store.claim(tournament.name, tournament.fingerprint(), tournament.path)
+        opened = Store(folder)
+        try:
+            opened.claim(tournament.name, tournament.fingerprint(), tournament.path)
+        except BaseException:
+            opened.close()
+            raise
+        store = opened
         log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
                  tournament.format, executor.workers, folder)
         planner = make_planner(tournament)
         results = _results_view(store)
         finished = store.finished_keys()
-        bar = _Progress(progress, planner.estimate(), 0, console)
+        bar = _Progress(progress, planner.estimate(), console)
         items_by_id: dict[str, MatchItem] = {}
         while True:
             batch = planner.next_batch(results)
@@ -184,8 +201,7 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
             jobs = jobs_for(tournament, registry, batch, finished)
             already = sum(len(item.deals) for item in batch) - sum(len(j.indices) for j in jobs)
             summary.skipped += already
-            for _ in range(already):
-                bar.game(0)
+            bar.skip(already)
 
             def on_event(event) -> None:
                 if isinstance(event, GameEvent):

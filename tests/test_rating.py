@@ -1,0 +1,107 @@
+"""Ratings on small hand-checked cases."""
+
+import random
+
+import pytest
+
+from arena.rating import ENV, OVERALL, compute, participants
+from arena.store import StoredGame
+
+
+def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0,
+         scores=None):
+    n = len(bots)
+    return StoredGame(id=0, key=f"{order}/{index}", item=str(order), order=order, index=index,
+                      game=name, players=n, bots=list(bots),
+                      scores=list(scores or [10.0 - r for r in ranks]), ranks=list(ranks),
+                      teams=list(teams if teams is not None else range(n)),
+                      faults=list(faults or [None] * n), dummies=[list(d) for d in dummies])
+
+
+def test_a_bot_that_always_wins_ends_on_top():
+    rng = random.Random(1)
+    games = []
+    for k in range(60):
+        seats = ["champ", "b", "c"]
+        rng.shuffle(seats)
+        others = iter(rng.sample([2, 3], 2))
+        ranks = [1 if s == "champ" else next(others) for s in seats]
+        games.append(game(seats, ranks, order=k))
+    pools = compute(games)
+    table = pools["g"].table()
+    assert table[0].name == "champ"
+    assert table[0].wins == 60 and table[0].games == 60
+    assert table[0].mu > table[1].mu + 5
+    assert pools[OVERALL].table()[0].name == "champ"
+
+
+def test_one_against_two_updates_both_peasants():
+    # landlord seat 0 (team 0) vs peasants seats 1 and 2 (team 1); peasants win
+    pools = compute([game(["lord", "p1", "p2"], [2, 1, 1], teams=[0, 1, 1])])
+    s = pools["g"].standings
+    assert s["p1"].mu > ENV.mu and s["p2"].mu > ENV.mu
+    assert s["p1"].mu == pytest.approx(s["p2"].mu)
+    assert s["lord"].mu < ENV.mu
+    assert s["p1"].wins == s["p2"].wins == 1 and s["lord"].wins == 0
+    # and the landlord winning lowers both
+    pools = compute([game(["p1", "lord", "p2"], [2, 1, 2], teams=[1, 0, 1])])
+    s = pools["g"].standings
+    assert s["p1"].mu < ENV.mu and s["p2"].mu < ENV.mu and s["lord"].mu > ENV.mu
+
+
+def test_ties_share_a_rank():
+    pools = compute([game(["a", "b", "c"], [1, 1, 3])])
+    s = pools["g"].standings
+    assert s["a"].mu == pytest.approx(s["b"].mu, rel=1e-3)   # TrueSkill iterates approximately
+    assert s["a"].mu > ENV.mu > s["c"].mu
+    assert s["a"].wins == s["b"].wins == 1
+
+
+def test_a_faulted_seat_is_last_and_leaves_its_team():
+    g = game(["a", "b", "c", "d"], [1, 3, 1, 3], teams=[0, 1, 0, 1],
+             faults=[None, None, "crash", None], scores=[50, 10, 50, 10])
+    groups, ranks = participants(g)
+    assert dict(zip(map(tuple, groups), ranks)) == {("a",): 0, ("b", "d"): 2, ("c",): 3}
+    s = compute([g])["g"].standings
+    assert s["c"].faults == {"crash": 1}
+    assert s["c"].mu < s["b"].mu < ENV.mu < s["a"].mu
+
+
+def test_dummies_are_rated_players_and_solitaire_counts():
+    games = [game(["solo"], [1], dummies=[["mac", 2.0, 2], ["donald", 1.0, 3]], order=k)
+             for k in range(5)]
+    pools = compute(games)
+    s = pools["g"].standings
+    assert set(s) == {"solo", "dummy:mac", "dummy:donald"}
+    assert s["solo"].mu > s["dummy:mac"].mu > s["dummy:donald"].mu
+    assert s["dummy:mac"].dummy and not s["solo"].dummy
+
+
+def test_a_bot_in_two_seats_gets_the_mean_of_its_copies():
+    s = compute([game(["a", "a", "b"], [1, 3, 2])])["g"].standings
+    assert s["a"].games == 1 and s["a"].seats == 2
+    assert s["a"].sigma < ENV.sigma
+    # the same bot alone at a table: statistics only
+    s = compute([game(["a", "a"], [1, 2])])["g"].standings
+    assert s["a"].mu == ENV.mu and s["a"].games == 1
+
+
+def test_overall_pools_every_game_and_history_is_kept():
+    games = [game(["a", "b"], [1, 2], name="x", order=k) for k in range(10)] + \
+            [game(["b", "a"], [1, 2], name="y", order=10 + k) for k in range(10)]
+    pools = compute(games, history=5)
+    assert set(pools) == {"x", "y", OVERALL}
+    assert pools[OVERALL].games == 20 and pools["x"].games == 10
+    assert pools["x"].standings["a"].mu > pools["x"].standings["b"].mu
+    assert pools["y"].standings["b"].mu > pools["y"].standings["a"].mu
+    assert 4 <= len(pools[OVERALL].history) <= 6
+    assert pools[OVERALL].history[-1][0] == 20
+
+
+def test_result_depends_on_plan_order_only():
+    games = [game(["a", "b", "c"], random.Random(k).sample([1, 2, 3], 3), order=k)
+             for k in range(30)]
+    once = compute(games)
+    again = compute(sorted(games, key=lambda g: g.order))
+    assert {n: (s.mu, s.sigma) for n, s in once["g"].standings.items()} == \
+        {n: (s.mu, s.sigma) for n, s in again["g"].standings.items()}

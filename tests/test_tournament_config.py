@@ -1,0 +1,169 @@
+"""Tournament files: what loads, and one clear line per mistake."""
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.tournament.config import ConfigError, load
+
+
+def write(tmp_path, text, name="t.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+GOOD = """
+name = "small"
+seed = 7
+deals = 3
+workers = 1
+results = "out/small"
+[time]
+startup = 5
+move = 0.5
+bank = 2.0
+bots = ["random", { name = "racer", bot = "farm-and-furious-racer" }]
+"""
+
+
+def test_a_good_file_loads_with_defaults_filled(tmp_path, registry):
+    path = write(tmp_path, """
+name = "small"
+seed = 7
+deals = 3
+workers = 1
+results = "out/small"
+bots = ["random", { name = "racer", bot = "farm-and-furious-racer" }]
+[time]
+startup = 5
+move = 0.5
+bank = 2.0
+[[games]]
+id = "farm-and-furious"
+players = [2, 3]
+options = { track_length = 8 }
+""")
+    t = load(path, registry)
+    assert t.name == "small" and t.seed == 7 and t.format == "round-robin"
+    assert t.time.startup == 5.0 and t.time.move == 0.5 and t.time.bank == 2.0
+    assert [b.name for b in t.bots] == ["random", "racer"]
+    assert t.bot("racer").bot == "farm-and-furious-racer"
+    [game] = t.games
+    assert game.players == (2, 3) and game.deals == 3 and game.options == {"track_length": 8}
+    assert game.seating == "rotate" and game.bots == ("random", "racer")
+    assert t.results == "out/small" and t.workers == 1
+
+
+def test_flags_override_the_file(tmp_path, registry):
+    path = write(tmp_path, 'name = "x"\nworkers = 3\nbots = ["random"]\ngames = ["farm-and-furious"]\n')
+    t = load(path, registry, results="elsewhere", workers=0)
+    assert t.results == "elsewhere" and t.workers == 0
+    assert load(path, registry).results == "results/x"
+    assert load(path, registry).games[0].players == (2, 3, 4, 5)
+
+
+def test_every_mistake_is_one_line_naming_file_and_key(tmp_path, registry):
+    path = write(tmp_path, """
+seed = "seven"
+format = "knockout"
+colour = "blue"
+bots = ["random", "no-such-bot", { name = "random", bot = "random" }, { name = "x" }]
+[time]
+move = -1
+[[games]]
+id = "farm-and-furious"
+players = [2, 9]
+options = { track_length = "far", wings = 2 }
+[[games]]
+id = "chess"
+""")
+    with pytest.raises(ConfigError) as caught:
+        load(path, registry)
+    errors = caught.value.errors
+    text = "\n".join(errors)
+    for line in errors:
+        assert line.startswith(f"{path}: ") and "\n" not in line
+    expected = [
+        ("seed", "expected an integer"),
+        ("format", "'knockout' is not one of"),
+        ("colour", "unknown key"),
+        ("name", "missing"),
+        ("time.move", "at least"),
+        ("bots[1].bot", "unknown bot 'no-such-bot'"),
+        ("bots[2].name", "'random' is used by another bot"),
+        ("bots[3].bot", "missing"),
+        ("games[0].players", "not 9"),
+        ("games[0].options", "track_length"),
+        ("games[1].id", "unknown game 'chess'"),
+    ]
+    for key, what in expected:
+        assert any(f": {key}: " in line and what in line for line in errors), (key, text)
+
+
+def test_unknown_option_and_bot_not_playing_a_game(tmp_path, registry):
+    path = write(tmp_path, """
+name = "x"
+bots = ["random", "farm-and-furious-racer"]
+[[games]]
+id = "farm-and-furious"
+options = { wings = 2 }
+bots = ["random", "nobody"]
+""")
+    with pytest.raises(ConfigError) as caught:
+        load(path, registry)
+    text = "\n".join(caught.value.errors)
+    assert "games[0].options: game 'farm-and-furious' has no option 'wings'" in text
+    assert "games[0].bots: 'nobody' is not one of the bots' names" in text
+
+
+def test_format_sections_are_checked(tmp_path, registry):
+    path = write(tmp_path, """
+name = "x"
+format = "gauntlet"
+bots = ["random", "farm-and-furious-racer"]
+games = ["farm-and-furious"]
+[swiss]
+rounds = 3
+""")
+    with pytest.raises(ConfigError) as caught:
+        load(path, registry)
+    text = "\n".join(caught.value.errors)
+    assert "gauntlet.challenger: missing" in text
+    assert "swiss: settings for format 'swiss' but format is 'gauntlet'" in text
+
+
+def test_broken_toml_and_missing_file(tmp_path, registry):
+    with pytest.raises(ConfigError) as caught:
+        load(write(tmp_path, "name = \n"), registry)
+    assert "not valid TOML" in caught.value.errors[0]
+    with pytest.raises(ConfigError) as caught:
+        load(tmp_path / "nope.toml", registry)
+    assert "no such file" in caught.value.errors[0]
+
+
+def test_cli_reports_errors_and_exits_2_before_running(tmp_path):
+    import arena.cli.tournament  # noqa: F401  (registers the commands)
+    from arena.cli import app
+
+    path = write(tmp_path, 'name = "x"\nbots = ["nobody"]\ngames = ["chess"]\n')
+    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(tmp_path / "r")])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.startswith("arena: error:")]
+    assert len(lines) >= 2
+    assert any("bots[0].bot" in line for line in lines)
+    assert any("games[0].id" in line for line in lines)
+    assert not (tmp_path / "r").exists()
+
+
+def test_shipped_tournament_files_validate_against_installed_games(registry):
+    """Every shipped file loads, apart from games that are not installed yet."""
+    from pathlib import Path
+    files = sorted((Path(__file__).parent.parent / "tournaments").glob("*.toml"))
+    assert files
+    for path in files:
+        try:
+            load(path, registry)
+        except ConfigError as error:
+            for line in error.errors:
+                assert "is not installed" in line or "unknown game" in line \
+                    or "unknown bot" in line or "no bot plays" in line, line

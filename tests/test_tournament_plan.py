@@ -1,0 +1,228 @@
+"""Plans: counts per format, every rotation present, determinism, stable ids."""
+
+import itertools
+from collections import Counter
+from math import comb
+
+import pytest
+
+from arena.tournament.config import parse
+from arena.tournament.plan import (Results, StaticPlanner, SwissPlanner, RatedPlanner,
+                                   lineups, make_planner, plan, seatings)
+
+
+class FakeInfo:
+    def __init__(self, game_id, players, teams="none"):
+        self.id, self.players, self.teams = game_id, players, teams
+
+    def check_players(self, count):
+        if count not in self.players:
+            raise ValueError(f"not {count}")
+
+    def resolve_options(self, options):
+        return dict(options or {})
+
+
+class FakeEngine:
+    def __init__(self, *args, **kwargs):
+        self.info = FakeInfo(*args, **kwargs)
+
+
+class FakeRegistry:
+    """Any bot name plays any game; games as given."""
+
+    def __init__(self, *engines):
+        self.games = {e.info.id: e for e in engines}
+
+    def engine(self, game_id):
+        if game_id not in self.games:
+            raise LookupError(f"unknown game '{game_id}'")
+        return self.games[game_id]
+
+    def bot(self, name):
+        from arena.bots import BotSpec
+        return BotSpec(name, entry="x:Y")
+
+
+REGISTRY = FakeRegistry(FakeEngine("ffa", (2, 3, 4, 5)), FakeEngine("teams", (4,), "fixed"),
+                        FakeEngine("solo", (1, 2, 3)))
+
+
+def tournament(bots=("a", "b", "c", "d"), games=None, **top):
+    data = {"name": "t", "seed": 11, "bots": list(bots),
+            "games": games or [{"id": "ffa", "players": [2, 3]}]}
+    data.update(top)
+    return parse(data, "t.toml", REGISTRY)
+
+
+def test_round_robin_counts_every_combination_rotated():
+    t = tournament(deals=3)
+    items = plan(t)
+    games = sum(len(item.deals) for item in items)
+    # 2 seats: C(4,2) tables x 2 rotations; 3 seats: C(4,3) x 3 rotations; 3 deals each
+    assert games == 3 * (comb(4, 2) * 2 + comb(4, 3) * 3)
+    tables = {(item.players, item.lineup) for item in items}
+    assert tables == {(2, t) for t in itertools.combinations("abcd", 2)} | \
+        {(3, t) for t in itertools.combinations("abcd", 3)}
+
+
+def test_every_bot_sits_in_every_seat_of_every_deal():
+    t = tournament(deals=2, games=[{"id": "ffa", "players": [4]}], bots=["a", "b", "c", "d", "e"])
+    by_deal = {}
+    for item in plan(t):
+        for index, deal in enumerate(item.deals):
+            by_deal.setdefault((item.lineup, deal.seed), []).append(tuple(item.bots_at(index)))
+    assert len(by_deal) == comb(5, 4) * 2
+    for (lineup, _), seatings_played in by_deal.items():
+        assert len(seatings_played) == 4
+        for seat in range(4):
+            assert {s[seat] for s in seatings_played} == set(lineup)
+
+
+def test_deal_seeds_are_shared_across_tables_and_differ_between_deals():
+    items = plan(tournament(deals=2, games=[{"id": "ffa", "players": [2]}]))
+    seeds_by_table = {item.lineup: sorted({d.seed for d in item.deals}) for item in items}
+    assert len(set(map(tuple, seeds_by_table.values()))) == 1
+    assert len(next(iter(seeds_by_table.values()))) == 2
+
+
+def test_permutations_on_request_and_by_default_for_fixed_teams():
+    t = tournament(bots=["a", "b"], games=[{"id": "ffa", "players": [3], "seating": "permute"},
+                                           {"id": "teams"}])
+    items = plan(t)
+    ffa = [i for i in items if i.game == "ffa"]
+    teams = [i for i in items if i.game == "teams"]
+    # 2 bots, 3 seats: tables aab, abb (repeats because too few bots): 3 distinct each
+    assert sorted(i.lineup for i in ffa) == [("a", "a", "b"), ("a", "b", "b")]
+    assert all(len(i.deals) == 3 for i in ffa)
+    # fixed teams, 4 seats: aaab (4), aabb (6: both partnerships), abbb (4)
+    assert sorted(len(i.deals) for i in teams) == [4, 4, 6]
+    aabb = next(i for i in teams if i.lineup == ("a", "a", "b", "b"))
+    arrangements = {tuple(aabb.bots_at(k)) for k in range(6)}
+    assert ("a", "b", "a", "b") in arrangements and ("a", "a", "b", "b") in arrangements
+
+
+def test_seating_helpers():
+    assert seatings(("x", "y", "z"), "rotate") == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len(seatings(("x", "y", "x", "y"), "rotate")) == 2      # duplicates played once
+    assert len(seatings(("x", "y", "z"), "permute")) == 6
+    assert seatings(("x", "y"), "none") == [(0, 1)]
+    assert lineups(["a", "b", "c"], 2, None) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert lineups(["a", "b"], 3, None) == [("a", "a", "b"), ("a", "b", "b")]
+    assert lineups(["a"], 2, None) == [("a", "a")]
+    assert lineups(["a", "b"], 1, None) == [("a",), ("b",)]
+
+
+def test_solitaire_tables_have_one_bot_each():
+    items = plan(tournament(bots=["a", "b"], games=[{"id": "solo", "players": [1]}], deals=2))
+    assert sorted(i.lineup for i in items) == [("a",), ("b",)]
+    assert all(len(i.deals) == 2 for i in items)
+
+
+def test_plan_is_deterministic_from_the_seed_and_ids_are_unique():
+    first = [i.to_dict() for i in plan(tournament(deals=5))]
+    again = [i.to_dict() for i in plan(tournament(deals=5))]
+    other = [i.to_dict() for i in plan(tournament(deals=5, seed=12))]
+    assert first == again
+    assert [i["deals"] for i in first] != [i["deals"] for i in other]
+    ids = [i["id"] for i in first]
+    assert len(ids) == len(set(ids))
+    # matches hold at most match_deals deals (4 by default), each in every seating
+    assert max(len(i["deals"]) for i in first) == 4 * 3
+    keys = [item.key(k) for item in plan(tournament(deals=5)) for k in range(len(item.deals))]
+    assert len(keys) == len(set(keys))
+
+
+def test_gauntlet_puts_the_challenger_at_every_table():
+    t = tournament(format="gauntlet", gauntlet={"challenger": "a"},
+                   games=[{"id": "ffa", "players": [2, 3]}])
+    items = plan(t)
+    assert all(i.lineup[0] == "a" for i in items)
+    assert sorted(i.lineup for i in items if i.players == 2) == [("a", "b"), ("a", "c"), ("a", "d")]
+    assert len([i for i in items if i.players == 3]) == comb(3, 2)
+
+
+def play_round(batch, results, winner_order):
+    """Pretend every game was won in the order given (earlier = better)."""
+    for item in batch:
+        results.planned.setdefault((item.group, item.round), []).append(item)
+        for k in range(len(item.deals)):
+            bots = item.bots_at(k)
+            ranks = [1 + sorted(set(bots), key=winner_order.index).index(b) for b in bots]
+            results.games.setdefault(item.id, []).append((bots, ranks, len(bots)))
+
+
+def test_swiss_rounds_pair_by_points_and_avoid_rematches():
+    bots = [f"b{i}" for i in range(8)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner = make_planner(t)
+    assert isinstance(planner, SwissPlanner)
+    results = Results()
+    seen = set()
+    for round_ in range(3):
+        batch = planner.next_batch(results)
+        assert len(batch) == 4 and all(i.round == round_ for i in batch)
+        assert sorted(b for i in batch for b in i.lineup) == sorted(bots)   # everyone plays once
+        pairs = {frozenset(i.lineup) for i in batch}
+        assert not pairs & seen                                           # no rematch
+        seen |= pairs
+        play_round(batch, results, bots)
+    assert planner.next_batch(results) == []
+    # after two rounds the leader meets the best-scoring bot it has not met yet
+    again = make_planner(t)
+    r = Results()
+    played = [again.next_batch(r), again.next_batch(r)]
+    points = Counter()
+    met = {b: set() for b in bots}
+    for batch in played:
+        play_round(batch, r, bots)
+        for item in batch:
+            winner = min(item.lineup, key=bots.index)
+            points[winner] += 1
+            x, y = item.lineup
+            met[x].add(y)
+            met[y].add(x)
+    third = again.next_batch(r)
+    opponent = next(b for i in third if "b0" in i.lineup for b in i.lineup if b != "b0")
+    assert points["b0"] == 2
+    assert points[opponent] == max(points[b] for b in bots if b != "b0" and b not in met["b0"])
+
+
+def test_swiss_resume_reuses_stored_rounds():
+    t = tournament(format="swiss", swiss={"rounds": 2}, games=[{"id": "ffa", "players": [2]}])
+    first = make_planner(t)
+    results = Results()
+    batch = first.next_batch(results)
+    play_round(batch, results, ["a", "b", "c", "d"])
+    stored = Results(games={}, planned=dict(results.planned))
+    resumed = make_planner(t)
+    assert [i.id for i in resumed.next_batch(stored)] == [i.id for i in batch]
+
+
+def test_rated_matchmaking_until_budget():
+    t = tournament(format="rated", rated={"budget": 10, "batch": 2, "sigma": 0.5},
+                   games=[{"id": "ffa", "players": [2]}])
+    planner = make_planner(t)
+    assert isinstance(planner, RatedPlanner)
+    results = Results()
+    total = 0
+    for _ in range(20):
+        batch = planner.next_batch(results)
+        if not batch:
+            break
+        assert len(batch) <= 2
+        # the batch's tables use different bots when possible
+        assert len({b for i in batch for b in i.lineup}) == 2 * len(batch)
+        play_round(batch, results, ["a", "b", "c", "d"])
+        total += sum(len(i.deals) for i in batch)
+    assert total == 10
+    assert planner.next_batch(results) == []
+
+
+def test_rated_stops_when_every_sigma_is_small():
+    t = tournament(format="rated", rated={"budget": 1000, "sigma": 5.0},
+                   games=[{"id": "ffa", "players": [2]}])
+    planner = make_planner(t)
+    results = Results(ratings=lambda game: {b: (25.0, 1.0) for b in "abcd"})
+    assert planner.next_batch(results) == []
