@@ -10,9 +10,14 @@ How a game becomes a TrueSkill update:
 * **Teams** come from ``SeatRecord.team`` (Dou Dizhu: landlord vs peasants;
   Hand and Foot: partnerships); a team's rank is its members' rank.  In a
   free-for-all each seat is its own team; equal ranks are ties.
-* **Faults**: a faulted seat (timeout, crash, protocol, illegal) leaves its
-  team and is ranked alone below everybody, whatever the fallback policy that
-  finished its game scored; its teammates keep the rank the team earned.
+* **Faults**: a faulted seat (timeout, crash, protocol, illegal) counts as
+  last, whatever the fallback policy that finished its game scored.  In a
+  free-for-all it is simply ranked below everybody.  In a team game its place
+  in the team is taken by a *fallback* stand-in (the policy that really
+  played the seat, at the fixed prior rating, never updated or shown), so
+  the teammates are rated on the result the team earned as a team of the
+  same size; the faulted bot itself is then rated as having lost one game
+  to that fallback (a strong bot that faults loses a lot, a weak one little).
 * **Dummies** (Farm Hand's Mac and Donald) are rated like players under the
   names ``dummy:mac`` / ``dummy:donald``: their strength is a fixed policy, so
   their ratings settle and anchor the scale, and a solitaire game (one bot
@@ -39,6 +44,7 @@ ENV = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300
                           draw_probability=0.10)
 OVERALL = "overall"
 DUMMY_PREFIX = "dummy:"
+FALLBACK = "\0fallback"     # the stand-in for a faulted seat inside its team
 
 
 @dataclass
@@ -90,18 +96,26 @@ class Ratings:
                                           for n, s in self.standings.items()}))
 
 
-def participants(game: StoredGame) -> tuple[list[list[str]], list[int]]:
-    """The TrueSkill groups (player names) of one game and their ranks (0 best)."""
+def participants(game: StoredGame) -> tuple[list[list[str]], list[int], list[str]]:
+    """The TrueSkill groups (player names) of one game, their ranks (0 best)
+    and the faulted bots of team games (rated as losing to the fallback)."""
     worst = max(list(game.ranks) + [d[2] for d in game.dummies] + [1])
     groups: dict[object, list[str]] = {}
     ranks: dict[object, int] = {}
+    penalised: list[str] = []
+    sizes = Counter(game.teams)
+    clean_teams = {team for team, fault in zip(game.teams, game.faults) if not fault}
     for seat, (bot, rank, team, fault) in enumerate(zip(game.bots, game.ranks, game.teams,
                                                         game.faults)):
+        if fault and sizes[team] > 1 and team in clean_teams:
+            groups.setdefault(("team", team), []).append(FALLBACK)
+            penalised.append(bot)
+            continue
         if fault:
-            key: object = ("fault", seat)
-            rank = worst + 1
-        else:
-            key = ("team", team)
+            groups[("fault", seat)] = [bot]
+            ranks[("fault", seat)] = worst + 1
+            continue
+        key = ("team", team)
         groups.setdefault(key, []).append(bot)
         ranks[key] = min(ranks.get(key, rank), rank)
     for name, _score, rank in game.dummies:
@@ -109,20 +123,26 @@ def participants(game: StoredGame) -> tuple[list[list[str]], list[int]]:
         groups[key] = [DUMMY_PREFIX + name]
         ranks[key] = rank
     keys = list(groups)
-    return [groups[k] for k in keys], [ranks[k] - 1 for k in keys]
+    return [groups[k] for k in keys], [ranks[k] - 1 for k in keys], penalised
+
+
+PRIOR = trueskill.Rating(ENV.mu, ENV.sigma)
 
 
 def _update(pool: Ratings, groups: list[list[str]], ranks: list[int]) -> None:
-    names = {name for group in groups for name in group}
+    names = {name for group in groups for name in group} - {FALLBACK}
     if len(names) < 2 or len(groups) < 2:
         return
-    rating_groups = [tuple(trueskill.Rating(pool.get(n).mu, pool.get(n).sigma) for n in group)
+    rating_groups = [tuple(PRIOR if n == FALLBACK else trueskill.Rating(pool.get(n).mu,
+                                                                        pool.get(n).sigma)
+                           for n in group)
                      for group in groups]
     rated = ENV.rate(rating_groups, ranks=ranks)
     copies: dict[str, list] = {}
     for group, new in zip(groups, rated):
         for name, rating in zip(group, new):
-            copies.setdefault(name, []).append(rating)
+            if name != FALLBACK:
+                copies.setdefault(name, []).append(rating)
     for name, values in copies.items():
         standing = pool.standings[name]
         if len(values) == 1:
@@ -132,7 +152,16 @@ def _update(pool: Ratings, groups: list[list[str]], ranks: list[int]) -> None:
             standing.sigma = sum(r.sigma for r in values) / len(values)
 
 
+def _penalise(pool: Ratings, name: str) -> None:
+    """``name`` lost one game to the fallback policy at the prior rating."""
+    standing = pool.get(name)
+    (lost,), _ = ENV.rate([(trueskill.Rating(standing.mu, standing.sigma),), (PRIOR,)],
+                          ranks=[1, 0])
+    standing.mu, standing.sigma = lost.mu, lost.sigma
+
+
 def _count(pool: Ratings, game: StoredGame, groups, ranks) -> None:
+    """Games, wins (a seat of the best-ranked group), seats, scores, faults."""
     pool.games += 1
     seen: set[str] = set()
     won: set[str] = set()
@@ -146,7 +175,7 @@ def _count(pool: Ratings, game: StoredGame, groups, ranks) -> None:
     best = min(ranks, default=0)
     for group, rank in zip(groups, ranks):
         if rank == best:
-            won.update(group)
+            won.update(name for name in group if name != FALLBACK)
     for name, score, _rank in game.dummies:
         standing = pool.get(DUMMY_PREFIX + name)
         standing.seats += 1
@@ -171,13 +200,15 @@ def compute(games: Iterable[StoredGame], *, history: int = 300,
     pools: dict[str, Ratings] = {OVERALL: Ratings(OVERALL)}
     per_game_total = Counter(g.game for g in games) if history else Counter()
     for game in games:
-        groups, ranks = participants(game)
+        groups, ranks, penalised = participants(game)
         pool = pools.get(game.game)
         if pool is None:
             pool = pools[game.game] = Ratings(game.game)
         for target, size in ((pool, per_game_total[game.game]), (pools[OVERALL], total)):
             _count(target, game, groups, ranks)
             _update(target, groups, ranks)
+            for name in penalised:
+                _penalise(target, name)
             if history:
                 stride = max(1, math.ceil(size / history))
                 if target.games % stride == 0 or target.games == size:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from arena.rating import ENV, OVERALL, compute, participants
+from arena.rating import ENV, FALLBACK, OVERALL, compute, participants
 from arena.store import StoredGame
 
 
@@ -57,14 +57,23 @@ def test_ties_share_a_rank():
     assert s["a"].wins == s["b"].wins == 1
 
 
-def test_a_faulted_seat_is_last_and_leaves_its_team():
-    g = game(["a", "b", "c", "d"], [1, 3, 1, 3], teams=[0, 1, 0, 1],
+def test_a_faulted_seat_is_last_and_a_fallback_stands_in_for_its_team():
+    # c crashed; the fallback finished its game and its team still won
+    g = game(["a", "b", "c", "d"], [1, 2, 3, 2], teams=[0, 1, 0, 1],
              faults=[None, None, "crash", None], scores=[50, 10, 50, 10])
-    groups, ranks = participants(g)
-    assert dict(zip(map(tuple, groups), ranks)) == {("a",): 0, ("b", "d"): 2, ("c",): 3}
+    groups, ranks, penalised = participants(g)
+    assert dict(zip(map(tuple, groups), ranks)) == {("a", FALLBACK): 0, ("b", "d"): 1}
+    assert penalised == ["c"]
     s = compute([g])["g"].standings
-    assert s["c"].faults == {"crash": 1}
+    assert set(s) == {"a", "b", "c", "d"}
+    assert s["c"].faults == {"crash": 1} and s["c"].wins == 0 and s["a"].wins == 1
+    assert s["b"].mu == pytest.approx(s["d"].mu)
     assert s["c"].mu < s["b"].mu < ENV.mu < s["a"].mu
+    # a faulted seat in a free-for-all is simply last
+    groups, ranks, penalised = participants(game(["a", "b", "c"], [1, 3, 2],
+                                                 faults=[None, "illegal", None]))
+    assert dict(zip(map(tuple, groups), ranks)) == {("a",): 0, ("b",): 3, ("c",): 1}
+    assert penalised == []
 
 
 def test_dummies_are_rated_players_and_solitaire_counts():
