@@ -209,7 +209,7 @@ def test_lead_moves_are_exactly_the_readable_sub_hands(seed):
     assert set(moves) == expected
     for m in moves:
         (kind, length, rank), = M.readings(m)
-        tkey, r, packed, deltas, bomb = M.INFO[m]
+        tkey, r, packed, deltas, bomb, _ = M.INFO[m]
         assert (tkey, r) == (M.typekey(kind, length), rank)
         assert packed == M.pack(M.counts_of(m))
         assert bomb == (1 if kind == M.BOMB else 2 if kind == M.ROCKET else 0)
@@ -261,3 +261,32 @@ def test_state_from_hands_legal_lists():
     assert "pass" not in state.legal_actions(0)
     state.step(0, "33344455")
     assert state.legal_actions(1) == ["pass"]
+
+
+def test_fast_lead_generator_matches_the_plain_one():
+    rng = random.Random(11)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    for i in range(4000):
+        counts = [0] * 15
+        for r in rng.sample(deck, rng.randrange(1, 21)):
+            counts[r] += 1
+        if i % 3 == 0:  # force an airplane core
+            base = rng.randrange(11)
+            counts[base] = max(counts[base], 3)
+            counts[base + 1] = max(counts[base + 1], 3)
+        assert M.lead_moves_fast(M.pack(counts), counts) == M.lead_moves(counts)
+
+
+def test_follow_cache_shares_lists_only_between_equivalent_hands():
+    """The follow cache keys hands by the bits that decide the answer; check
+    the cached answer against a fresh computation on many random hands."""
+    rng = random.Random(12)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    plays = [m for m in M.lead_moves([4] * 13 + [1, 1]) if len(m) <= 12]
+    for _ in range(6000):
+        counts = [0] * 15
+        for r in rng.sample(deck, rng.randrange(1, 21)):
+            counts[r] += 1
+        prev = M.INFO[rng.choice(plays)]
+        cached = M.cached_follow(M.pack(counts), counts, prev)
+        assert cached == ["pass"] + M.follow_moves(counts, prev)

@@ -132,6 +132,7 @@ class DouDizhuState(State):
         self._made = [0, 0, 0]     # non-pass plays per seat
         self._winner = -1
         self._payoffs = [0, 0, 0]
+        self._legal = None         # legal list of the seat to act, once computed
 
     # ------------------------------------------------------------ contract
     def to_act(self):
@@ -141,10 +142,15 @@ class DouDizhuState(State):
         if self._phase is PLAY:
             if seat != self._turn:
                 return []
-            c = self._counts[seat]
-            if self._last is None:
-                return list(M.cached_lead(self._packed[seat], c))
-            return list(M.cached_follow(self._packed[seat], c, self._last))
+            legal = self._legal
+            if legal is None:
+                c = self._counts[seat]
+                if self._last is None:
+                    legal = M.cached_lead(self._packed[seat], c)
+                else:
+                    legal = M.cached_follow(self._packed[seat], c, self._last)
+                self._legal = legal  # the shared cached list: never mutated
+            return list(legal)
         if self._phase is AUCTION and seat == self._turn:
             return list(_BID_LEGAL[self._high])
         return []
@@ -160,13 +166,15 @@ class DouDizhuState(State):
             raise IllegalAction("dou-dizhu: the game is over")
         # the play phase, inline: this is the hot path of every playout
         c = self._counts[seat]
-        last = self._last
-        if last is None:
-            legal = M.cached_lead(self._packed[seat], c)
-        else:
-            legal = M.cached_follow(self._packed[seat], c, last)
+        legal = self._legal
+        if legal is None:
+            if self._last is None:
+                legal = M.cached_lead(self._packed[seat], c)
+            else:
+                legal = M.cached_follow(self._packed[seat], c, self._last)
         if action not in legal:
             raise IllegalAction(f"dou-dizhu: seat {seat} cannot play {action!r} now")
+        self._legal = None
         self._plays.append(action)
         self._turn = _NEXT[seat]
         if action == PASS:

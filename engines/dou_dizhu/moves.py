@@ -12,10 +12,11 @@ A hand is a *count vector* (15 ints, 0..4) and, for fast set arithmetic, a
 A play is its canonical action string: the ranks of its cards sorted from
 low to high (``"33344455"``, ``"BR"``).  Every valid play has exactly one
 reading (the rules page), so the packed counts of a play identify it and its
-:class:`Info`: ``(typekey, rank, packed, deltas, bomb)`` where ``typekey``
+:class:`Info`: ``(typekey, rank, packed, deltas, bomb, select)`` where ``typekey``
 encodes kind and size (``kind * 32 + chain length``), ``rank`` the core rank
 that decides comparisons, ``deltas`` the ``(rank, count)`` pairs to remove
-from the hand, ``bomb`` 0 for plain plays, 1 for bombs, 2 for the rocket.
+from the hand, ``bomb`` 0 for plain plays, 1 for bombs, 2 for the rocket,
+``select`` the hand bits that decide what can follow it (see below).
 
 Legal-move lists are pure functions of (hand, play to beat) and are memoised
 in bounded module-level caches (cleared wholesale when full); the cache never
@@ -86,8 +87,59 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
         text = string_of_counts(counts)
         STRING_OF[packed] = text
         INFO[text] = (tkey, rank, packed,
-                      tuple((r, n) for r, n in enumerate(counts) if n), bomb)
+                      tuple((r, n) for r, n in enumerate(counts) if n), bomb,
+                      _follow_select(tkey >> 5, rank))
     return text
+
+
+# -------------------------------------------------------- follow-cache keys
+# A hand re-encoded as four bit planes, bit ``4r + k`` set when rank ``r``
+# has more than ``k`` cards: plane 0 "has one", 1 "has a pair", 2 "has a
+# trio", 3 "has four".  Which answers to "what beats this play" can differ
+# depends only on some planes (and, for simple plays, only on ranks above the
+# play), so the follow cache is keyed by the play and the hand's planes
+# masked to those bits: hands that differ elsewhere share one entry.
+LOW = sum(1 << (4 * r) for r in range(NRANKS))
+
+
+def _plane(k, ranks):
+    return sum(1 << (4 * r + k) for r in ranks)
+
+
+_JOKERS0 = _plane(0, (SMALL_JOKER, BIG_JOKER))
+_ALL3 = _plane(3, range(13))
+
+
+def _follow_select(kind, rank):
+    above = range(rank + 1, NRANKS)
+    if kind == ROCKET:
+        return 0
+    if kind == BOMB:
+        return _plane(3, above) | _JOKERS0
+    planes = {
+        SOLO: _plane(0, above),
+        PAIR: _plane(1, above),
+        TRIO: _plane(2, above),
+        TRIO1: _plane(2, above) | _plane(0, range(NRANKS)),
+        TRIO2: _plane(2, above) | _plane(1, range(NRANKS)),
+        STRAIGHT: _plane(0, range(12)),
+        PAIRS: _plane(1, range(12)),
+        PLANE: _plane(2, range(12)),
+        PLANE1: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)) | _plane(2, range(12)),
+        PLANE2: _plane(1, range(NRANKS)) | _plane(2, range(12)),
+        FOUR2: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)),
+        FOUR22: _plane(1, range(NRANKS)),
+    }[kind]
+    return planes | _JOKERS0 | _ALL3
+
+
+def planes_of(p: int) -> int:
+    """The four bit planes of packed hand ``p`` (counts 0..4)."""
+    high = p >> 2
+    return (((p | p >> 1 | high) & LOW)
+            | (((p >> 1 | high) & LOW) << 1)
+            | ((((p & (p >> 1)) | high) & LOW) << 2)
+            | ((high & LOW) << 3))
 
 
 # ---------------------------------------------------------------- core tables
@@ -192,24 +244,28 @@ def _gen_trio(c, length, lo, out):
             out.append(TRIOS_S[r])
 
 
+TRIO1_S = [[_register(3 * UNIT[t] + UNIT[k], typekey(TRIO1), t) if k != t else None
+            for k in range(NRANKS)] for t in range(13)]
+TRIO2_S = [[_register(3 * UNIT[t] + 2 * UNIT[k], typekey(TRIO2), t) if k != t else None
+            for k in range(13)] for t in range(13)]
+
+
 def _gen_trio1(c, length, lo, out):
-    tk = typekey(TRIO1)
     for t in range(lo + 1, 13):
         if c[t] >= 3:
-            base = 3 * UNIT[t]
+            row = TRIO1_S[t]
             for k in range(NRANKS):
-                if k != t and c[k]:
-                    _emit(base + UNIT[k], tk, t, out)
+                if c[k] and k != t:
+                    out.append(row[k])
 
 
 def _gen_trio2(c, length, lo, out):
-    tk = typekey(TRIO2)
     for t in range(lo + 1, 13):
         if c[t] >= 3:
-            base = 3 * UNIT[t]
+            row = TRIO2_S[t]
             for k in range(13):
-                if k != t and c[k] >= 2:
-                    _emit(base + 2 * UNIT[k], tk, t, out)
+                if c[k] >= 2 and k != t:
+                    out.append(row[k])
 
 
 def _gen_chain(table, which):
@@ -364,10 +420,81 @@ def lead_moves(c) -> list[str]:
     return out
 
 
+_P0 = _plane(0, range(NRANKS))
+_P1 = _plane(1, range(13))
+_P2 = _plane(2, range(13))
+_P2_CHAIN = _plane(2, range(12))
+_P3 = _plane(3, range(13))
+_MEMO: tuple[dict, ...] = tuple({} for _ in range(8))
+
+
+def _bits(plane_bits, k):
+    """Ranks whose bit is set in plane ``k`` of ``plane_bits``."""
+    return [r for r in range(NRANKS) if plane_bits >> (4 * r + k) & 1]
+
+
+def lead_moves_fast(packed: int, c) -> list[str]:
+    """:func:`lead_moves` (same list, same order) assembled from pieces
+    memoised by the bit planes that decide them: the singles depend only on
+    which ranks are present, the trio + single forms only on the trios and
+    the present ranks, and so on -- pieces that random hands share often."""
+    planes = planes_of(packed)
+    p0 = planes & _P0
+    p1 = planes & _P1
+    p2 = planes & _P2
+    memo = _MEMO
+    got = memo[0].get(p0)
+    if got is None:
+        got = memo[0][p0] = tuple(SOLOS[r] for r in _bits(p0, 0))
+    out = list(got)
+    if p1:
+        got = memo[1].get(p1)
+        if got is None:
+            got = memo[1][p1] = tuple(PAIRS_S[r] for r in _bits(p1, 1))
+        out.extend(got)
+        if p2:
+            key = p2 | p0
+            got = memo[2].get(key)
+            if got is None:
+                piece = [TRIOS_S[r] for r in _bits(p2, 2)]
+                _gen_trio1(c, 1, -1, piece)
+                got = memo[2][key] = tuple(piece)
+            out.extend(got)
+            key = p2 | p1
+            got = memo[3].get(key)
+            if got is None:
+                piece = []
+                _gen_trio2(c, 1, -1, piece)
+                got = memo[3][key] = tuple(piece)
+            out.extend(got)
+    key = p0 | p1
+    got = memo[4].get(key)
+    if got is None:
+        m1, m2, _ = _masks(c)
+        got = memo[4][key] = _chains(0, STRAIGHT_T, m1) + _chains(1, PAIRS_T, m2)
+    out.extend(got)
+    p2c = p2 & _P2_CHAIN
+    if p2c & (p2c >> 4):  # two adjacent trios: airplanes
+        m3 = _masks(c)[2]
+        out.extend(_chains(2, PLANE_T, m3))
+        trios = bin(p2).count("1")
+        for kind in (PLANE1, PLANE2):
+            gen = GENERATORS[kind]
+            for length in range(2, min(MAX_CHAIN[kind], trios) + 1):
+                gen(c, length, -1, out)
+    if planes & _P3:
+        _gen_four2(c, 1, -1, out)
+        _gen_four22(c, 1, -1, out)
+        _gen_bomb(c, 1, -1, out)
+    if c[SMALL_JOKER] and c[BIG_JOKER]:
+        out.append(ROCKET_S)
+    return out
+
+
 def follow_moves(c, info, packed: int = -1) -> list[str]:
     """Plays from ``c`` that beat the play ``info`` (pass not included);
     ``packed`` (the same hand packed) lets it skip looking for bombs."""
-    tkey, rank, _, _, bomb = info
+    tkey, rank, _, _, bomb, _ = info
     out: list[str] = []
     if bomb == 2:
         return out
@@ -406,12 +533,12 @@ def cached_lead(packed: int, c) -> list[str]:
     if moves is None:
         if len(_LEAD_CACHE) >= CACHE_LIMIT:
             _LEAD_CACHE.clear()
-        moves = _LEAD_CACHE[packed] = lead_moves(c)
+        moves = _LEAD_CACHE[packed] = lead_moves_fast(packed, c)
     return moves
 
 
 def cached_follow(packed: int, c, info) -> list[str]:
-    key = (packed, info[2])
+    key = (info[2], planes_of(packed) & info[5])
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
