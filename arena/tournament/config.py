@@ -69,7 +69,7 @@ class Tournament:
     workers: int
     match_deals: int
     results: str
-    sandbox: str
+    sandbox: str                        # auto (strict where available), none, basic, strict
     time: TimeControl
     bots: tuple[BotEntry, ...]
     games: tuple[GameEntry, ...]
@@ -186,7 +186,8 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
     match_deals = c.get(data, "match_deals", int, 4, "match_deals", minimum=1)
     file_workers = c.get(data, "workers", int, default_workers(), "workers", minimum=0)
     results_dir = c.get(data, "results", str, f"results/{name or 'tournament'}", "results")
-    sandbox = c.get(data, "sandbox", str, "basic", "sandbox")
+    sandbox = c.get(data, "sandbox", str, "auto", "sandbox")
+    _check_sandbox(c, sandbox)
 
     time_table = c.get(data, "time", dict, {}, "time")
     c.unknown(time_table, TIME_KEYS, "time.")
@@ -234,6 +235,23 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games),
         challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
     )
+
+
+def _check_sandbox(c: _Checker, level: str) -> None:
+    try:
+        from arena.sandbox import LEVELS
+    except ImportError:     # pragma: no cover - the referee checks it then
+        return
+    if level != "auto" and level not in LEVELS:
+        c.error("sandbox", f"'{level}' is not one of auto, {', '.join(LEVELS)}")
+    elif level == "strict":
+        try:
+            from arena.sandbox.layers import strict_available
+        except ImportError:  # pragma: no cover
+            return
+        if not strict_available():
+            c.error("sandbox", "level 'strict' needs bubblewrap with namespaces, not available "
+                               "here (see `arena doctor`)")
 
 
 def _parse_bots(c: _Checker, data: dict, registry) -> list[BotEntry]:

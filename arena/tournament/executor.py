@@ -49,7 +49,7 @@ class MatchJob:
     deals: tuple[tuple[int, tuple[int, ...]], ...]  # (seed, seating)
     indices: tuple[int, ...]                        # each deal's index in the item
     limit: tuple[float, float, float] = (10.0, 1.0, 0.0)  # startup, move, bank
-    sandbox: str = "basic"
+    sandbox: str | None = None    # a level of arena.sandbox (None/auto: strongest available)
 
 
 @dataclass(frozen=True)

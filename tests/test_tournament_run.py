@@ -1,0 +1,230 @@
+"""Tournaments end to end with the real referee: every installed game, resume
+after a crash and after kill -9, Ctrl-C, faults, logs from the workers."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import arena.cli.tournament  # noqa: F401  (registers the commands)
+from arena.cli import app
+from arena.store import Store
+from arena.tournament import load, plan, run
+from arena.tournament.executor import InlineExecutor, run_job
+
+ROOT = Path(__file__).parent.parent
+
+#: short options for the games that have them (a quick game for the tests)
+SHORT = {"farm-and-furious": {"track_length": 6},
+         "hand-and-foot": {"target": 500, "max_rounds": 1},
+         "vegetables": {"max_turns": 60}}
+
+
+def toml_value(value):
+    return json.dumps(value) if not isinstance(value, bool) else str(value).lower()
+
+
+def all_games_file(tmp_path, registry, workers=2):
+    """A tournament of every installed game: random and every heuristic bot."""
+    lines = ['name = "everything"', "seed = 4", f"workers = {workers}", "deals = 1",
+             'bots = [' + ", ".join(json.dumps(name) for name in sorted(registry.bots)) + "]"]
+    for game_id, engine in sorted(registry.games.items()):
+        info = engine.info
+        known = {o.name for o in info.options}
+        options = {k: v for k, v in SHORT.get(game_id, {}).items() if k in known}
+        players = [p for p in info.players if p <= 3][:2] or [min(info.players)]
+        lines += ["[[games]]", f'id = "{game_id}"', f"players = {players}",
+                  "options = {" + ", ".join(f"{k} = {toml_value(v)}"
+                                            for k, v in options.items()) + "}"]
+    path = tmp_path / "everything.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def slow_file(tmp_path, broken_bot, deals=6, workers=2, name="slow"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f"""
+name = "{name}"
+seed = 9
+workers = {workers}
+deals = {deals}
+match_deals = 1
+bots = ["random", {{ name = "slow", bot = {json.dumps(broken_bot("slow", "0.01"))} }}]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 12 }}
+""")
+    return path
+
+
+def check_complete(store, items):
+    keys = [item.key(k) for item in items for k in range(len(item.deals))]
+    rows = store.db.execute("SELECT key FROM games").fetchall()
+    assert sorted(k for (k,) in rows) == sorted(keys)          # none missing, none twice
+
+
+def test_end_to_end_every_installed_game(tmp_path, registry):
+    path = all_games_file(tmp_path, registry)
+    results = tmp_path / "results"
+    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(results)])
+    assert result.exit_code == 0, result.output
+    tournament = load(path, registry, results=str(results))
+    items = plan(tournament)
+    with Store(results) as store:
+        check_complete(store, items)
+        games = {g.game for g in store.games()}
+    assert games == set(registry.games)
+    assert "overall" in result.output and "random" in result.output
+    page = (results / "leaderboard.html").read_text()
+    assert "<svg" in page and "<polyline" in page
+    for game_id in registry.games:
+        assert game_id in page
+    # the heuristic bots took part in their games
+    for name, spec in registry.bots.items():
+        if any(spec.plays(g) for g in registry.games):
+            assert name in page
+    # running it again plays nothing
+    again = run(load(path, registry, results=str(results)), registry, progress=False)
+    assert again.played == 0 and again.skipped == len([k for i in items for k in i.deals])
+
+
+class Crash(BaseException):
+    pass
+
+
+def test_resume_after_a_crash_mid_tournament(tmp_path, registry, broken_bot):
+    path = slow_file(tmp_path, broken_bot, deals=4, workers=0)
+    tournament = load(path, registry, results=str(tmp_path / "r"))
+    items = plan(tournament)
+    total = sum(len(item.deals) for item in items)
+    emitted = []
+
+    def crashing(job, emit):
+        def counting(event):
+            emit(event)
+            emitted.append(event)
+            if len(emitted) == 3:
+                raise Crash()
+        run_job(job, counting, registry)
+
+    with pytest.raises(Crash):
+        run(tournament, registry, progress=False, executor=InlineExecutor(crashing))
+    with Store(tournament.results) as store:
+        assert store.count() == 3
+        first = store.db.execute("SELECT key, finished FROM games ORDER BY id").fetchall()
+    summary = run(tournament, registry, progress=False)
+    assert summary.skipped == 3 and summary.played == total - 3
+    with Store(tournament.results) as store:
+        check_complete(store, items)
+        # the games stored before the crash were kept, not replayed
+        assert store.db.execute("SELECT key, finished FROM games ORDER BY id LIMIT 3") \
+            .fetchall() == first
+
+
+def run_in_subprocess(path, results, *extra):
+    code = ("import arena.cli.tournament; from arena.cli import app; app()")
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "tournament", str(path), "--results", str(results),
+         "--quiet", *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def wait_for_games(results, count, process, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stdout.read().decode()
+        try:
+            with Store(results, create=False) as store:
+                if store.count() >= count:
+                    return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("the tournament did not get going")
+
+
+def test_resume_after_kill_9_of_the_whole_tournament(tmp_path, registry, broken_bot,
+                                                     processes_running):
+    path = slow_file(tmp_path, broken_bot, deals=8)
+    results = tmp_path / "r"
+    process = run_in_subprocess(path, results)
+    wait_for_games(results, 3, process)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    with Store(results) as store:
+        stored = store.count()
+    tournament = load(path, registry, results=str(results))
+    summary = run(tournament, registry, progress=False)
+    assert summary.skipped == stored and summary.played > 0
+    with Store(results) as store:
+        check_complete(store, plan(tournament))
+    deadline = time.monotonic() + 5
+    while processes_running("broken.py") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not processes_running("broken.py")
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path, broken_bot, processes_running):
+    path = slow_file(tmp_path, broken_bot, deals=12)
+    results = tmp_path / "r"
+    process = run_in_subprocess(path, results)
+    wait_for_games(results, 2, process)
+    os.killpg(process.pid, signal.SIGINT)
+    output, _ = process.communicate(timeout=60)
+    text = output.decode()
+    assert process.returncode == 130, text
+    assert "interrupted" in text and "overall" in text
+    with Store(results) as store:
+        stored = store.count()
+        assert 2 <= stored < 24
+        assert all(not any(g.faults) for g in store.games())    # nothing half-played kept
+    assert (results / "leaderboard.html").exists()
+    assert not processes_running("broken.py")
+
+
+def test_faults_are_counted_and_worker_logs_reach_the_log_file(tmp_path, registry, broken_bot):
+    path = tmp_path / "faulty.toml"
+    path.write_text(f"""
+name = "faulty"
+workers = 2
+deals = 2
+bots = ["random", {{ name = "crasher", bot = {json.dumps(broken_bot("exit"))} }}]
+[time]
+move = 0.5
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 6 }}
+""")
+    tournament = load(path, registry, results=str(tmp_path / "r"))
+    summary = run(tournament, registry, progress=False)
+    assert summary.played == 4 and summary.faults == {"crash": 4} and not summary.errors
+    log = (tmp_path / "r" / "tournament.log").read_text()
+    # the referee's fault warnings were logged in the forked workers
+    assert "crasher" in log and "faulted" in log and "arena-worker" in log
+    result = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "r"), "--format", "json"])
+    board = json.loads(result.output)
+    crasher = next(row for row in board["overall"]["bots"] if row["bot"] == "crasher")
+    assert crasher["faults_crash"] == 4 and crasher["rank"] == 2
+
+
+def test_replay_prints_the_moves_and_verifies(tmp_path, registry):
+    path = tmp_path / "one.toml"
+    path.write_text('name = "one"\nworkers = 0\nbots = ["random", "farm-and-furious-racer"]\n'
+                    '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n')
+    run(load(path, registry, results=str(tmp_path / "r")), registry, progress=False)
+    runner = CliRunner()
+    result = runner.invoke(app, ["replay", str(tmp_path / "r"), "1", "--verify"])
+    assert result.exit_code == 0, result.output
+    assert "farm-and-furious" in result.output and "seat 0" in result.output
+    assert "    1. " in result.output
+    assert "verify: OK" in result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "r"), "99"])
+    assert result.exit_code == 2 and "no game '99'" in result.output
