@@ -1,0 +1,99 @@
+"""The leaderboard in every format, from a small hand-made store."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import arena.cli.tournament  # noqa: F401  (registers the commands)
+from arena.cli import app
+from arena.leaderboard import COLUMNS, pools_from, render, write_html
+from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.store import Store
+from arena.tournament.plan import MatchItem, PlannedDeal
+
+
+def fill(folder):
+    store = Store(folder)
+    store.claim("demo", "f")
+    item = MatchItem(id="x", order=0, game="farm-hand", label="farm-hand", players=2,
+                     options={}, lineup=("alpha", "beta"),
+                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(12)))
+    for k in range(12):
+        alpha_wins = k % 4 != 0
+        seats = [SeatRecord("alpha", 9.0 if alpha_wins else 2.0, 1 if alpha_wins else 2, 0),
+                 SeatRecord("beta", 2.0 if alpha_wins else 9.0, 2 if alpha_wins else 1, 1,
+                            fault="timeout" if k == 5 else None)]
+        store.add_game(item, k, GameRecord("farm-hand", "1", {}, k, 2, seats,
+                                           dummies=[DummyRecord("mac", 5.0, 2)]))
+    other = MatchItem(id="y", order=1, game="dou-dizhu", label="dou-dizhu", players=2,
+                      options={}, lineup=("alpha", "beta"), deals=(PlannedDeal(1, (0, 1)),))
+    store.add_game(other, 0, GameRecord("dou-dizhu", "1", {}, 1, 2, [
+        SeatRecord("alpha", 1.0, 2, 0), SeatRecord("beta", 3.0, 1, 1)]))
+    return store
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = fill(tmp_path)
+    yield s
+    s.close()
+
+
+def test_table(store):
+    text = render(pools_from(store), "table")
+    assert text.index("overall (13 games)") < text.index("dou-dizhu") < text.index("farm-hand (12")
+    row = next(line for line in text.splitlines() if "alpha" in line)
+    assert row.split()[1] == "1"          # rank 1 on the first (overall) board
+    assert "dummy:mac" in text and "timeout 1" in text
+    only = render(pools_from(store), "table", game="dou-dizhu")
+    assert "overall" not in only and "dou-dizhu (1 games)" in only
+
+
+def test_json(store):
+    data = json.loads(render(pools_from(store), "json"))
+    assert list(data) == ["overall", "dou-dizhu", "farm-hand"]
+    alpha = data["farm-hand"]["bots"][0]
+    assert alpha["bot"] == "alpha" and alpha["games"] == 12 and alpha["wins"] == 9
+    assert alpha["conservative"] == pytest.approx(alpha["mu"] - 3 * alpha["sigma"], abs=1e-2)
+    beta = next(r for r in data["farm-hand"]["bots"] if r["bot"] == "beta")
+    assert beta["faults_timeout"] == 1 and beta["mean_score"] == pytest.approx((9 * 2 + 3 * 9) / 12, abs=1e-3)
+    assert set(COLUMNS) <= set(alpha)
+
+
+def test_csv(store):
+    rows = list(csv.DictReader(io.StringIO(render(pools_from(store), "csv"))))
+    assert {r["pool"] for r in rows} == {"overall", "dou-dizhu", "farm-hand"}
+    assert list(rows[0]) == ["pool", *COLUMNS]
+    assert [r["rank"] for r in rows if r["pool"] == "farm-hand"] == ["1", "2", "3"]
+
+
+def test_html_is_self_contained_with_a_chart(store, tmp_path):
+    page = render(pools_from(store), "html", title="demo")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert page.count("<svg") == 3 and "<polyline" in page
+    assert "<script" not in page and not re.search(r"(src|href)=", page)
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "alpha" in page and "dummy:mac" in page
+    path = write_html(store, tmp_path / "board.html")
+    assert path.read_text().count("<svg") == 3
+
+
+def test_cli_formats_and_errors(tmp_path, store):
+    runner = CliRunner()
+    for fmt in ("table", "json", "csv", "html"):
+        result = runner.invoke(app, ["leaderboard", str(tmp_path), "--format", fmt])
+        assert result.exit_code == 0, result.output
+        assert "alpha" in result.output
+    result = runner.invoke(app, ["leaderboard", str(tmp_path), "--game", "farm-hand",
+                                 "--format", "csv"])
+    assert {line.split(",")[0] for line in result.output.splitlines()[1:]} == {"farm-hand"}
+    result = runner.invoke(app, ["leaderboard", str(tmp_path), "--format", "xml"])
+    assert result.exit_code == 2 and "xml" in result.output
+    result = runner.invoke(app, ["leaderboard", str(tmp_path), "--game", "chess"])
+    assert result.exit_code == 2 and "no games of 'chess'" in result.output
+    result = runner.invoke(app, ["leaderboard", str(tmp_path / "none")])
+    assert result.exit_code == 2 and "no results store" in result.output
