@@ -27,6 +27,8 @@ How a game becomes a TrueSkill update:
   copy starting from the bot's rating; the bot then takes the mean mu and the
   mean sigma of its copies.  A game with a single distinct player carries no
   information and only counts in the statistics.
+* **Statistics** count seats: a bot in two seats of one game has played two
+  games there, and each seat in the first place (shared or not) is a win.
 """
 
 from __future__ import annotations
@@ -52,9 +54,8 @@ class Standing:
     name: str
     mu: float = ENV.mu
     sigma: float = ENV.sigma
-    games: int = 0
-    wins: int = 0
-    seats: int = 0
+    games: int = 0          # seats played (a bot in two seats of one game: two)
+    wins: int = 0           # of those, seats that finished first (ties included)
     score_sum: float = 0.0
     faults: Counter = field(default_factory=Counter)
 
@@ -68,7 +69,7 @@ class Standing:
 
     @property
     def mean_score(self) -> float:
-        return self.score_sum / self.seats if self.seats else 0.0
+        return self.score_sum / self.games if self.games else 0.0
 
 
 @dataclass
@@ -160,31 +161,26 @@ def _penalise(pool: Ratings, name: str) -> None:
     standing.mu, standing.sigma = lost.mu, lost.sigma
 
 
-def _count(pool: Ratings, game: StoredGame, groups, ranks) -> None:
-    """Games, wins (a seat of the best-ranked group), seats, scores, faults."""
+def _count(pool: Ratings, game: StoredGame) -> None:
+    """Statistics per seat: games (seats played), wins (seats in the best
+    place: a shared first place counts for everyone in it), scores, faults."""
     pool.games += 1
-    seen: set[str] = set()
-    won: set[str] = set()
-    for bot, score, fault in zip(game.bots, game.scores, game.faults):
+    places = [rank for rank, fault in zip(game.ranks, game.faults) if not fault]
+    places += [d[2] for d in game.dummies]
+    best = min(places, default=None)
+    for bot, score, rank, fault in zip(game.bots, game.scores, game.ranks, game.faults):
         standing = pool.get(bot)
-        standing.seats += 1
+        standing.games += 1
         standing.score_sum += score
         if fault:
             standing.faults[fault] += 1
-        seen.add(bot)
-    best = min(ranks, default=0)
-    for group, rank in zip(groups, ranks):
-        if rank == best:
-            won.update(name for name in group if name != FALLBACK)
-    for name, score, _rank in game.dummies:
+        elif rank == best:
+            standing.wins += 1
+    for name, score, rank in game.dummies:
         standing = pool.get(DUMMY_PREFIX + name)
-        standing.seats += 1
-        standing.score_sum += score
-        seen.add(DUMMY_PREFIX + name)
-    for name in seen:
-        standing = pool.standings[name]
         standing.games += 1
-        if name in won:
+        standing.score_sum += score
+        if rank == best:
             standing.wins += 1
 
 
@@ -205,7 +201,7 @@ def compute(games: Iterable[StoredGame], *, history: int = 300,
         if pool is None:
             pool = pools[game.game] = Ratings(game.game)
         for target, size in ((pool, per_game_total[game.game]), (pools[OVERALL], total)):
-            _count(target, game, groups, ranks)
+            _count(target, game)
             _update(target, groups, ranks)
             for name in penalised:
                 _penalise(target, name)
