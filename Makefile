@@ -11,6 +11,11 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@# the strict sandbox needs bubblewrap (and libseccomp for its filter)
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -qq bubblewrap libseccomp2 >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq bubblewrap libseccomp2 >/dev/null; }; }; } || \
+	  echo "warning: bubblewrap is not installed; bots will run in the basic sandbox (see arena doctor)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)

@@ -19,7 +19,6 @@ from typing import Any, Hashable
 from arena import protocol
 from arena.sandbox import BotProcess
 
-STDERR_CAP = 64 << 10
 _READ = 1 << 16
 
 
@@ -34,8 +33,10 @@ class Fault:
 class Channel:
     """The referee's end of one bot's pipes."""
 
-    def __init__(self, process: BotProcess, frame_cap: int = protocol.MAX_BOT_FRAME):
+    def __init__(self, process: BotProcess, frame_cap: int = protocol.MAX_BOT_FRAME,
+                 stderr_cap: int = 64 << 10):
         self.process = process
+        self._stderr_cap = stderr_cap
         self._in = process.popen.stdin.fileno()
         self._out = process.popen.stdout.fileno()
         self._err = process.popen.stderr.fileno()
@@ -84,7 +85,7 @@ class Channel:
         if not data:
             self._stderr_open = False
             return
-        room = STDERR_CAP - len(self.stderr)
+        room = self._stderr_cap - len(self.stderr)
         if room > 0:
             self.stderr += data[:room]
 

@@ -31,8 +31,8 @@ from arena.connection import Channel, Fault, exchange
 from arena.game import Engine, Outcome, competition_ranks
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
+from arena.sandbox.layers import choose_level
 
-SANDBOX_LEVELS = ("basic",)
 log = logging.getLogger(__name__)
 
 
@@ -85,14 +85,15 @@ def play_match(
     options: Mapping[str, Any] | None = None,
     limit: Limit = Limit(),
     on_game: Callable[[GameRecord], None] | None = None,
-    sandbox: str = "basic",
+    sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
-    ends) a record per game.  Raises only for a malformed request (bad
-    seating, options or player count), never for anything a bot does."""
-    if sandbox not in SANDBOX_LEVELS:
-        raise ValueError(f"unknown sandbox level '{sandbox}' (available: {', '.join(SANDBOX_LEVELS)})")
+    ends) a record per game.  ``sandbox`` is a level of
+    :mod:`arena.sandbox` (None: strict where available, else basic).
+    Raises only for a malformed request (bad seating, options, player count
+    or an unavailable sandbox level), never for anything a bot does."""
+    level = choose_level(sandbox)
     resolved = engine.info.resolve_options(options)
     for deal in deals:
         engine.info.check_players(len(deal.seating))
@@ -100,7 +101,8 @@ def play_match(
             0 <= index < len(entrants) for index in deal.seating
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
-    match = _Match(engine, entrants, resolved, limit, resources, deals[0].seed if deals else 0)
+    match = _Match(engine, entrants, resolved, limit, resources, level,
+                   deals[0].seed if deals else 0)
     records = []
     try:
         for deal in deals:
@@ -125,8 +127,9 @@ class _Player:
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, match_seed):
+    def __init__(self, engine, entrants, options, limit, resources, level, match_seed):
         self.engine = engine
+        self.level = level
         self.entrants = list(entrants)
         self.options = options
         self.limit = limit
@@ -140,10 +143,10 @@ class _Match:
         """Launch entrant ``index`` and complete the hello handshake."""
         entrant = self.entrants[index]
         try:
-            process = BotProcess(entrant.spec.argv(), self.resources)
+            process = BotProcess(entrant.spec.argv(), self.resources, self.level)
         except SandboxError as error:
             return Fault("crash", str(error))
-        channel = Channel(process)
+        channel = Channel(process, stderr_cap=self.resources.output)
         seed = random.Random(f"{self.match_seed}:{index}").randrange(2**31)
         channel.send(protocol.hello(self.engine.info.id, self.options, players, seed,
                                     self.limit.as_dict()))

@@ -15,6 +15,8 @@ from arena.game import GameError
 from arena.plugins import UnknownName, installed
 from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
+from arena.sandbox import SandboxError
+from arena.sandbox.layers import choose_level
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -83,6 +85,7 @@ def match(
     startup: float = typer.Option(10.0, help="seconds for a bot to start"),
     move: float = typer.Option(1.0, help="seconds per move"),
     bank: float = typer.Option(0.0, help="time bank per game, seconds"),
+    sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play GAMES games of GAME between the bots, bot i in seat i."""
@@ -94,7 +97,8 @@ def match(
         options = engine.info.resolve_options(parse_options(option))
         entrants = entrants_for(game, bot)
         limit = Limit(startup=startup, move=move, bank=bank)
-    except (UnknownName, GameError, BotSpecError, ValueError) as error:
+        level = choose_level(sandbox)
+    except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
         raise fail(str(error))
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     deal_seeds = random.Random(seed)
@@ -105,6 +109,6 @@ def match(
         typer.echo(_describe(record, next(numbers)))
 
     records = play_match(engine, entrants, deals, options, limit,
-                         on_game=None if as_json else show)
+                         on_game=None if as_json else show, sandbox=level)
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records)))

@@ -1,0 +1,119 @@
+"""A cgroup per bot, where the arena may create them: ``pids.max`` against
+fork bombs, a memory ceiling for the whole tree (rlimits are per process),
+and a way to end every process of the bot even one that left its process
+group with ``setsid``.
+
+Works with cgroup v2 (one unified hierarchy, ``cgroup.kill``) and v1 (one
+hierarchy per controller; killing is a loop over ``cgroup.procs``).  The bot
+joins its groups through a tiny ``sh`` wrapper at the head of its exec chain,
+so nothing runs in the referee between fork and exec.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+ROOT = "/sys/fs/cgroup"
+JOIN_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+
+
+def _own_path(controller: str | None) -> str | None:
+    """This process's cgroup in the hierarchy of ``controller`` (None: v2)."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, names, path = line.split(":", 2)
+        if (controller is None and names == "") or (controller in names.split(",")):
+            return path
+    return None
+
+
+def _writable(directory: str) -> bool:
+    return os.path.isdir(directory) and os.access(directory, os.W_OK)
+
+
+def hierarchies() -> dict[str, str]:
+    """Where this process may create child groups: ``{"pids": dir,
+    "memory": dir}`` (both the same directory on cgroup v2)."""
+    if os.path.exists(os.path.join(ROOT, "cgroup.controllers")):
+        own = _own_path(None)
+        base = os.path.join(ROOT, (own or "/").lstrip("/"))
+        try:
+            with open(os.path.join(base, "cgroup.subtree_control")) as f:
+                enabled = f.read().split()
+        except OSError:
+            return {}
+        return {c: base for c in ("pids", "memory") if c in enabled and _writable(base)}
+    found = {}
+    for controller in ("pids", "memory"):
+        own = _own_path(controller)
+        base = os.path.join(ROOT, controller, (own or "/").lstrip("/"))
+        if own is not None and _writable(base):
+            found[controller] = base
+    return found
+
+
+class BotCgroups:
+    """The groups of one bot: created before it starts, removed after."""
+
+    def __init__(self, name: str, memory: int, processes: int):
+        self.paths: list[str] = []
+        self.v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
+        settings = {"pids": {"pids.max": processes},
+                    "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory}}
+        for controller, base in sorted(hierarchies().items()):
+            path = os.path.join(base, name)
+            if path not in self.paths:
+                os.makedirs(path, exist_ok=True)
+                self.paths.append(path)
+            for key, value in settings[controller].items():
+                with open(os.path.join(path, key), "w") as f:
+                    f.write(str(value))
+
+    def join_argv(self) -> list[str]:
+        """The wrapper that moves the bot into its groups, then ``exec``s."""
+        if not self.paths:
+            return []
+        procs = [os.path.join(path, "cgroup.procs") for path in self.paths]
+        return ["/bin/sh", "-c", JOIN_SCRIPT, "arena-cgroup-join", *procs, "--"]
+
+    def kill_all(self) -> None:
+        for path in self.paths:
+            if self.v2 and os.path.exists(os.path.join(path, "cgroup.kill")):
+                with open(os.path.join(path, "cgroup.kill"), "w") as f:
+                    f.write("1")
+                continue
+            for _ in range(100):
+                pids = self._members(path)
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                time.sleep(0.001)
+
+    def remove(self) -> None:
+        for path in self.paths:
+            for _ in range(200):
+                try:
+                    os.rmdir(path)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # members still exiting
+                    time.sleep(0.005)
+
+    @staticmethod
+    def _members(path: str) -> list[int]:
+        try:
+            with open(os.path.join(path, "cgroup.procs")) as f:
+                return [int(line) for line in f if line.strip()]
+        except OSError:
+            return []

@@ -1,0 +1,98 @@
+"""Which isolation layers this machine gives, and the level to use.
+
+``arena doctor`` prints :func:`survey`; the referee asks :func:`choose_level`
+for the level of a match: ``strict`` by default where it works, else
+``basic`` with a warning -- never silently less than asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import subprocess
+from dataclasses import dataclass
+
+from arena.sandbox import bubblewrap, cgroups, seccomp
+from arena.sandbox.limits import PRLIMIT
+from arena.sandbox.process import LEVELS, SETPRIV, SandboxError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    active: bool
+    detail: str
+    remedy: str = ""
+
+
+@functools.lru_cache(maxsize=1)
+def bubblewrap_works() -> bool:
+    """bubblewrap is installed *and* may create namespaces here."""
+    if not bubblewrap.available():
+        return False
+    probe = [bubblewrap.BWRAP, "--unshare-pid", "--unshare-net", "--die-with-parent",
+             "--ro-bind", "/", "/", "--", "/bin/true"]
+    if os.geteuid() != 0:
+        probe[1:1] = ["--unshare-user"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def survey() -> list[Layer]:
+    root = os.geteuid() == 0
+    bwrap = bubblewrap_works()
+    groups = cgroups.hierarchies()
+    return [
+        Layer("process group", True, "each bot in its own session; the group is killed as a whole"),
+        Layer("resource limits", os.path.exists(PRLIMIT),
+              "address space, CPU seconds, file size, open files (prlimit)",
+              "apt-get install util-linux"),
+        Layer("bubblewrap", bwrap,
+              "read-only system, private /tmp and /dev/shm, pid/net/ipc/uts namespaces",
+              "apt-get install bubblewrap"),
+        Layer("no network", bwrap, "a new network namespace with no interface up",
+              "apt-get install bubblewrap"),
+        Layer("uid per seat", root and bwrap and os.path.exists(SETPRIV),
+              "each bot under a uid of its own (61000+)" if root
+              else "not root: a user namespace per bot instead",
+              "run the arena as root" if not root else "apt-get install util-linux bubblewrap"),
+        Layer("seccomp", seccomp.available(),
+              "denies ptrace, process_vm_*, mount, namespaces, bpf, perf, keyctl, io_uring, "
+              "pidfd_*, non-AF_UNIX sockets",
+              "pip install pyseccomp && apt-get install libseccomp2"),
+        Layer("cgroups", bool(groups),
+              "per-bot " + " and ".join(sorted(groups)) + " limits, kill of escapees" if groups
+              else "not writable here: RLIMIT_NPROC under the bot's own uid instead",
+              "run as root on a host with a writable cgroup hierarchy"),
+    ]
+
+
+def strict_available() -> bool:
+    return bubblewrap_works()
+
+
+def choose_level(requested: str | None) -> str:
+    """The level to run bots at: ``requested`` if it can be had, ``strict``
+    by default where bubblewrap works, else ``basic`` with a warning."""
+    if requested is None or requested == "auto":
+        if strict_available():
+            return "strict"
+        _warn_basic()
+        return "basic"
+    if requested not in LEVELS:
+        raise SandboxError(f"unknown sandbox level '{requested}' (levels: auto, {', '.join(LEVELS)})")
+    if requested == "strict" and not strict_available():
+        raise SandboxError("sandbox level 'strict' needs bubblewrap with namespaces: "
+                           "apt-get install bubblewrap (see `arena doctor`)")
+    return requested
+
+
+@functools.lru_cache(maxsize=1)
+def _warn_basic() -> None:
+    log.warning("bubblewrap is not usable here: bots run in the basic sandbox "
+                "(no namespaces, no network isolation); see `arena doctor`")

@@ -1,0 +1,197 @@
+"""Starting a bot process in its sandbox, and ending its whole tree.
+
+Three levels, each a chain of wrapper commands that ``exec`` one another
+(never ``preexec_fn``, which forces a full ``fork`` of the referee and is
+unsafe in multi-threaded workers such as Dask's):
+
+* ``none`` -- only what cleanup needs: its own session and process group, a
+  private working folder.  Used only when asked for explicitly.
+* ``basic`` -- plus rlimits (``prlimit``: address space, CPU seconds, file
+  size, open files) and a scrubbed environment.
+* ``strict`` -- plus, where the machine allows (see :mod:`arena.sandbox.layers`):
+  a cgroup per bot (process count, memory of the whole tree, kill of
+  escapees), bubblewrap (private mounts, pid/net/ipc/uts namespaces), a uid
+  of its own when the arena runs as root (else a user namespace), seccomp,
+  and RLIMIT_NPROC under that uid.
+
+Chain for strict as root:
+``sh (join cgroups) → bwrap → setpriv (uid) → prlimit → bot``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from arena.sandbox import bubblewrap, seccomp
+from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox.limits import PRLIMIT, ResourceLimits
+from arena.sandbox.uids import UidLease
+
+LEVELS = ("none", "basic", "strict")
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+_PR_SET_DUMPABLE = 4
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.lru_cache(maxsize=1)
+def harden_referee() -> None:
+    """Once per referee process: not dumpable (no core dumps, and its
+    ``/proc/<pid>/mem`` and ``environ`` closed to other uids), and a child
+    subreaper, so a sandbox's init left behind when its parent is killed comes
+    back to this process to be reaped instead of lingering as a zombie."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children_of(pid: int) -> list[int]:
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return children
+
+
+def _reap(pids: list[int], patience: float = 1.0) -> None:
+    """Wait for former grandchildren re-parented to this subreaper."""
+    deadline = time.monotonic() + patience
+    pending = list(pids)
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not ours: someone else reaps it
+                done = pid
+            if done:
+                pending.remove(pid)
+        if pending:
+            time.sleep(0.002)
+
+
+class SandboxError(RuntimeError):
+    """The sandbox cannot be set up as asked (nothing was started)."""
+
+
+def bot_environment(home: str) -> dict[str, str]:
+    """The only variables a bot sees.  The interpreter's folder comes first on
+    PATH so ``cmd:python bot.py`` runs the arena's own Python."""
+    return {
+        "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+class BotProcess:
+    """A running bot: its pipes, its process group and what isolates it."""
+
+    def __init__(self, argv: list[str], limits: ResourceLimits = ResourceLimits(),
+                 level: str = "basic"):
+        if level not in LEVELS:
+            raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
+        self.level = level
+        self.workdir: str | None = None
+        self.uid: int | None = None
+        self._lease: UidLease | None = None
+        self._cgroups: BotCgroups | None = None
+        self._seccomp_fd: int | None = None
+        try:
+            command, env, cwd = self._chain(argv, limits)
+            self.popen = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, start_new_session=True, close_fds=True,
+                pass_fds=() if self._seccomp_fd is None else (self._seccomp_fd,),
+            )
+        except OSError as error:
+            self._release()
+            raise SandboxError(f"cannot start {argv[0]!r}: {error.strerror or error}") from None
+        except BaseException:
+            self._release()
+            raise
+        self.pid = self.popen.pid
+        if self._seccomp_fd is not None:
+            os.close(self._seccomp_fd)
+            self._seccomp_fd = None
+
+    def _chain(self, argv: list[str], limits: ResourceLimits):
+        if self.level != "strict":
+            self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
+            os.chmod(self.workdir, 0o700)
+            env = bot_environment(self.workdir)
+            if self.level == "none":
+                return argv, env, self.workdir
+            if not os.path.exists(PRLIMIT):
+                raise SandboxError("prlimit not found: install util-linux")
+            return limits.prlimit_argv(processes=False) + argv, env, self.workdir
+        if not bubblewrap.available():
+            raise SandboxError("the strict sandbox needs bubblewrap: apt-get install bubblewrap")
+        harden_referee()
+        as_root = os.geteuid() == 0
+        chain = []
+        if as_root:
+            self._lease = UidLease.acquire()
+            self.uid = self._lease.uid
+            self._cgroups = BotCgroups(f"arena-bot-{self.uid}", limits.memory, limits.processes)
+            chain += self._cgroups.join_argv()
+        if seccomp.available():
+            self._seccomp_fd = seccomp.program_fd()
+        env = bot_environment(bubblewrap.HOME)
+        chain += bubblewrap.bwrap_argv(argv, limits.disk, env, self._seccomp_fd,
+                                       user_namespace=not as_root)
+        if as_root:
+            chain += [SETPRIV, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                      "--inh-caps=-all", "--bounding-set=-all", "--"]
+        chain += limits.prlimit_argv(processes=True) + argv
+        return chain, env, "/"
+
+    def exit_status(self) -> int | None:
+        return self.popen.poll()
+
+    def kill(self) -> None:
+        """End the bot and everything it started, reap it and free what it
+        held (folder, uid, cgroups).  Safe to call more than once."""
+        strays = _children_of(self.pid) if self.level == "strict" else []
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self._cgroups is not None:
+            self._cgroups.kill_all()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.popen.wait()
+        _reap(strays)
+        self._release()
+
+    def _release(self) -> None:
+        if self._cgroups is not None:
+            self._cgroups.kill_all()
+            self._cgroups.remove()
+            self._cgroups = None
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+        if self._seccomp_fd is not None:
+            os.close(self._seccomp_fd)
+            self._seccomp_fd = None
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
