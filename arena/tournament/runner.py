@@ -95,33 +95,30 @@ class _Progress:
 
 
 def _setup_logging(folder: Path) -> Callable[[], None]:
-    """Log to FOLDER/tournament.log, records from forked workers included."""
+    """Log the ``arena`` loggers to FOLDER/tournament.log, records from the
+    forked workers included: the file handler is wrapped in
+    multiprocessing-logging's handler, whose queue the forked workers inherit
+    and whose thread in this process writes their records.  The records stay
+    out of the terminal (no propagation) so the progress bar stays clean."""
     logger = logging.getLogger("arena")
     handler = logging.FileHandler(folder / LOG_FILE, encoding="utf-8")
     handler.setFormatter(logging.Formatter(
         "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"))
-    previous = logger.level
-    logger.setLevel(logging.INFO)
-    logger.addHandler(handler)
-    installed = False
     try:
-        import multiprocessing_logging
-        multiprocessing_logging.install_mp_handler(logger)
-        installed = True
-    except (ImportError, AssertionError) as error:  # not fork by default: workers log to stderr
-        log.warning("multiprocessing-logging not active: %s", error)
+        from multiprocessing_logging import MultiProcessingHandler
+        funnel: logging.Handler = MultiProcessingHandler("arena-tournament-log", handler)
+    except ImportError:  # pragma: no cover - a declared dependency
+        funnel = handler
+    saved = (logger.level, logger.propagate)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    logger.addHandler(funnel)
 
     def undo() -> None:
-        if installed:
-            import multiprocessing_logging
-            for wrapped in list(logger.handlers):
-                if getattr(wrapped, "sub_handler", None) is handler:
-                    logger.removeHandler(wrapped)
-                    wrapped.close()
-        else:
-            logger.removeHandler(handler)
-        handler.close()
-        logger.setLevel(previous)
+        logger.removeHandler(funnel)
+        funnel.close()          # waits for the queue to drain, closes the file
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
     return undo
 
 
