@@ -235,6 +235,12 @@ class State(ABC):
         """An independent copy, cheap enough to call thousands of times a
         second (search bots copy before every simulated move)."""
 
+    def secrets(self, seat: Seat) -> list[list]:
+        """Values ``seat`` may not see, for the referee's leak audit
+        (:mod:`arena.audit`): each other hand, undealt cards, a draw pile,
+        unrevealed bottom cards... as lists of card codes.  None by default."""
+        return []
+
     def is_over(self) -> bool:
         return not self.to_act()
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena import audit as leak_audit
 from arena import protocol
 from arena.bots import BotSpec
 from arena.connection import Channel, Fault, exchange
@@ -87,12 +88,15 @@ def play_match(
     on_game: Callable[[GameRecord], None] | None = None,
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
+    audit: bool = False,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
     ends) a record per game.  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
-    or an unavailable sandbox level), never for anything a bot does."""
+    or an unavailable sandbox level), never for anything a bot does.
+    ``audit`` checks every message against the seat's observation rules
+    before it is sent (:mod:`arena.audit`) and raises on a leak."""
     level = choose_level(sandbox)
     resolved = engine.info.resolve_options(options)
     for deal in deals:
@@ -102,7 +106,7 @@ def play_match(
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].seed if deals else 0)
+                   deals[0].seed if deals else 0, audit)
     records = []
     try:
         for deal in deals:
@@ -127,8 +131,9 @@ class _Player:
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, match_seed):
+    def __init__(self, engine, entrants, options, limit, resources, level, match_seed, audit):
         self.engine = engine
+        self.audit = random.Random(match_seed) if audit else None
         self.level = level
         self.entrants = list(entrants)
         self.options = options
@@ -213,8 +218,11 @@ class _Match:
         ranks = _ranks_with_faults(outcome, [clock.fault is not None for clock in seats])
         for seat, index in index_at.items():
             if index in self.live and seats[seat].fault is None:
-                self.live[index].channel.send(protocol.game_over(
-                    seat, list(outcome.scores), ranks, state.observation(seat)))
+                message = protocol.game_over(seat, list(outcome.scores), ranks,
+                                             state.observation(seat))
+                if self.audit:
+                    leak_audit.audit_game_over(self.engine, state, seat, message)
+                self.live[index].channel.send(message)
         return GameRecord(
             game=self.engine.info.id,
             version=self.engine.info.version,
@@ -244,12 +252,16 @@ class _Match:
         """Send every live acting seat its observation and collect answers."""
         limit = self.limit
         asked = [seat for seat in acting if seats[seat].fault is None]
-        sent_at = time.monotonic()
+        messages = {seat: protocol.act(state.observation(seat), legal[seat], limit.move,
+                                       seats[seat].bank) for seat in asked}
+        if self.audit:
+            for seat, message in messages.items():
+                leak_audit.audit_act(self.engine, state, seat, message, self.audit)
+        sent_at = time.monotonic()  # the clocks start now, for every acting seat
         waiting = {}
-        for seat in asked:
+        for seat, message in messages.items():
             channel = self.live[index_at[seat]].channel
-            channel.send(protocol.act(state.observation(seat), legal[seat],
-                                      limit.move, seats[seat].bank))
+            channel.send(message)
             waiting[seat] = (channel, sent_at + limit.move + seats[seat].bank + limit.grace)
         busy = {index_at[seat] for seat in asked}
         replies = exchange(waiting, self._channels(exclude=busy))
