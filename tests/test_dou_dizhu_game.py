@@ -335,3 +335,25 @@ def test_observation_hides_other_hands():
 def test_conformance():
     report = check_engine(ENGINE, 1200, seed=7)
     assert report.games == 1200 and report.hidden_changes > 0
+
+
+def test_sampling_finished_and_drawn_games():
+    state = ENGINE.new_game(3, 6)
+    while state.to_act():
+        state.step(state.to_act()[0], "bid:0")
+    for seat in range(3):
+        obs = state.observation(seat)
+        sample = ENGINE.sample_state(obs, random.Random(seat))
+        assert sample.observation(seat) == obs and sample.to_act() == ()
+        assert sample.outcome().scores == (0, 0, 0)
+    rng = random.Random(3)
+    for game in range(60):
+        state = ENGINE.new_game(3, game)
+        while state.to_act():
+            seat = state.to_act()[0]
+            state.step(seat, rng.choice(state.legal_actions(seat)))
+        for seat in range(3):
+            obs = state.observation(seat)
+            sample = ENGINE.sample_state(obs, random.Random(game))
+            assert sample.observation(seat) == obs
+            assert sample.outcome() == state.outcome()
