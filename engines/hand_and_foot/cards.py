@@ -1,0 +1,138 @@
+"""Cards, points and meld arithmetic for Hand and Foot.
+
+Card codes are two characters: a rank ``2 3 4 5 6 7 8 9 t j q k a`` (``t`` is
+the ten) followed by a suit ``c d h s``, e.g. ``"7h"``, ``"ts"``, ``"2s"``; the
+joker is ``"jk"``.  Several decks are in play, so a code may occur many times.
+Ranks that can form a set are the *natural* ranks ``4 5 6 7 8 9 t j q k a``;
+2s and jokers are wild; 3s are dead.
+"""
+
+from __future__ import annotations
+
+SUITS = "cdhs"
+RANKS = "23456789tjqka"
+NATURAL_RANKS = "456789tjqka"
+JOKER = "jk"
+
+#: one deck: 52 cards and two jokers
+DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + (JOKER, JOKER)
+
+#: order for sorting hands: by rank, then suit, jokers last
+ORDER = {card: index for index, card in enumerate(dict.fromkeys(DECK))}
+
+
+def _value(card: str) -> int:
+    if card == JOKER:
+        return 50
+    rank = card[0]
+    if rank in "4567":
+        return 5
+    if rank in "89tjqk":
+        return 10
+    if rank in "a2":
+        return 20
+    return -500 if card[1] in "dh" else -50  # a 3
+
+
+#: points of a card (3s negative: black -50, red -500)
+VALUE = {card: _value(card) for card in ORDER}
+#: what a card costs when left in a Hand or Foot at the end of a round
+PENALTY = {card: abs(value) for card, value in VALUE.items()}
+#: the point value of a natural rank
+RANK_VALUE = {rank: VALUE[rank + "c"] for rank in NATURAL_RANKS}
+
+
+def is_wild(card: str) -> bool:
+    return card == JOKER or card[0] == "2"
+
+
+def is_three(card: str) -> bool:
+    return card[0] == "3"
+
+
+def threshold(team_score: int) -> int:
+    """Points a team must lay down in one turn to make its first set of a round.
+
+    **Ruling** of the rules page: the rulebook's ranges have gaps; these bounds
+    close them."""
+    if team_score < 1500:
+        return 50
+    if team_score < 3000:
+        return 75
+    if team_score < 5000:
+        return 100
+    if team_score < 6500:
+        return 150
+    return 200
+
+
+def sort_cards(cards) -> list[str]:
+    return sorted(cards, key=ORDER.__getitem__)
+
+
+def set_wilds(cards) -> int:
+    """How many wild cards a set holds."""
+    return sum(1 for card in cards if card == JOKER or card[0] == "2")
+
+
+def books(sets: dict) -> tuple[int, int]:
+    """(clean books, dirty books) among a team's sets (rank -> cards)."""
+    clean = dirty = 0
+    for cards in sets.values():
+        if len(cards) >= 7:
+            if set_wilds(cards):
+                dirty += 1
+            else:
+                clean += 1
+    return clean, dirty
+
+
+def can_go_out(sets: dict) -> bool:
+    """A team may go out with at least one complete clean and one dirty book."""
+    clean, dirty = books(sets)
+    return clean > 0 and dirty > 0
+
+
+def max_meld_value(hand, sets: dict) -> int:
+    """The most points that ``sets`` (rank -> cards) plus what could still be
+    melded from ``hand`` into them or into new sets can be worth.
+
+    Used for the initial-meld threshold: every natural of a rank that has a
+    set (or three naturals) can be laid; a pair needs a wild; each set holds at
+    most two wilds.  Completing a pair with a wild never costs a wild slot
+    (it opens a new one), so the best use of the wilds is to complete as many
+    pairs as possible (highest first) and put the best remaining wilds in free
+    slots.
+    """
+    value = 0
+    slots = 0
+    for cards in sets.values():
+        for card in cards:
+            value += VALUE[card]
+        slots += 2 - set_wilds(cards)
+    naturals: dict[str, int] = {}
+    wilds = []
+    for card in hand:
+        if card == JOKER:
+            wilds.append(50)
+        else:
+            rank = card[0]
+            if rank == "2":
+                wilds.append(20)
+            elif rank != "3":
+                naturals[rank] = naturals.get(rank, 0) + 1
+    pairs = []
+    for rank, count in naturals.items():
+        if rank in sets or count >= 3:
+            value += count * RANK_VALUE[rank]
+            if rank not in sets:
+                slots += 2
+        elif count == 2:
+            pairs.append(2 * RANK_VALUE[rank])
+    if wilds:
+        wilds.sort(reverse=True)
+        pairs.sort(reverse=True)
+        completed = min(len(pairs), len(wilds))
+        value += sum(pairs[:completed])
+        value += sum(wilds[:min(len(wilds), 2 * completed + slots)])
+    return value
