@@ -114,3 +114,26 @@ def test_result_depends_on_plan_order_only():
     again = compute(sorted(games, key=lambda g: g.order))
     assert {n: (s.mu, s.sigma) for n, s in once["g"].standings.items()} == \
         {n: (s.mu, s.sigma) for n, s in again["g"].standings.items()}
+
+
+def test_fast_rate_agrees_with_the_trueskill_package():
+    import trueskill
+    from arena.rating import fast_rate
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(400):
+        n = rng.randint(2, 6)
+        groups = [[(rng.uniform(10, 40), rng.uniform(0.5, 8.4))
+                   for _ in range(rng.choice([1, 1, 2, 3]))] for _ in range(n)]
+        ranks = [rng.randint(0, n - 1) for _ in range(n)]
+        try:
+            expected = ENV.rate([tuple(trueskill.Rating(m, s) for m, s in g) for g in groups],
+                                ranks=ranks)
+        except FloatingPointError:
+            continue
+        for want, got in zip(expected, fast_rate(groups, ranks)):
+            for rating, (mu, sigma) in zip(want, got):
+                assert mu == pytest.approx(rating.mu, abs=1e-9)
+                assert sigma == pytest.approx(rating.sigma, abs=1e-9)
+        checked += 1
+    assert checked > 300

@@ -1,0 +1,181 @@
+"""Tournament figures: games per second for tournaments/quick.toml with 1 and 2
+workers (and the ratio), and the time to recompute every rating from a store
+of 100,000 games.
+
+    .venv/bin/python benchmarks/tournament.py            # the full run
+    .venv/bin/python benchmarks/tournament.py --quick    # 2 deals per table, 10,000 games
+
+Games of quick.toml that are not installed (yet) are left out and named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tomllib
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena.plugins import installed  # noqa: E402
+from arena.rating import compute  # noqa: E402
+from arena.store import Store  # noqa: E402
+from arena.tournament import config, run  # noqa: E402
+
+
+def installed_part(path: Path, registry, deals: int | None):
+    """The tournament file, without the games and bots not installed here."""
+    data = tomllib.loads(path.read_text())
+    left_out = []
+    games = []
+    for entry in data["games"]:
+        game_id = entry["id"] if isinstance(entry, dict) else entry
+        (games if game_id in registry.games else left_out).append(entry)
+    bots = [b for b in data["bots"]
+            if (b if isinstance(b, str) else b["bot"]) in registry.bots
+            or (b if isinstance(b, str) else b["bot"]).startswith("cmd:")]
+    left_out += [f"bot {b}" for b in data["bots"] if b not in bots]
+    data["bots"] = bots
+    data["games"] = [g for g in games
+                     if any(registry.bot(b if isinstance(b, str) else b["bot"]).plays(
+                         g["id"] if isinstance(g, dict) else g) for b in bots)]
+    if deals is not None:
+        data["deals"] = deals
+        for game in data["games"]:
+            if isinstance(game, dict) and "deals" in game:
+                game["deals"] = min(game["deals"], deals)
+    return data, left_out
+
+
+def games_per_second(path: Path, workers: int, deals: int | None) -> tuple[int, float]:
+    registry = installed()
+    data, _ = installed_part(path, registry, deals)
+    with tempfile.TemporaryDirectory() as folder:
+        tournament = config.parse(data, str(path), registry, results=folder, workers=workers)
+        summary = run(tournament, registry, progress=False, write_leaderboard=False)
+        if summary.errors:
+            raise SystemExit(f"matches failed: {summary.errors[:3]}")
+        return summary.played, summary.seconds
+
+
+# -- synthetic store --------------------------------------------------------------
+
+BOTS = ["random", "farm-and-furious-racer", "dou-dizhu-greedy", "farm-hand-counter",
+        "vegetables-planner", "hand-and-foot-builder", "cmd:./mine", "challenger"]
+
+
+def synthetic_game(rng: random.Random):
+    kind = rng.randrange(5)
+    if kind == 0:                     # farm-and-furious, free-for-all 2-5
+        n = rng.randint(2, 5)
+        bots = rng.sample(BOTS, n)
+        scores = [rng.randint(0, 20) for _ in range(n)]
+        teams, dummies, game = list(range(n)), [], "farm-and-furious"
+    elif kind == 1:                   # dou-dizhu: landlord vs two peasants
+        bots = rng.sample(BOTS, 3)
+        lord = rng.randrange(3)
+        win = rng.choice([2, -2])
+        scores = [win if s == lord else -win / 2 for s in range(3)]
+        teams, dummies, game = [0 if s == lord else 1 for s in range(3)], [], "dou-dizhu"
+    elif kind == 2:                   # farm-hand with dummies sometimes
+        n = rng.choice([1, 2, 3, 4])
+        bots = rng.sample(BOTS, n)
+        scores = [rng.randint(-10, 20) for _ in range(n)]
+        dummies = [["mac", rng.randint(-10, 20)]] if n <= 2 else []
+        if n == 1:
+            dummies.append(["donald", rng.randint(-10, 20)])
+        teams, game = list(range(n)), "farm-hand"
+    elif kind == 3:                   # vegetables, two players
+        bots = rng.sample(BOTS, 2)
+        scores = [rng.randint(0, 200) for _ in range(2)]
+        teams, dummies, game = [0, 1], [], "vegetables"
+    else:                             # hand-and-foot partnerships
+        bots = rng.sample(BOTS, 4)
+        a, b = rng.randint(-2000, 4000), rng.randint(-2000, 4000)
+        scores = [a, b, a, b]
+        teams, dummies, game = [0, 1, 0, 1], [], "hand-and-foot"
+    everyone = scores + [d[1] for d in dummies]
+    ordered = sorted(everyone, reverse=True)
+    ranks = [ordered.index(s) + 1 for s in everyone]
+    faults = [None] * len(bots)
+    if rng.random() < 0.02:
+        faults[rng.randrange(len(bots))] = rng.choice(["timeout", "crash", "illegal"])
+    return game, bots, scores, ranks[:len(bots)], teams, faults, \
+        [[d[0], d[1], r] for d, r in zip(dummies, ranks[len(bots):])]
+
+
+def fill_store(folder: str, count: int) -> None:
+    rng = random.Random(1)
+    store = Store(folder)
+    blob = zlib.compress(b"{}")
+    rows = []
+    for number in range(count):
+        game, bots, scores, ranks, teams, faults, dummies = synthetic_game(rng)
+        rows.append((f"item{number // 8}/{number % 8}", f"item{number // 8}", number // 8,
+                     number % 8, "synthetic", game, "1", "{}", number, len(bots),
+                     json.dumps(bots), json.dumps(scores), json.dumps(ranks), json.dumps(teams),
+                     json.dumps(faults), json.dumps(dummies), 50, "[]", 0.1, 0.0, blob))
+    with store.db:
+        store.db.execute("BEGIN")
+        store.db.executemany(
+            "INSERT INTO games (key, item, ord, idx, tournament, game, version, options, seed, "
+            "players, bots, scores, ranks, teams, faults, dummies, moves, time_used, duration, "
+            "finished, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?)", rows)
+    store.close()
+
+
+def rating_time(count: int, repeats: int) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        fill_store(folder, count)
+        read, total = [], []
+        for _ in range(repeats):
+            with Store(folder, create=False) as store:
+                started = time.perf_counter()
+                games = list(store.games())
+                loaded = time.perf_counter()
+                pools = compute(games, history=300)
+                done = time.perf_counter()
+            assert pools["overall"].games == count
+            read.append(loaded - started)
+            total.append(done - started)
+        return statistics.median(read), statistics.median(total)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small run")
+    parser.add_argument("--file", type=Path, default=ROOT / "tournaments" / "quick.toml")
+    parser.add_argument("--games", type=int, default=None, help="synthetic stored games")
+    parser.add_argument("--skip-play", action="store_true", help="only the rating figure")
+    args = parser.parse_args(argv)
+    deals = 2 if args.quick else None
+    count = args.games or (10_000 if args.quick else 100_000)
+
+    if not args.skip_play:
+        registry = installed()
+        _, left_out = installed_part(args.file, registry, deals)
+        print(f"tournament: {args.file.relative_to(ROOT) if args.file.is_relative_to(ROOT) else args.file}"
+              + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
+        rates = {}
+        for workers in (1, 2):
+            played, seconds = games_per_second(args.file, workers, deals)
+            rates[workers] = played / seconds
+            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played} games in "
+                  f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s")
+        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
+
+    read, total = rating_time(count, 1 if count >= 50_000 else 3)
+    print(f"ratings: recompute per game + overall from {count:,} stored games: "
+          f"{total:.1f} s ({read:.1f} s reading the store, {count / total:,.0f} games/s)")
+
+
+if __name__ == "__main__":
+    main()
