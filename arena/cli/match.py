@@ -86,6 +86,7 @@ def match(
     move: float = typer.Option(1.0, help="seconds per move"),
     bank: float = typer.Option(0.0, help="time bank per game, seconds"),
     sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
+    audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play GAMES games of GAME between the bots, bot i in seat i."""
@@ -109,6 +110,6 @@ def match(
         typer.echo(_describe(record, next(numbers)))
 
     records = play_match(engine, entrants, deals, options, limit,
-                         on_game=None if as_json else show, sandbox=level)
+                         on_game=None if as_json else show, sandbox=level, audit=audit)
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records)))

@@ -11,6 +11,7 @@ so nothing runs in the referee between fork and exec.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import time
@@ -37,9 +38,26 @@ def _writable(directory: str) -> bool:
     return os.path.isdir(directory) and os.access(directory, os.W_OK)
 
 
+@functools.lru_cache(maxsize=1)
 def hierarchies() -> dict[str, str]:
     """Where this process may create child groups: ``{"pids": dir,
-    "memory": dir}`` (both the same directory on cgroup v2)."""
+    "memory": dir}`` (both the same directory on cgroup v2).  Tried for
+    real once per process: permission bits alone say yes inside a user
+    namespace, where the kernel then says no."""
+    return {controller: base for controller, base in _candidates().items() if _can_create(base)}
+
+
+def _can_create(base: str) -> bool:
+    probe = os.path.join(base, f"arena-probe-{os.getpid()}")
+    try:
+        os.mkdir(probe)
+        os.rmdir(probe)
+        return True
+    except OSError:
+        return False
+
+
+def _candidates() -> dict[str, str]:
     if os.path.exists(os.path.join(ROOT, "cgroup.controllers")):
         own = _own_path(None)
         base = os.path.join(ROOT, (own or "/").lstrip("/"))

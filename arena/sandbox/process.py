@@ -52,17 +52,23 @@ def harden_referee() -> None:
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def _children_of(pid: int) -> list[int]:
-    children = []
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (they come back to this subreaper when
+    their parents are killed, and must then be reaped here)."""
+    parent_of = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        children.append(int(entry))
+                    parent_of[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-    return children
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for child, parent in parent_of.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
 
 
 def _reap(pids: list[int], patience: float = 1.0) -> None:
@@ -105,6 +111,7 @@ class BotProcess:
                  level: str = "basic"):
         if level not in LEVELS:
             raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
+        harden_referee()
         self.level = level
         self.workdir: str | None = None
         self.uid: int | None = None
@@ -141,7 +148,6 @@ class BotProcess:
             return limits.prlimit_argv(processes=False) + argv, env, self.workdir
         if not bubblewrap.available():
             raise SandboxError("the strict sandbox needs bubblewrap: apt-get install bubblewrap")
-        harden_referee()
         as_root = os.geteuid() == 0
         chain = []
         if as_root:
@@ -166,7 +172,7 @@ class BotProcess:
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
         held (folder, uid, cgroups).  Safe to call more than once."""
-        strays = _children_of(self.pid) if self.level == "strict" else []
+        strays = _descendants(self.pid)
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

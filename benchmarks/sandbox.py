@@ -1,0 +1,93 @@
+"""What the sandbox costs: bot start-up per level, and the per-move round trip.
+
+Start-up: from launching ``random`` to its ``ready`` answer, for a plain
+subprocess (no wrapper at all) and for each level; median ms and the ratio
+to plain.  Round trip: ``act`` → ``action`` of a real Farm & Furious
+observation, inside the strict sandbox against a plain process.
+``--quick`` for a short run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+from arena import protocol
+from arena.bots import BotSpec
+from arena.plugins import installed
+from arena.sandbox import BotProcess
+from arena.sandbox.layers import strict_available
+
+ARGV = BotSpec("random", entry="bots.random_bot:RandomBot").argv()
+HELLO = protocol.hello("farm-and-furious", {"rooster": False, "track_length": 20,
+                                            "max_turns": 200}, 2, 1, {})
+
+
+class Plain:
+    """The baseline: the same bot as a bare subprocess."""
+
+    def __init__(self):
+        self.popen = subprocess.Popen(ARGV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def kill(self):
+        self.popen.kill()
+        self.popen.wait()
+
+
+def ask(process, message) -> dict:
+    protocol.write_message(process.popen.stdin, message)
+    return protocol.read_message(process.popen.stdout)
+
+
+def start(level: str | None):
+    return Plain() if level is None else BotProcess(ARGV, level=level)
+
+
+def startup_ms(level: str | None, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        process = start(level)
+        assert ask(process, HELLO)["type"] == "ready"
+        times.append((time.perf_counter() - began) * 1000)
+        process.kill()
+    return statistics.median(times)
+
+
+def round_trip_us(level: str | None, moves: int) -> float:
+    state = installed().engine("farm-and-furious").new_game(2, 0)
+    act = protocol.act(state.observation(0), state.legal_actions(0), 1.0, 0.0)
+    process = start(level)
+    ask(process, HELLO)
+    began = time.perf_counter()
+    for _ in range(moves):
+        ask(process, act)
+    elapsed = time.perf_counter() - began
+    process.kill()
+    return elapsed / moves * 1e6
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    repeats, moves = (5, 2000) if quick else (21, 20000)
+    levels = ["none", "basic"] + (["strict"] if strict_available() else [])
+    plain = startup_ms(None, repeats)
+    print(f"start-up to ready, median of {repeats}:")
+    print(f"  plain subprocess   {plain:7.1f} ms")
+    for level in levels:
+        ms = startup_ms(level, repeats)
+        print(f"  {level:<18} {ms:7.1f} ms   x{ms / plain:.2f}")
+    if "strict" in levels:
+        runs = {None: [], "strict": []}
+        for _ in range(5):  # alternate, so drift in machine load hits both alike
+            for level in runs:
+                runs[level].append(round_trip_us(level, moves))
+        bare, strict = statistics.median(runs[None]), statistics.median(runs["strict"])
+        print(f"per-move round trip, median of 5 x {moves} moves: plain {bare:.1f} us, "
+              f"strict {strict:.1f} us, x{strict / bare:.2f}")
+
+
+if __name__ == "__main__":
+    main()
