@@ -11,7 +11,8 @@ bombs and the rocket kept whole), memoised by packed hand.
 * Leading: the play that leaves the cheapest hand, the longest such play
   first (chains and airplanes are hard to beat), then the lowest; never a
   bomb or the rocket while something else keeps the plan, and breaking up a
-  bomb or the rocket costs one play; singles (pairs) avoided or played high when an opponent holds one
+  bomb or the rocket costs one play; with two plays left, the one no unseen
+  card combination can beat goes first (then the last play goes out); singles (pairs) avoided or played high when an opponent holds one
   (two) cards; a peasant whose partner is next with one card leads its
   lowest single.
 * Following: the cheapest beating play that does not break the hand's plan
@@ -104,6 +105,19 @@ def _strength(counts) -> float:
     return points
 
 
+def _unseen(obs) -> list[int]:
+    """Counts of the cards in the other two hands: the deck minus this hand
+    minus everything played."""
+    pool = [4] * 13 + [1, 1]
+    for ch in obs["hand"]:
+        pool[M.RANK_INDEX[ch]] -= 1
+    for action in obs["plays"]:
+        if action != "pass":
+            for ch in action:
+                pool[M.RANK_INDEX[ch]] -= 1
+    return pool
+
+
 class GreedyBot(Bot):
     name = "dou-dizhu-greedy"
     version = "1.0"
@@ -116,6 +130,8 @@ class GreedyBot(Bot):
     peasant_spends_twos = True
     #: lead the longest play of the plan first (else the lowest)
     lead_long_first = True
+    #: with two plays left, lead the one nobody can beat first
+    endgame = True
 
     def act(self, observation, legal, clock):
         if len(legal) == 1:
@@ -173,10 +189,18 @@ class GreedyBot(Bot):
             singles = [m for m in legal if len(m) == 1]
             if singles:
                 return singles[0]
+        pool = None
         best = None
         best_key = None
         for move in legal:
             info, cost = self._after(counts, packed, move)
+            if cost == 1 and self.endgame:
+                # the rest goes out in one play: lead first whatever nobody
+                # else can beat, keeping the lead for the last play
+                if pool is None:
+                    pool = _unseen(obs)
+                if not M.follow_moves(pool, info):
+                    return move
             kind = info[0] >> 5
             rank = info[1]
             key_rank = rank

@@ -111,3 +111,15 @@ def test_bot_plays_only_legal_moves_and_beats_random():
             games += 1
             wins += outcome.ranks[seat] == 1
     assert wins / games > 0.75
+
+
+def test_endgame_leads_the_unbeatable_play_first():
+    # rocket + a low single: the rocket first keeps the lead for the last card
+    state = state_from_hands(["3BR", "5555", "66"], landlord=0)
+    assert decide(state, 0) == "BR"
+    # with a straight left: still the rocket first ...
+    state = state_from_hands(["34567BR", "8888", "99"], landlord=0)
+    assert decide(state, 0) == "BR"
+    # ... but a 2 can be beaten by an unseen joker: the long play goes first
+    state = state_from_hands(["345672", "8888", "99"], landlord=0)
+    assert decide(state, 0) == "34567"
