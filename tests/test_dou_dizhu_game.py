@@ -357,3 +357,13 @@ def test_sampling_finished_and_drawn_games():
             sample = ENGINE.sample_state(obs, random.Random(game))
             assert sample.observation(seat) == obs
             assert sample.outcome() == state.outcome()
+
+
+def test_clone_during_the_auction_keeps_future_redeals():
+    state = ENGINE.new_game(3, 77)
+    copy = state.clone()
+    for s in (state, copy):
+        for _ in range(3):
+            s.step(s.to_act()[0], "bid:0")
+    assert [state.observation(i) for i in range(3)] == [copy.observation(i) for i in range(3)]
+    assert state.observation(0)["redeals"] == 1

@@ -75,7 +75,7 @@ class DouDizhu(Engine):
     def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
         self.info.check_players(players)
         self.info.resolve_options(options)
-        state = DouDizhuState(random.Random(seed))
+        state = DouDizhuState(seed)
         state._deal()
         return state
 
@@ -90,14 +90,18 @@ class DouDizhu(Engine):
 class DouDizhuState(State):
     players = 3
 
-    def __init__(self, rng: random.Random):
-        self._rng = rng
+    def __init__(self, seed: int):
+        # All chance is in the deals; each deal draws from random.Random of
+        # this seed and leaves the seed of the next one, so a state carries
+        # its future chance as one int (cheap to clone).
+        self._seed = seed
         self._redeals = 0
 
     # ------------------------------------------------------------ setup
     def _deal(self):
         deck = list(DECK)
-        self._rng.shuffle(deck)
+        rng = random.Random(self._seed)
+        rng.shuffle(deck)
         counts = []
         packs = []
         for seat in range(3):
@@ -111,7 +115,9 @@ class DouDizhuState(State):
         bottom = [0] * NRANKS
         for r in deck[51:]:
             bottom[r] += 1
-        self._start_auction(counts, bottom, self._rng.randrange(3), packs)
+        first = rng.randrange(3)
+        self._seed = rng.getrandbits(64)
+        self._start_auction(counts, bottom, first, packs)
 
     def _start_auction(self, counts, bottom, first, packs=None):
         self._phase = AUCTION
@@ -292,8 +298,6 @@ class DouDizhuState(State):
     def clone(self):
         copy = object.__new__(DouDizhuState)
         copy.__dict__.update(self.__dict__)
-        copy._rng = random.Random()
-        copy._rng.setstate(self._rng.getstate())
         copy._counts = [list(c) for c in self._counts]
         copy._packed = list(self._packed)
         copy._bids = list(self._bids)
@@ -317,7 +321,7 @@ def state_from_hands(hands, landlord: int | None = None, bottom: str = "",
 
     ``hands`` are three rank strings; with ``landlord`` given, play starts
     with that seat to lead (its hand should already include ``bottom``)."""
-    state = DouDizhuState(random.Random(seed))
+    state = DouDizhuState(seed)
     counts = [M.counts_of(h) for h in hands]
     state._start_auction(counts, M.counts_of(bottom), landlord or 0)
     if landlord is not None:
@@ -333,7 +337,7 @@ def state_from_hands(hands, landlord: int | None = None, bottom: str = "",
 # ---------------------------------------------------------------- sampling
 def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
     seat = obs["seat"]
-    state = DouDizhuState(random.Random(rng.randrange(2**63)))
+    state = DouDizhuState(rng.getrandbits(64))
     state._redeals = obs["redeals"]
     own = M.counts_of(obs["hand"])
     sizes = list(obs["hand_sizes"])
