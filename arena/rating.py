@@ -200,9 +200,34 @@ def _margin(size: int) -> float:
     return margin
 
 
+def _rate_two(groups, ranks) -> list[list[tuple[float, float]]]:
+    """Two teams: the graph has no loop, so the update has a closed form."""
+    first, second = (0, 1) if ranks[0] <= ranks[1] else (1, 0)
+    dyn2, beta2 = ENV.tau ** 2, ENV.beta ** 2
+    widened = [[(mu, sigma * sigma + dyn2) for mu, sigma in group] for group in groups]
+    c2 = sum(var for group in widened for _, var in group) + \
+        beta2 * (len(groups[0]) + len(groups[1]))
+    c = math.sqrt(c2)
+    mean = sum(mu for mu, _ in widened[first]) - sum(mu for mu, _ in widened[second])
+    margin = _margin(len(groups[0]) + len(groups[1]))
+    if ranks[0] == ranks[1]:
+        v = ENV.v_draw(mean / c, margin / c)
+        w = ENV.w_draw(mean / c, margin / c)
+    else:
+        v = ENV.v_win(mean / c, margin / c)
+        w = ENV.w_win(mean / c, margin / c)
+    out: list = [None, None]
+    for team, sign in ((first, 1.0), (second, -1.0)):
+        out[team] = [(mu + sign * var / c * v, math.sqrt(var * (1.0 - var / c2 * w)))
+                     for mu, var in widened[team]]
+    return out
+
+
 def fast_rate(groups: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]
               ) -> list[list[tuple[float, float]]]:
     """``ENV.rate`` on ``(mu, sigma)`` pairs: new ``(mu, sigma)`` by group."""
+    if len(groups) == 2:
+        return _rate_two(groups, ranks)
     order = sorted(range(len(groups)), key=lambda i: ranks[i])
     teams = [groups[i] for i in order]
     sorted_ranks = [ranks[i] for i in order]
