@@ -38,7 +38,7 @@ def all_games_file(tmp_path, registry, workers=2):
         info = engine.info
         known = {o.name for o in info.options}
         options = {k: v for k, v in SHORT.get(game_id, {}).items() if k in known}
-        players = [p for p in info.players if p <= 3][:2] or [min(info.players)]
+        players = [p for p in info.players if p <= 4][:2] or [min(info.players)]
         lines += ["[[games]]", f'id = "{game_id}"', f"players = {players}",
                   "options = {" + ", ".join(f"{k} = {toml_value(v)}"
                                             for k, v in options.items()) + "}"]
