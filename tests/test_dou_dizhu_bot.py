@@ -123,3 +123,21 @@ def test_endgame_leads_the_unbeatable_play_first():
     # ... but a 2 can be beaten by an unseen joker: the long play goes first
     state = state_from_hands(["345672", "8888", "99"], landlord=0)
     assert decide(state, 0) == "34567"
+
+
+def test_match_through_the_referee_with_leak_audit():
+    """The bot in its own process, the referee's leak audit on every message."""
+    from arena.bots import BotSpec
+    from arena.referee import Deal, Entrant, Limit, play_match
+
+    greedy = BotSpec("dou-dizhu-greedy", games=("dou-dizhu",),
+                     entry="bots.dou_dizhu:GreedyBot", version="1.0")
+    rand = BotSpec("random", entry="bots.random_bot:RandomBot", version="1.0")
+    entrants = [Entrant("greedy", greedy), Entrant("r1", rand), Entrant("r2", rand)]
+    deals = [Deal(100 + i, tuple((i + k) % 3 for k in range(3))) for i in range(6)]
+    records = play_match(DouDizhu(), entrants, deals, limit=Limit(move=5.0, startup=30.0),
+                         sandbox="basic", audit=True)
+    assert len(records) == 6
+    for record in records:
+        assert all(seat.fault is None for seat in record.seats)
+        assert sum(seat.score for seat in record.seats) == 0

@@ -367,3 +367,15 @@ def test_clone_during_the_auction_keeps_future_redeals():
             s.step(s.to_act()[0], "bid:0")
     assert [state.observation(i) for i in range(3)] == [copy.observation(i) for i in range(3)]
     assert state.observation(0)["redeals"] == 1
+
+
+def test_secrets_are_the_other_hands_and_the_unrevealed_bottom():
+    state = ENGINE.new_game(3, 21)
+    secrets = state.secrets(0)
+    assert len(secrets) == 3  # two hands and the bottom
+    assert sorted(len(s) for s in secrets) == [3, 17, 17]
+    seat = state.to_act()[0]
+    state.step(seat, "bid:3")
+    secrets = state.secrets(seat)
+    assert sorted(len(s) for s in secrets) == [17, 17]
+    assert "".join(secrets[0]) in (state.hand((seat + 1) % 3), state.hand((seat + 2) % 3))

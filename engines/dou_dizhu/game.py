@@ -306,6 +306,14 @@ class DouDizhuState(State):
         copy._payoffs = list(self._payoffs)
         return copy
 
+    def secrets(self, seat) -> list[list]:
+        """For the referee's leak audit: the other hands and, before the
+        auction ends, the bottom cards, as lists of rank characters."""
+        hidden = [list(hand_string(self._counts[s])) for s in range(3) if s != seat]
+        if self._landlord < 0:
+            hidden.append(list(hand_string(self._bottom)))
+        return hidden
+
     # ------------------------------------------------------------ helpers
     @property
     def landlord(self) -> int | None:
