@@ -134,19 +134,42 @@ class _Started:
     pid: int
 
 
-def _worker(tasks, events, job_runner) -> None:
+def _die_with_parent() -> None:
+    """Ask Linux to send SIGTERM when the driver dies (even by kill -9)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)     # PR_SET_PDEATHSIG
+    except Exception:  # pragma: no cover - not Linux: the getppid check remains
+        pass
+
+
+def _worker(tasks, events, job_runner, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the driver decides about Ctrl-C
 
     def stop(signum, frame):
         raise SystemExit(1)     # unwinds the referee, which ends its bot processes
     signal.signal(signal.SIGTERM, stop)
+    _die_with_parent()
+    if os.getppid() != parent:
+        return
+
+    def emit(event) -> None:
+        if os.getppid() != parent:       # the driver is gone: stop this match
+            raise SystemExit(1)
+        events.put(event)
     while True:
-        job = tasks.get()
+        try:
+            job = tasks.get(timeout=1.0)
+        except queue.Empty:
+            if os.getppid() != parent:
+                return
+            continue
         if job is None:
             return
         events.put(_Started(job.item, os.getpid()))
         try:
-            job_runner(job, events.put)
+            job_runner(job, emit)
         except Exception:
             log.exception("match %s failed", job.item)
             events.put(JobDone(job.item, traceback.format_exc(limit=8)))
@@ -175,7 +198,8 @@ class LocalExecutor(Executor):
 
     def _spawn(self) -> None:
         process = self.context.Process(target=_worker, name="arena-worker", daemon=True,
-                                       args=(self.tasks, self.events, self.job_runner))
+                                       args=(self.tasks, self.events, self.job_runner,
+                                             os.getpid()))
         process.start()
         self.processes.append(process)
 
