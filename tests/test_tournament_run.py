@@ -228,3 +228,19 @@ def test_replay_prints_the_moves_and_verifies(tmp_path, registry):
     assert "verify: OK" in result.output
     result = runner.invoke(app, ["replay", str(tmp_path / "r"), "99"])
     assert result.exit_code == 2 and "no game '99'" in result.output
+
+
+def test_killing_only_the_driver_ends_workers_and_bots(tmp_path, broken_bot, processes_running):
+    path = slow_file(tmp_path, broken_bot, deals=12)
+    results = tmp_path / "r-driver-only"
+    process = run_in_subprocess(path, results)
+    wait_for_games(results, 2, process)
+    assert len(processes_running(str(results))) >= 2        # the driver and its workers
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 10
+    while (processes_running(str(results)) or processes_running("broken.py")) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not processes_running(str(results))
+    assert not processes_running("broken.py")
