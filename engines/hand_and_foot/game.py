@@ -202,6 +202,7 @@ class HandAndFootState(State):
         self._melded: list[bool] = []
         self._discard: list[str] = []
         self._stock: list[str] = []
+        self._legal: list | None = None  # cache of the current legal actions
 
     # ------------------------------------------------------------- sampling
     def _deal_hidden(self, seat: int, observation: Observation, unknown: list[str]) -> None:
@@ -339,9 +340,12 @@ class HandAndFootState(State):
     def legal_actions(self, seat):
         if self._phase == OVER or seat != self._turn:
             return []
-        if self._phase == DRAW:
-            return ["draw"] + self._pile_options(seat)
-        return self._meld_options(seat) + self._discard_options(seat)
+        if self._legal is None:
+            if self._phase == DRAW:
+                self._legal = ["draw"] + self._pile_options(seat)
+            else:
+                self._legal = self._meld_options(seat) + self._discard_options(seat)
+        return list(self._legal)
 
     def _placement_ok(self, seat: int, hand: list[str], sets: dict) -> bool:
         """Whether a player left with ``hand`` and team ``sets`` after a meld
@@ -478,8 +482,11 @@ class HandAndFootState(State):
             raise IllegalAction(f"seat {self._turn} is to act, got {dict(actions)}")
         seat = self._turn
         action = actions[seat]
-        if action not in self.legal_actions(seat):
+        if self._legal is None:
+            self.legal_actions(seat)
+        if action not in self._legal:
             raise IllegalAction(f"{action!r} is not legal for seat {seat}")
+        self._legal = None
         kind, _, arg = action.partition(":")
         hand = self._hands[seat]
         team = self._team_of[seat]

@@ -1,0 +1,460 @@
+"""Hand and Foot: hand-built positions for every rule of the rules page."""
+
+from collections import Counter
+
+import pytest
+
+from arena.game import IllegalAction, OptionError
+from engines.hand_and_foot import HandAndFoot
+from engines.hand_and_foot.cards import (DECK, books, can_go_out, max_meld_value,
+                                         sort_cards, threshold)
+
+ENGINE = HandAndFoot()
+
+
+def position(players=4, *, hands=None, feet=None, sets=None, melded=None, discard=("4c",),
+             stock=None, turn=0, phase="meld", in_foot=None, scores=None, options=None):
+    """A state with the given cards (every unnamed hand/foot is a few 4s)."""
+    state = ENGINE.new_game(players, 1, options)
+    teams = state._num_teams
+    state._hands = [sort_cards((hands or {}).get(seat, ["4d", "4h"])) for seat in range(players)]
+    state._feet = [list((feet or {}).get(seat, ["4s", "4s"])) for seat in range(players)]
+    state._in_foot = [False] * players
+    for seat in in_foot or ():
+        state._in_foot[seat] = True
+        state._feet[seat] = []
+    state._sets = [dict((sets or {}).get(team, {})) for team in range(teams)]
+    state._melded = [bool(state._sets[team]) for team in range(teams)]
+    for team, value in (melded or {}).items():
+        state._melded[team] = value
+    state._discard = list(discard)
+    state._stock = list(stock) if stock is not None else ["5c"] * 40
+    state._turn = turn
+    state._phase = phase
+    if scores is not None:
+        state._scores = list(scores)
+    return state
+
+
+def legal(state):
+    return state.legal_actions(state.to_act()[0])
+
+
+# ------------------------------------------------------------------- cards
+def test_card_points_and_deck():
+    from engines.hand_and_foot.cards import PENALTY, VALUE
+    assert [VALUE[c] for c in ("4c", "7d", "8h", "ks", "ah", "2c", "jk", "3c", "3s", "3d", "3h")] \
+        == [5, 5, 10, 10, 20, 20, 50, -50, -50, -500, -500]
+    assert PENALTY["3h"] == 500 and PENALTY["3s"] == 50 and PENALTY["jk"] == 50
+    assert len(DECK) == 54 and DECK.count("jk") == 2
+    state = ENGINE.new_game(4, 3)
+    assert Counter(state.all_cards()) == Counter(DECK * 5)
+    assert all(len(hand) == 10 for hand in state._hands)
+    assert all(len(foot) == 10 for foot in state._feet)
+    assert len(state._discard) == 1 and len(state._stock) == 5 * 54 - 80 - 1
+    state = ENGINE.new_game(2, 3, {"hand_size": 13})
+    assert len(state._stock) == 3 * 54 - 52 - 1
+
+
+# --------------------------------------------------------------- meld rules
+def test_new_set_needs_three_cards():
+    state = position(hands={0: ["7c", "7d", "9s"]}, sets={0: {"k": ["kc"] * 3}})
+    assert not any(a.startswith("new:7") for a in legal(state))
+    state = position(hands={0: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}})
+    assert "new:7" in legal(state)
+    state.step(0, "new:7")
+    assert state._sets[0]["7"] == ["7c", "7d", "7h"] and state._hands[0] == ["9s"]
+
+
+def test_wild_needs_two_naturals():
+    melded = {0: {"k": ["kc"] * 3}}
+    state = position(hands={0: ["7c", "2s", "jk", "9s"]}, sets=melded)
+    assert not any(a.startswith("new:7") for a in legal(state))
+    state = position(hands={0: ["7c", "7s", "2s", "jk", "9s"]}, sets=melded)
+    actions = legal(state)
+    assert "new:7:2" in actions and "new:7:jk" in actions and "new:7" not in actions
+    state.step(0, "new:7:jk")
+    assert sorted(state._sets[0]["7"]) == ["7c", "7s", "jk"]
+
+
+def test_at_most_two_wilds_per_set():
+    hand = ["2c", "jk", "9s", "9d"]
+    one = position(hands={0: hand}, sets={0: {"7": ["7c", "7d", "2h"]}})
+    assert {"meld:7:2", "meld:7:jk"} <= set(legal(one))
+    two = position(hands={0: hand}, sets={0: {"7": ["7c", "7d", "2h", "jk"]}})
+    assert not any(a.startswith("meld:7:") for a in legal(two))
+    # a wild may be added one at a time up to two
+    one.step(0, "meld:7:2")
+    assert "meld:7:jk" not in legal(one)
+
+
+def test_threes_and_wilds_never_form_sets():
+    state = position(hands={0: ["3c", "3s", "3h", "2c", "2d", "2h", "jk", "jk", "jk", "9s"]},
+                     sets={0: {"k": ["kc"] * 3}})
+    actions = legal(state)
+    assert not any(a.startswith(("new:3", "meld:3", "new:2", "meld:2", "new:j"))
+                   for a in actions)
+    assert max_meld_value(["3c", "3s", "3h", "2c", "jk"], {}) == 0
+
+
+def test_one_set_per_rank_per_team():
+    state = position(hands={0: ["7c", "7d", "7h", "9s"]}, sets={0: {"7": ["7s"] * 3}})
+    actions = legal(state)
+    assert "new:7" not in actions and "meld:7" in actions
+    # the other team's set of 7s does not matter
+    state = position(hands={0: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3},
+                                                               1: {"7": ["7s"] * 3}})
+    assert "new:7" in legal(state)
+
+
+def test_books_clean_and_dirty():
+    assert books({"7": ["7c"] * 7}) == (1, 0)
+    assert books({"7": ["7c"] * 6}) == (0, 0)
+    assert books({"7": ["7c"] * 6 + ["2d"]}) == (0, 1)
+    assert books({"7": ["7c"] * 8 + ["jk"], "9": ["9c"] * 9}) == (1, 1)
+    assert can_go_out({"7": ["7c"] * 5 + ["2c", "2d"], "9": ["9c"] * 7})
+    assert not can_go_out({"7": ["7c"] * 7, "9": ["9c"] * 7})
+    # adding a wild to a clean book makes it dirty
+    state = position(hands={0: ["2c", "9s"]}, sets={0: {"7": ["7c"] * 7}})
+    state.step(0, "meld:7:2")
+    assert books(state._sets[0]) == (0, 1)
+
+
+# --------------------------------------------------------------- thresholds
+@pytest.mark.parametrize("score, need", [
+    (-3000, 50), (0, 50), (1499, 50), (1500, 75), (2999, 75), (3000, 100), (4999, 100),
+    (5000, 150), (6499, 150), (6500, 200), (20000, 200)])
+def test_threshold_bounds(score, need):
+    assert threshold(score) == need
+    state = position(scores=[score, 0])
+    assert state.threshold(0) == need
+    assert state.observation(0)["thresholds"][0] == need
+
+
+@pytest.mark.parametrize("score, hand, ok", [
+    # 50: three aces (60) / tens 5x (50 exactly) / tens and fives 45
+    (0, ["ac", "ad", "ah"], True),
+    (1499, ["tc", "td", "th", "ts", "tc"], True),
+    (0, ["tc", "td", "th", "5c", "5d", "5h"], False),
+    # 75 from 1500: aces + fours = 75 exactly; 70 is not enough
+    (1500, ["ac", "ad", "ah", "4c", "4d", "4h"], True),
+    (2999, ["ac", "ad", "ah", "4c", "4d", "9h"], False),
+    (1500, ["ac", "ad", "ah", "kc", "kd"], False),
+    # 100 from 3000: aces + a pair of kings with a joker = 60+20+50 = 130
+    (3000, ["ac", "ad", "ah", "kc", "kd", "jk"], True),
+    (3000, ["ac", "ad", "ah", "4c", "4d", "4h"], False),
+    # 150 from 5000 / 200 from 6500
+    (5000, ["ac", "ad", "ah", "kc", "kd", "kh", "jk", "9c"], True),     # 60+30+50+... = 150
+    (6499, ["ac", "ad", "ah", "kc", "kd", "kh", "2c", "9c"], False),    # 120 < 150
+    (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "jk", "2c"], True),   # 80+20+150
+    (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "2c", "2d"], False),  # 80+20+90 = 190
+])
+def test_initial_meld_threshold(score, hand, ok):
+    state = position(hands={0: hand + ["9s", "9s"][:1]}, scores=[score, 0])
+    actions = legal(state)
+    melds = [a for a in actions if a.startswith(("new:", "meld:"))]
+    assert bool(melds) == ok
+    assert any(a.startswith("discard:") for a in actions)  # nothing pending yet
+    if not ok:
+        return
+    # play the melds until the team has melded: never stuck, discard only after
+    seen = 0
+    while not state._melded[0]:
+        assert not any(a.startswith("discard:") for a in legal(state)) or seen == 0
+        state.step(0, [a for a in legal(state) if a.startswith(("new:", "meld:"))][0])
+        seen += 1
+        assert legal(state)
+    assert sum(max(0, _value(c)) for s in state._sets[0].values() for c in s) >= threshold(score)
+
+
+def _value(card):
+    from engines.hand_and_foot.cards import VALUE
+    return VALUE[card]
+
+
+def test_pending_meld_blocks_discard_and_shows_in_observation():
+    state = position(hands={0: ["kc", "kd", "kh", "qc", "qd", "qh", "9s"]})
+    assert "new:k" in legal(state)
+    state.step(0, "new:k")
+    view = state.observation(2)
+    assert view["sets"][0] == {"k": ["kc", "kd", "kh"]} and view["melded"][0] is False
+    actions = legal(state)
+    assert not any(a.startswith("discard:") for a in actions)
+    assert actions == ["new:q"]  # 9s, a lone card, cannot help
+    state.step(0, "new:q")
+    assert state._melded[0] and "discard:9s" in legal(state)
+
+
+def test_initial_meld_cannot_empty_the_hand_below_threshold():
+    # 30 + 30 = 60 only if all six are laid: the last set empties the Hand,
+    # which is allowed since the threshold is met by that very set
+    state = position(hands={0: ["kc", "kd", "kh", "qc", "qd", "qh"]})
+    state.step(0, "new:k")
+    state.step(0, "new:q")
+    assert state._melded[0] and state._in_foot[0] and state._hands[0] == ["4s", "4s"]
+    # 45 cannot be reached: not even the first set may be started
+    state = position(hands={0: ["kc", "kd", "kh", "5c", "5d", "5h"]})
+    assert not any(a.startswith("new:") for a in legal(state))
+
+
+def test_teammates_meld_freely_after_initial_meld():
+    state = position(hands={2: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}},
+                     turn=2)
+    assert "new:7" in legal(state)  # 15 points: fine once the team has melded
+    state = position(hands={1: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}},
+                     turn=1)
+    assert "new:7" not in legal(state)  # the other team still needs 50
+
+
+# ------------------------------------------------------------ discard pile
+def test_take_pile_allowed_with_pair_and_eight_cards_only():
+    discard = ["4c", "5c", "6c", "8c", "9c", "tc", "qc", "kc", "jc", "ac", "7h"]
+    state = position(hands={0: ["7c", "7d", "9s"]}, sets={0: {"k": ["kc"] * 3}},
+                     discard=discard, phase="draw")
+    assert legal(state) == ["draw", "pile"]
+    state.step(0, "pile")
+    assert state._sets[0]["7"] == ["7h", "7c", "7d"]
+    assert state._discard == ["4c", "5c", "6c"]
+    assert sorted(state._hands[0]) == sorted(["9s", "8c", "9c", "tc", "qc", "kc", "jc", "ac"])
+    assert state._phase == "meld" and state.to_act() == (0,)
+
+
+def test_take_pile_onto_existing_set_and_fewer_than_eight():
+    state = position(hands={0: ["9s"]}, sets={0: {"7": ["7s"] * 3}},
+                     discard=["qc", "7h"], phase="draw")
+    assert "pile" in legal(state)
+    state.step(0, "pile")
+    assert state._sets[0]["7"] == ["7s"] * 3 + ["7h"]
+    assert state._discard == [] and state._hands[0] == ["9s", "qc"]
+
+
+def test_take_pile_refused():
+    melded = {0: {"k": ["kc"] * 3}}
+    # under a 3 (black or red), even with a pair of them
+    for three in ("3c", "3h"):
+        state = position(hands={0: ["3s", "3d", "7c", "7d"]}, sets=melded,
+                         discard=["7h", three], phase="draw")
+        assert legal(state) == ["draw"]
+    # one natural of the rank in hand and no set
+    state = position(hands={0: ["7c", "9s"]}, sets=melded, discard=["7h"], phase="draw")
+    assert legal(state) == ["draw"]
+    # two of the rank only among the other pile cards: not from the Hand
+    state = position(hands={0: ["9s"]}, sets=melded, discard=["7c", "7d", "7h"], phase="draw")
+    assert legal(state) == ["draw"]
+
+
+def test_take_pile_with_wild_top_only_onto_existing_set():
+    state = position(hands={0: ["9s", "9d"]}, discard=["5c", "2h"], phase="draw",
+                     sets={0: {"k": ["kc"] * 3, "7": ["7c", "7d", "jk", "2c"],
+                               "8": ["8c", "8d", "2s"]}})
+    assert legal(state) == ["draw", "pile:8", "pile:k"]
+    state.step(0, "pile:k")
+    assert state._sets[0]["k"] == ["kc"] * 3 + ["2h"] and state._hands[0] == ["5c", "9d", "9s"]
+    # no existing set (team not melded): a wild top card cannot be taken
+    state = position(hands={0: ["9s", "9d", "2c"]}, discard=["jk"], phase="draw")
+    assert legal(state) == ["draw"]
+
+
+def test_take_pile_for_initial_meld():
+    # top ace + two aces from the Hand = 60 >= 50: the team has melded at once
+    state = position(hands={0: ["ac", "ad", "9s"]}, discard=["5c", "ah"], phase="draw")
+    assert "pile" in legal(state)
+    state.step(0, "pile")
+    assert state._melded[0] and state._sets[0]["a"] == ["ah", "ac", "ad"]
+    # kings (30) alone are not enough ...
+    state = position(hands={0: ["kc", "kd", "9s"]}, discard=["5c", "kh"], phase="draw")
+    assert "pile" not in legal(state)
+    # ... but the other cards taken may complete the threshold
+    state = position(hands={0: ["kc", "kd", "9s"]}, discard=["qc", "qd", "qh", "kh"],
+                     phase="draw")
+    assert "pile" in legal(state)
+    state.step(0, "pile")
+    assert not state._melded[0] and legal(state) == ["new:q"]
+    state.step(0, "new:q")
+    assert state._melded[0]
+
+
+# -------------------------------------------------------------------- feet
+def test_foot_picked_up_by_melding_keeps_playing():
+    state = position(hands={0: ["7c"]}, feet={0: ["qc", "5d"]}, sets={0: {"7": ["7s"] * 3}})
+    state.step(0, "meld:7")
+    assert state._in_foot[0] and state._hands[0] == ["5d", "qc"] and state._feet[0] == []
+    assert state.to_act() == (0,) and state._phase == "meld"
+    assert state.observation(0)["hand"] == ["5d", "qc"]
+    assert state.observation(1)["in_foot"][0] and "hand" in state.observation(1)
+
+
+def test_foot_picked_up_by_discard_plays_next_turn():
+    state = position(hands={0: ["9c"]}, feet={0: ["qc", "5d"]}, sets={0: {"7": ["7s"] * 3}})
+    assert legal(state) == ["discard:9c"]
+    state.step(0, "discard:9c")
+    assert state._in_foot[0] and state._hands[0] == ["5d", "qc"]
+    assert state.to_act() == (1,) and state._phase == "draw"
+    assert state._discard[-1] == "9c"
+
+
+# --------------------------------------------------------------- going out
+BOOKS = {"8": ["8c"] * 7, "9": ["9c"] * 6 + ["2d"]}
+
+
+def test_going_out_requires_both_books():
+    # in the Foot without books: the last card may not be discarded
+    state = position(hands={0: ["kc"]}, sets={0: {"8": ["8c"] * 7}}, in_foot=[0])
+    assert legal(state) == [] or not any(a.startswith("discard") for a in legal(state))
+    # nor may a meld leave one card that cannot go out, or none
+    state = position(hands={0: ["7c", "kd"]}, sets={0: {"7": ["7s"] * 3, "8": ["8c"] * 7}},
+                     in_foot=[0])
+    assert legal(state) == ["discard:7c", "discard:kd"]
+    state = position(hands={0: ["7c", "7d", "kd"]}, in_foot=[0],
+                     sets={0: {"7": ["7s"] * 3}})
+    assert "meld:7" in legal(state)
+    state.step(0, "meld:7")
+    assert legal(state) == ["discard:7d", "discard:kd"]
+    # with a clean and a dirty book the player may go out by discarding
+    state = position(hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0])
+    assert legal(state) == ["discard:kc"]
+    state.step(0, "discard:kc")
+    assert state._outs == [0] and state._round == 2
+
+
+def test_going_out_by_melding_the_last_card():
+    state = position(hands={0: ["9d", "kd"]}, in_foot=[0],
+                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    # melding the 9 completes the dirty book, so keeping one card is fine
+    assert "meld:9" in legal(state)
+    state.step(0, "meld:9")
+    assert can_go_out(state._sets[0]) and "discard:kd" in legal(state)
+    state = position(hands={0: ["9d"]}, in_foot=[0],
+                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    # the single last card goes out by completing the dirty book
+    assert legal(state) == ["meld:9"]
+    state.step(0, "meld:9")
+    assert state._outs == [0]
+    assert state._history[0][0] == 70 + 500 + 60 + 20 + 250 - 10 - 10  # teammate 2: 4d 4h, 4s 4s
+    # in the Hand (not the Foot) emptying the hand is always fine
+    state = position(hands={0: ["9d"]}, sets={0: {"9": ["9c"] * 3}})
+    assert legal(state) == ["meld:9", "discard:9d"]
+
+
+# ----------------------------------------------------------------- scoring
+def test_round_scoring_example_by_hand():
+    sets0 = {"k": ["kc"] * 7,                                   # 70 + clean book 500
+             "5": ["5c"] * 4 + ["2c", "jk"] + ["5d"],          # 25 + 70 + dirty book 250
+             "a": ["ac", "ad", "ah"]}                           # 60
+    sets1 = {"7": ["7c", "7d", "2s"]}                           # 10 + 20 = 30
+    state = position(hands={0: ["qd"], 1: ["3h", "ac"], 2: ["3s", "4c"], 3: ["jk"]},
+                     feet={1: ["6c", "6d"], 3: ["kc", "2c"]}, in_foot=[0, 2],
+                     sets={0: sets0, 1: sets1}, options={"go_out_bonus": 100})
+    # team 0: 70+500+95+250+60 = 975; minus seat 2's 3s (50) and 4c (5)
+    # team 1: 30; minus 3h 500, ac 20, 6c 6d 10, jk 50, kc 10, 2c 20 = 610
+    # (seat 0 still holds the queen until it discards it)
+    assert state.round_scores() == [910, -580]
+    assert state.round_scores(goer=0) == [1010, -580]
+    state.step(0, "discard:qd")  # goes out: the bonus and the discarded card
+    assert state._history == [[1020, -580]] and state._scores == [1020, -580]
+    assert state._outs == [0] and state._round == 2 and state._first == 1
+    assert state.observation(3)["history"] == [[1020, -580]]
+
+
+# ----------------------------------------------------------- stock exhausted
+def test_stock_exhausted_ends_round():
+    state = position(hands={0: ["9c", "kd"]}, stock=[], sets={0: {"k": ["kc"] * 3}})
+    state.step(0, "discard:9c")
+    assert state._outs == [None] and len(state._history) == 1 and state._round == 2
+    assert state._first == 1 and state.to_act() == (1,) and state._phase == "draw"
+    # a last single card is drawn alone
+    state = position(hands={0: ["9c"]}, stock=["qh"], phase="draw")
+    state.step(0, "draw")
+    assert state._hands[0] == ["9c", "qh"] and state._stock == []
+
+
+def test_stock_exhausted_reshuffles():
+    options = {"stock_exhausted": "reshuffle"}
+    state = position(hands={0: ["9c", "kd"]}, stock=[], options=options,
+                     discard=["5c", "6c", "7c", "8c"])
+    state.step(0, "discard:9c")
+    assert state._round == 1 and state.to_act() == (1,)
+    state.step(1, "draw")
+    assert state._discard == ["9c"] and len(state._stock) == 2
+    assert Counter(state._stock + state._hands[1]) == Counter(["5c", "6c", "7c", "8c",
+                                                               "4d", "4h"])
+    # reshuffling mid-draw: one card left, then the discards under the top
+    state = position(hands={0: ["9c"]}, stock=["qh"], options=options, phase="draw",
+                     discard=["5c", "6c"])
+    state.step(0, "draw")
+    assert state._hands[0] == ["5c", "9c", "qh"] and state._discard == ["6c"]
+    # fewer than two cards to draw from: the round ends
+    state = position(hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c"])
+    state.step(0, "discard:9c")
+    assert state._outs == [None] and state._round == 2
+
+
+# ---------------------------------------------------------- teams and game
+@pytest.mark.parametrize("players, teams", [
+    (2, [0, 1]), (4, [0, 1, 0, 1]), (6, [0, 1, 2, 0, 1, 2]),
+    (8, [0, 1, 2, 3, 0, 1, 2, 3]), (9, [0, 1, 2, 0, 1, 2, 0, 1, 2])])
+def test_teams_by_player_count(players, teams):
+    state = ENGINE.new_game(players, 5, {"max_rounds": 1, "target": 100})
+    assert state.observation(0)["teams"] == teams
+    assert Counter(state.all_cards()) == Counter(DECK * (players + 1))
+    assert len(state._scores) == max(teams) + 1
+    import random
+    rng = random.Random(players)
+    while state.to_act():
+        seat = state.to_act()[0]
+        state.step(seat, rng.choice(state.legal_actions(seat)))
+    outcome = state.outcome()
+    assert list(outcome.teams) == teams
+    for seat, team in enumerate(teams):
+        assert outcome.scores[seat] == state._scores[team]
+
+
+def test_teams_option():
+    assert ENGINE.new_game(6, 1, {"teams": 2}).observation(0)["teams"] == [0, 1, 0, 1, 0, 1]
+    assert ENGINE.new_game(8, 1, {"teams": 2})._num_teams == 2
+    assert ENGINE.new_game(9, 1, {"teams": 9})._num_teams == 9
+    with pytest.raises(OptionError):
+        ENGINE.new_game(6, 1, {"teams": 4})
+    with pytest.raises(OptionError):
+        ENGINE.new_game(4, 1, {"teams": 1})
+    with pytest.raises(OptionError):
+        ENGINE.new_game(4, 1, {"stock_exhausted": "stop"})
+    opts = ENGINE.info.resolve_options({"target": "2000", "max_rounds": "3"})
+    assert opts == {"target": 2000, "hand_size": 10, "go_out_bonus": 0,
+                    "stock_exhausted": "end", "max_rounds": 3, "teams": 0}
+
+
+def test_game_ends_above_target_and_ranks_teams():
+    state = position(hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[1500, 1900],
+                     options={"target": 2000})
+    # round: team 0 = 70+500+80+250 - (4d 4h + 4s 4s of seat 2) = 880; team 1 = -40
+    state.step(0, "discard:kc")
+    assert state.is_over() and state._scores == [2380, 1860]
+    outcome = state.outcome()
+    assert outcome.scores == (2380, 1860, 2380, 1860) and outcome.ranks == (1, 3, 1, 3)
+    # exactly the target is not more than it: play on
+    state = position(hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[1120, 0],
+                     options={"target": 2000})
+    state.step(0, "discard:kc")
+    assert state._scores[0] == 2000 and not state.is_over()
+
+
+def test_max_rounds_and_tied_ranks():
+    state = position(hands={0: ["9c", "kd"], 1: ["4c"], 2: ["4c"], 3: ["4c", "9h"]},
+                     stock=[], options={"max_rounds": 1})
+    state.step(0, "discard:9c")
+    assert state.is_over() and state.to_act() == ()
+    # team 0: -(kd 10 + 4c 5 + feet 20) ; team 1: -(4c 5 + 4c 9h 15 + feet 20)
+    assert state._scores == [-35, -40]
+    state = position(hands={0: ["9c", "4c"], 1: ["4c"], 2: ["4c"], 3: ["4h"]},
+                     stock=[], options={"max_rounds": 1})
+    state.step(0, "discard:9c")
+    assert state.outcome().ranks == (1, 1, 1, 1)
+
+
+def test_illegal_action_raises():
+    state = ENGINE.new_game(4, 2)
+    with pytest.raises(IllegalAction):
+        state.step(0, "discard:3h")
+    with pytest.raises(IllegalAction):
+        state.step(1, "draw")
