@@ -61,7 +61,6 @@ def random_playouts(games: int, base_seed: int) -> tuple[float, float]:
 
 def rlcard_playouts(games: int, base_seed: int) -> float | None:
     try:
-        import numpy as np
         from rlcard.games.doudizhu.game import DoudizhuGame
     except Exception:  # not installed: fall back to the quoted figure
         return None

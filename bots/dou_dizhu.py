@@ -126,6 +126,8 @@ class GreedyBot(Bot):
     thresholds = (3.0, 5.5, 8.0)
     #: how many extra plays a peasant may add to its plan to beat the landlord
     peasant_slack = 1
+    #: the same for the landlord beating a peasant
+    landlord_slack = 0
     #: whether a peasant spends 2s and jokers on low cards early
     peasant_spends_twos = True
     #: lead the longest play of the plan first (else the lowest)
@@ -228,7 +230,7 @@ class GreedyBot(Bot):
         sizes = obs["hand_sizes"]
         threat = sizes[last_seat]  # the player whose play stands
         peasant = partner is not None
-        slack = 1 if danger <= 4 else self.peasant_slack if peasant else 0
+        slack = 1 if danger <= 4 else self.peasant_slack if peasant else self.landlord_slack
         best = None
         best_key = None
         for move in legal[1:]:

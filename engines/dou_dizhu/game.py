@@ -44,7 +44,7 @@ from typing import Any
 
 from arena.game import Engine, GameInfo, IllegalAction, Observation, Outcome, State
 from engines.dou_dizhu import moves as M
-from engines.dou_dizhu.moves import NRANKS, RANKS, UNIT
+from engines.dou_dizhu.moves import NRANKS, UNIT
 
 DECK = tuple([r for r in range(13) for _ in range(4)] + [M.SMALL_JOKER, M.BIG_JOKER])
 DECK_COUNTS = tuple([4] * 13 + [1, 1])
