@@ -10,11 +10,11 @@ from arena.referee import Deal, Entrant, Limit, play_match
 FAST = Limit(startup=10.0, move=0.5)
 
 
-def play(registry, bots, deals=1, limit=FAST, game="farm-and-furious"):
+def play(registry, bots, deals=1, limit=FAST, game="farm-and-furious", options=None):
     engine = registry.engine(game)
     entrants = [Entrant(f"seat{i}", registry.bot(name)) for i, name in enumerate(bots)]
     seatings = [Deal(100 + d, tuple(range(len(bots)))) for d in range(deals)]
-    return play_match(engine, entrants, seatings, limit=limit)
+    return play_match(engine, entrants, seatings, options, limit=limit)
 
 
 @pytest.mark.parametrize("mode, fault", [
@@ -66,8 +66,9 @@ def test_simultaneous_movers_think_at_the_same_time(registry, broken_bot):
     # each bot takes 0.6 s of a 1 s move: waited on one after the other the
     # second would run out of time
     slow = broken_bot("slow", "0.6")
-    [record] = play(registry, [slow, slow], limit=Limit(move=1.0))
+    [record] = play(registry, [slow, slow], limit=Limit(move=1.0), options={"track_length": 4})
     assert [s.fault for s in record.seats] == [None, None]
+    assert record.seats[0].moves >= 1
 
 
 def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
