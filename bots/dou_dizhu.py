@@ -209,6 +209,8 @@ class GreedyBot(Bot):
             penalty = 0.0
             if info[4]:
                 penalty += 2.0  # keep bombs and the rocket
+            elif kind == M.FOUR2 or kind == M.FOUR22:
+                penalty += 0.5  # a four spent as four + two is a bomb lost
             if (kind == M.SOLO and danger == 1) or (kind == M.PAIR and danger == 2):
                 penalty += 1.5
                 key_rank = -rank  # play it high if at all

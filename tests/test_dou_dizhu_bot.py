@@ -141,3 +141,9 @@ def test_match_through_the_referee_with_leak_audit():
     for record in records:
         assert all(seat.fault is None for seat in record.seats)
         assert sum(seat.score for seat in record.seats) == 0
+
+
+def test_does_not_spend_a_bomb_as_four_with_two():
+    state = state_from_hands(["333344445555666677BR", "JJQQKKAA22", "JJQQKKAA22"], landlord=0)
+    move = decide(state, 0)
+    assert M.INFO[move][0] >> 5 not in (M.FOUR2, M.FOUR22, M.BOMB, M.ROCKET)
