@@ -124,7 +124,14 @@ class PlannerBot(Bot):
     opp_option_weight = 2.0
     secured_weight = 6.0   # a stack whose remaining cards are all ours
     hand_weight = 1.0      # per Hand card when the Wells are (nearly) empty
-    opp_tractor_weight = 3.0  # per Tractor the opponent has or will unlock
+    opp_tractor_weight = 0.0  # per Tractor the opponent has or will unlock
+    run_weight = 2.0       # per card of our runs (our cards next on a stack, in a row)
+    run_cap = 6
+    draw_value = 0.0       # per card the coming draw to 12 will bring
+    draw_mode = 1          # 1: draw to 12 whenever allowed; 0: pass when allowed;
+    # n >= 2: draw only with fewer than n playable cards and Tractors
+    run_extra = 1.0
+    opp_run_weight = 0.0   # per expected card of the opponent's runs
 
     def new_game(self, game):
         self.seat = game["seat"]
@@ -137,6 +144,8 @@ class PlannerBot(Bot):
         opp_sum = 0.0
         opp_none = 1.0
         secured = 0
+        runs = 0
+        opp_runs = 0.0
         for stack in range(16):
             top = tops[stack]
             if top >= 17:
@@ -152,13 +161,29 @@ class PlannerBot(Bot):
                 p = 0.0
             opp_sum += p
             opp_none *= 1.0 - p
+            number = NUMBER[card]
             if where == MINE:
-                number = NUMBER[card]
+                run = 1
                 for higher in range(number + 4, 21, 4):
                     if loc[card + higher - number] != MINE:
                         break
+                    run += 1
                 else:
                     secured += 1
+                runs += run
+            elif p:
+                chance = p
+                opp_runs += chance
+                for higher in range(number + 4, 21, 4):
+                    follow = card + higher - number
+                    where = loc[follow]
+                    if where == OPP:
+                        pass
+                    elif where == UNKNOWN:
+                        chance *= view.q_mid if higher <= 12 else view.q_high
+                    else:
+                        break
+                    opp_runs += chance
         playable = 0
         for card in view.hand:
             if tops[STACK[card]] == NEEDS[card]:
@@ -179,7 +204,14 @@ class PlannerBot(Bot):
         value += self.tractor_weight * view.tractors
         value -= self.opp_option_weight * opp_sum
         value += self.secured_weight * secured
+        if self.run_weight:
+            value += self.run_weight * min(runs + view.tractors, self.run_cap)
+            value += self.run_extra * (runs + view.tractors)
+        value -= self.opp_run_weight * opp_runs
         value -= self.opp_tractor_weight * (view.opp_tractors + view.opp_locked)
+        if self.draw_value and self.draw_mode == 1:
+            size = len(view.hand) + view.tractors
+            value += self.draw_value * min(max(0, 12 - size), sum(view.wells))
         if sum(view.wells) <= 4:
             value -= self.hand_weight * (len(view.hand) + view.tractors + len(view.grounds))
         return value
@@ -274,7 +306,7 @@ class PlannerBot(Bot):
         if phase == "draw":
             if "pass" in legal and not self.want_twelve(view):
                 return "pass"
-            return self.choose_well(view, legal)
+            return self.choose_well(view, [a for a in legal if a.startswith("draw")])
         plays = [a for a in legal if a != "pass" and not a.startswith("draw")]
         best, best_value = None, None
         for action in plays:
@@ -292,7 +324,12 @@ class PlannerBot(Bot):
         return self.choose_well(view, draws) if draws else legal[0]
 
     def want_twelve(self, view: View) -> bool:
-        return True
+        if self.draw_mode == 1:
+            return True
+        if self.draw_mode == 0:
+            return False
+        playable = sum(1 for c in view.hand + view.grounds if view.tops[STACK[c]] == NEEDS[c])
+        return playable + view.tractors < self.draw_mode
 
     def choose_well(self, view: View, draws: list[str]) -> str:
         """The Well whose range has the largest share of hidden cards that are
