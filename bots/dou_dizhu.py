@@ -9,12 +9,13 @@ bombs and the rocket kept whole), memoised by packed hand.
   bombs) adjusted by how few plays the hand needs; bids the highest level the
   hand reaches if that beats the current bid.
 * Leading: the play that leaves the cheapest hand, the longest such play
-  first (chains and airplanes are hard to beat), then the lowest; never a
-  bomb or the rocket while something else keeps the plan, and breaking up a
-  bomb or the rocket costs one play; with two plays left, the one no unseen
-  card combination can beat goes first (then the last play goes out); singles (pairs) avoided or played high when an opponent holds one
-  (two) cards; a peasant whose partner is next with one card leads its
-  lowest single.
+  first (chains and airplanes are hard to beat), then the lowest.  Never a
+  bomb or the rocket while something else keeps the plan; breaking up a bomb
+  or the rocket costs one play, spending a four as four + two half a play.
+  With two plays left, the one no unseen combination can beat goes first
+  (the last play then goes out).  Singles (pairs) are avoided, or played
+  high, when an opponent holds one (two) cards; a peasant whose partner is
+  next with one card leads its lowest single.
 * Following: the cheapest beating play that does not break the hand's plan
   (a one-play slack when an opponent is close to going out); 2s and jokers
   kept for later while everyone still holds many cards; bombs and the rocket
@@ -24,7 +25,9 @@ bombs and the rocket kept whole), memoised by packed hand.
 
 Tuned by cross-play (one variant against two baseline bots, duplicate
 deals): long-first leads and the peasants' slack each lowered the baseline
-landlord's win rate in self-play by a few points.
+landlord's win rate by a few points; the bid thresholds and the landlord's
+slack showed no difference outside the noise (+/- 0.2 payoff per game over
+3,000 games).
 """
 
 from __future__ import annotations
