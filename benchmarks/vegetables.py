@@ -50,6 +50,20 @@ def random_playouts(games: int, seed: int):
     return games / elapsed, turns / games, decisions / games, ends
 
 
+class Counting(PlannerBot):
+    """The planner, counting the table's decisions and turns (via game_over)."""
+
+    def new_game(self, game):
+        super().new_game(game)
+        self.decisions = 0
+        self.turns = 0
+        self.end = None
+
+    def game_over(self, result):
+        self.turns = result["observation"]["turn"]
+        self.end = result["observation"]["end"]
+
+
 def bot_vs_random(games: int, seed: int):
     wins = draws = losses = 0
     margins = []
@@ -59,8 +73,11 @@ def bot_vs_random(games: int, seed: int):
     start = time.perf_counter()
     for index in range(games):
         seat = index % 2
-        bots = [PlannerBot(), RandomBot()] if seat == 0 else [RandomBot(), PlannerBot()]
+        planner = Counting()
+        bots = [planner, RandomBot()] if seat == 0 else [RandomBot(), planner]
         outcome = play_game(ENGINE, bots, seed + index)
+        lengths.append(planner.turns)
+        ends[planner.end] += 1
         margin = outcome.scores[seat] - outcome.scores[1 - seat]
         margins.append(margin)
         mine += outcome.scores[seat]
@@ -79,6 +96,8 @@ def bot_vs_random(games: int, seed: int):
         "bot_score": mine / games,
         "random_score": theirs / games,
         "ms_per_game": 1000 * elapsed / games,
+        "turns": statistics.fmean(lengths),
+        "ends": ends,
     }
 
 
@@ -104,6 +123,9 @@ def main() -> None:
           f"mean margin {result['margin']:+.1f} (sd {result['margin_sd']:.1f}); "
           f"mean scores {result['bot_score']:.1f} vs {result['random_score']:.1f}; "
           f"{result['ms_per_game']:.1f} ms/game")
+    total = sum(result["ends"].values())
+    print(f"  games last {result['turns']:.1f} turns; ends: "
+          + ", ".join(f"{k} {v / total:.1%}" for k, v in result["ends"].most_common()))
 
 
 if __name__ == "__main__":

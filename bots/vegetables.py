@@ -127,6 +127,7 @@ class PlannerBot(Bot):
     opp_tractor_weight = 0.0  # per Tractor the opponent has or will unlock
     run_weight = 2.0       # per card of our runs (our cards next on a stack, in a row)
     run_cap = 6
+    well_mode = 0
     draw_value = 0.0       # per card the coming draw to 12 will bring
     draw_mode = 1          # 1: draw to 12 whenever allowed; 0: pass when allowed;
     # n >= 2: draw only with fewer than n playable cards and Tractors
@@ -353,6 +354,10 @@ class PlannerBot(Bot):
 
         def worth(action):
             well = int(action[-1])
+            if self.well_mode == 1:
+                return (well != 2, view.wells[well])
+            if self.well_mode == 2:
+                return (well == 2, view.wells[well])
             return (share_mid if well == 2 else share_high, view.wells[well])
 
         return max(draws, key=worth)
