@@ -5,7 +5,7 @@ from collections import Counter
 
 from arena.testing import check_engine
 from engines.hand_and_foot import HandAndFoot
-from engines.hand_and_foot.cards import DECK
+from engines.hand_and_foot.cards import DECK, sort_cards
 
 ENGINE = HandAndFoot()
 SHORT = {"max_rounds": 1}
@@ -72,3 +72,34 @@ def test_cards_conserved_and_scores_add_up_over_random_rounds():
         assert list(outcome.scores) == [state._scores[seat % len(state._scores)]
                                         for seat in range(players)]
     assert rounds >= 2000
+
+
+def test_sample_state_keeps_what_the_seat_knows_and_repairs_a_pending_meld(monkeypatch):
+    import engines.hand_and_foot.game as game
+
+    state = ENGINE.new_game(4, 11)
+    pool = Counter(state.all_cards())
+    mine = ["kc", "kd", "kh", "qc", "qd", "qh", "9s"]
+    pool.subtract(mine)
+    rest = sorted(pool.elements())
+    random.Random(3).shuffle(rest)
+    state._hands = [sort_cards(mine)] + [sort_cards(rest[i * 10:i * 10 + 10]) for i in range(3)]
+    del rest[:30]
+    state._feet = [rest[i * 10:i * 10 + 10] for i in range(4)]
+    del rest[:40]
+    state._discard, state._stock, state._legal = [rest.pop()], rest, None
+    state._phase, state._turn = "meld", 0
+    state.step(0, "new:k")  # pending: 30 of 50, seat 0 must still lay the queens
+    view = state.observation(1)
+    monkeypatch.setattr(game, "SAMPLE_TRIES", 1)  # force the repair path
+    hands = set()
+    for index in range(30):
+        sampled = ENGINE.sample_state(view, random.Random(index))
+        assert sampled.observation(1) == view
+        assert sampled.legal_actions(0)  # seat 0 can still finish its turn
+        assert Counter(sampled.all_cards()) == Counter(state.all_cards())
+        hands.add(tuple(sampled._hands[0]))
+    assert len(hands) > 1  # hidden hands really are resampled
+    # the acting seat's own view keeps its hand and its legal actions
+    own = ENGINE.sample_state(state.observation(0), random.Random(5))
+    assert own.legal_actions(0) == state.legal_actions(0) == ["new:q"]
