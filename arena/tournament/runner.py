@@ -169,6 +169,7 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
     executor = executor or make_executor(tournament.workers, given_registry)
     bar = None
     store = None
+    completed = False
     try:
         executor.start()              # fork the workers before the store is opened
         opened = Store(folder)
@@ -219,14 +220,14 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
                     log.error("match %s failed:\n%s", event.item, event.error)
 
             executor.run(jobs, on_event)
+        completed = True
     except KeyboardInterrupt:
         summary.interrupted = True
         log.warning("interrupted: abandoning the matches in progress")
-        executor.close(cancel=True)
     finally:
         if bar is not None:
             bar.stop()
-        executor.close()
+        executor.close(cancel=not completed)   # abandoned matches: their games are replayed
         if store is not None:
             summary.stored = store.count()
             if write_leaderboard:
