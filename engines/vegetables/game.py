@@ -245,6 +245,7 @@ class VegetablesState(State):
         self._this_turn: list[str] = []
         self._last_turn: list[str] = []
         self._end: str | None = None
+        self._legal: list[str] | None = None  # cached legal actions of _to_move
 
     # ------------------------------------------------------------ queries
     def to_act(self):
@@ -304,6 +305,11 @@ class VegetablesState(State):
     def legal_actions(self, seat):
         if self._phase == OVER or seat != self._to_move:
             return []
+        if self._legal is None:
+            self._legal = self._compute_legal(seat)
+        return list(self._legal)
+
+    def _compute_legal(self, seat):
         if self._phase == TAKING:
             return [TAKE[c] for c in range(4) if self._silos[c]]
         size = self.hand_size(seat)
@@ -377,6 +383,7 @@ class VegetablesState(State):
         self._do(seat, action)
 
     def _do(self, seat: int, action: str) -> None:
+        self._legal = None
         other = 1 - seat
         kind, _, arg = action.partition(":")
         log = action
