@@ -14,7 +14,8 @@ checked against what that seat may know before it is sent:
 3. **Secrets** -- engines that list what each seat may not see
    (:meth:`arena.game.State.secrets`: other hands, undealt cards, draw piles,
    unrevealed bottom cards) have every such value looked for in the message:
-   none may appear, in any order, as any list inside it.
+   none may appear, in any order, as any list (or string of card symbols)
+   inside it.
 
 A violation is a bug in the engine, not a fault of the bot: it raises
 :class:`LeakError` and stops the match.
@@ -29,6 +30,9 @@ from typing import Any
 from arena.game import Engine, State
 
 ACT_KEYS = {"type", "observation", "legal", "clock"}
+#: shorter secrets are skipped: two or three cards left in a hand can equal a
+#: public play by coincidence, a leaked hand of five or more cannot
+SECRET_MIN = 5
 GAME_OVER_KEYS = {"type", "seat", "scores", "ranks", "observation"}
 
 
@@ -62,7 +66,7 @@ def _check_shape(message: dict[str, Any], keys: set[str], where: str) -> None:
 
 def _check_secrets(state: State, seat: int, message: dict[str, Any], where: str) -> None:
     secrets = [_canonical(secret) for secret in state.secrets(seat)
-               if isinstance(secret, list) and len(secret) >= 2]
+               if isinstance(secret, (list, str)) and len(secret) >= SECRET_MIN]
     if not secrets:
         return
     for found in _lists_in(message):
@@ -70,11 +74,13 @@ def _check_secrets(state: State, seat: int, message: dict[str, Any], where: str)
             raise LeakError(f"{where}: a hidden value appears in the message: {found!r}"[:300])
 
 
-def _canonical(values: list) -> list:
-    return sorted(map(repr, values))
+def _canonical(values: list | str) -> list:
+    """Order-free form; a string is its characters (engines that write a
+    hand as one string of card symbols, like Dou Dizhu's ``"334455"``)."""
+    return sorted(map(repr, list(values)))
 
 
-def _lists_in(value: Any) -> Iterator[list]:
+def _lists_in(value: Any) -> Iterator[list | str]:
     if isinstance(value, dict):
         for item in value.values():
             yield from _lists_in(item)
@@ -82,3 +88,5 @@ def _lists_in(value: Any) -> Iterator[list]:
         yield value
         for item in value:
             yield from _lists_in(item)
+    elif isinstance(value, str) and len(value) >= SECRET_MIN:
+        yield value

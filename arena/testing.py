@@ -45,9 +45,11 @@ def check_engine(
     """Play ``games`` random games and assert the contract on every step.
 
     ``hidden=True`` (a game with private information) also demands that
-    resampling from one seat's observation changed some other seat's
-    observation at least once: proof that the sampler really randomizes what
-    the seat cannot see while keeping what it can see identical.
+    resampling from one seat's observation changed, at least once, some other
+    seat's observation or what the engine lists as hidden from the seat
+    (:meth:`State.secrets`, which covers dummies and undealt cards): proof
+    that the sampler really randomizes what the seat cannot see while keeping
+    what it can see identical.
     """
     info = engine.info
     counts = players or info.players
@@ -63,8 +65,8 @@ def check_engine(
     if hidden:
         assert report.samples > 0, f"{info.id}: no state was ever sampled"
         assert report.hidden_changes > 0, (
-            f"{info.id}: sample_state never changed any other seat's view; "
-            "it must randomize hidden information"
+            f"{info.id}: sample_state never changed any other seat's view or any "
+            "secret; it must randomize hidden information"
         )
     return report
 
@@ -149,10 +151,10 @@ def _check_sampling(engine, state: State, rng, report, at) -> None:
         assert sampled.legal_actions(seat) == state.legal_actions(seat), (
             f"{at}: sampled state gives seat {seat} other legal actions"
         )
-    for other in range(state.players):
-        if other != seat and sampled.observation(other) != state.observation(other):
-            report.hidden_changes += 1
-            break
+    others_differ = any(sampled.observation(other) != state.observation(other)
+                        for other in range(state.players) if other != seat)
+    if others_differ or sampled.secrets(seat) != state.secrets(seat):
+        report.hidden_changes += 1
     _random_playout(sampled, rng, at + " (sampled)")
 
 

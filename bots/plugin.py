@@ -15,4 +15,10 @@ def register_bots():
         BotSpec("farm-and-furious-racer", games=("farm-and-furious",),
                 entry="bots.farm_and_furious:Racer", version="1.0",
                 description="expected-advance heuristic against the hands it can deduce"),
+        BotSpec("dou-dizhu-greedy", games=("dou-dizhu",), entry="bots.dou_dizhu:GreedyBot",
+                version="1.0", description="hand-plan heuristic: bids by strength, sheds in "
+                "fewest plays, keeps bombs, peasants cooperate"),
+        BotSpec("farm-hand-counter", games=("farm-hand",), entry="bots.farm_hand:CounterBot",
+                version="1.0", description="Monte Carlo over the hidden numbers (known suits "
+                "and dummy order kept); bids and plays for its exact bid"),
     ]

@@ -81,5 +81,5 @@ def test_conformance_check_catches_broken_engines(engine, complaint):
 
 
 def test_conformance_check_demands_a_sampler_that_hides_something():
-    with pytest.raises(AssertionError, match="never changed any other seat's view"):
+    with pytest.raises(AssertionError, match="never changed any other seat.s view or any secret"):
         check_engine(FarmAndFurious(), 20, hidden=True)

@@ -227,6 +227,12 @@ class FarmHandState(State):
             ],
         }
 
+    def secrets(self, seat):
+        """For the referee's leak audit: the numbers of every other hand
+        (dummies included; their suits are public, their numbers are not)."""
+        return [[CARD_CODE[card] for card in hand]
+                for other, hand in enumerate(self._hands) if other != seat]
+
     def outcome(self):
         if self._phase != OVER:
             raise ValueError("farm-hand: the game is not over")
