@@ -13,9 +13,8 @@ It sees only its observation and the legal actions.  Each decision:
 * discard: red 3s, then black 3s (they freeze the pile for the next player),
   then the least useful card that does not feed the next team (never a rank
   it has a set of, never a wild);
-* go out (meld or discard the last Foot card) only when its team is ahead on
-  an estimate of the totals, or when the draw pile is nearly exhausted;
-  otherwise it keeps two cards in the Foot.
+* go out (meld or discard the last Foot card) as soon as its team has the
+  books: holding back while behind measured worse (see ``_want_out``).
 """
 
 from __future__ import annotations
@@ -39,6 +38,8 @@ def _wilds(cards) -> int:
 class BuilderBot(Bot):
     name = "hand-and-foot-builder"
     version = "1.0"
+    #: take the discard pile when its estimated worth is above this
+    pile_margin = -3.0
 
     def new_match(self, hello):
         self.rng = random.Random(hello.get("seed", 0))
@@ -68,12 +69,13 @@ class BuilderBot(Bot):
         return total
 
     def _want_out(self, obs) -> bool:
-        if obs["stock"] <= 3 * obs["players"]:
-            return True
-        mine = self._estimate(obs, obs["team"])
-        others = [self._estimate(obs, team) for team in range(len(obs["scores"]))
-                  if team != obs["team"]]
-        return mine >= max(others)
+        """Whether to go out now that the team has its books: always.
+
+        Measured against going out at once (4 players, target 2,000, 1,000
+        games each), holding back lost every time: when the team was behind
+        on :meth:`_estimate` (46.8%), behind by 600+ (47.8%), or only when
+        the round would end the game with the team behind (46.4%)."""
+        return True
 
     # -------------------------------------------------------------- choose
     def _choose(self, obs, legal):
@@ -107,7 +109,7 @@ class BuilderBot(Bot):
                 worth -= 0.3
         if obs["in_foot"][obs["seat"]] and books(sets)[0] and books(sets)[1]:
             worth -= 1.5  # more cards only delay going out
-        return "pile" if worth > 0 else "draw"
+        return "pile" if worth > self.pile_margin else "draw"
 
     def _meld_or_discard(self, obs, legal):
         seat = obs["seat"]
@@ -117,7 +119,7 @@ class BuilderBot(Bot):
         in_foot = obs["in_foot"][seat]
         clean, dirty = books(sets)
         can_out = clean > 0 and dirty > 0
-        want_out = can_out and self._want_out(obs)
+        hold_back = can_out and in_foot and not self._want_out(obs)
         ending = obs["stock"] <= 2 * obs["players"]
         left_after = {}
         for action in legal:
@@ -127,10 +129,8 @@ class BuilderBot(Bot):
                 left_after[action] = len(hand) - 1
 
         def keeps(action):
-            """In the Foot, keep two cards unless going out is wanted."""
-            if not in_foot or want_out:
-                return True
-            return left_after[action] >= 2
+            """When holding back in the Foot, keep two cards."""
+            return not hold_back or left_after[action] >= 2
 
         melds = [a for a in legal if a in left_after and keeps(a)]
         if not obs["melded"][team]:

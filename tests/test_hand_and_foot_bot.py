@@ -70,12 +70,32 @@ def _play_turn(state):
         state.step(seat, _act(state))
 
 
-def test_bot_goes_out_when_ahead_and_not_when_far_behind():
+def test_bot_goes_out_as_soon_as_it_can():
     ahead = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[0, 0])
     _play_turn(ahead)
     assert ahead._outs == [0]
-    behind = position(hands={0: ["8d", "kc", "5d"]}, sets={0: BOOKS}, in_foot=[0],
+    behind = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0],
                       scores=[0, 9000])
     _play_turn(behind)
-    assert behind._outs == [] and behind.to_act() == (1,)
-    assert len(behind._hands[0]) >= 1
+    assert behind._outs == [0]
+
+
+def test_bot_holding_back_keeps_two_cards():
+    class Holder(BuilderBot):
+        def _want_out(self, obs):
+            return False
+
+    state = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0])
+    bot = Holder()
+    bot.new_match({"seed": 2})
+    while state.to_act() == (0,):
+        state.step(0, bot.act(state.observation(0), state.legal_actions(0), {}))
+    # melding the 8 would leave one card: it discards the king and keeps the 8
+    assert state._outs == [] and state._hands[0] == ["8d"]
+
+
+def test_bot_completes_a_book_to_go_out():
+    state = position(hands={0: ["9d", "kd"]}, in_foot=[0],
+                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    _play_turn(state)
+    assert state._outs == [0]  # meld:9 (dirty book), then the king

@@ -167,7 +167,7 @@ class HandAndFoot(Engine):
         # The acting player's hidden Hand must let it finish the turn (reach a
         # pending initial meld's threshold, or go out with a single Foot card):
         # deal again until it does, then fall back to swapping useful cards in.
-        for _ in range(SAMPLE_TRIES):
+        for _ in range(max(1, SAMPLE_TRIES)):
             rng.shuffle(unknown)
             state._deal_hidden(seat, observation, unknown)
             if (actor is None or actor == seat or state._phase != MELD
