@@ -12,7 +12,9 @@ A position is worth
   no open stack whose next card they may hold -- the chance a hidden card is
   theirs is the share of hidden cards of that range in their Hand), minus the
   same for being blocked itself (no Tractor and nothing playable in reserve),
-* a reserve bonus for playable cards and Tractors kept for later turns,
+* a reserve bonus for playable cards and Tractors kept for later turns, and
+  for runs (own cards next on a stack, one after another: turns of play
+  nobody can take away),
 * minus the expected number of stacks the opponent can play on (cards it
   must not be handed), plus a bonus for stacks whose remaining cards are all
   its own (finishing them later is safe),
@@ -116,23 +118,22 @@ class PlannerBot(Bot):
     name = "vegetables-planner"
     version = "1.0"
 
-    # weights (tuned against random and against itself on a few hundred games)
+    # Weights, tuned in self-play (paired seeds, 400-600 games per variant,
+    # seats swapped); every one is a class attribute so variants are easy.
     block_risk = 0.6       # chance of being blocked with nothing in reserve
     reserve_weight = 3.0   # per playable card / Tractor kept, up to reserve_cap
     reserve_cap = 3
+    run_weight = 2.0       # per card of our runs (our cards next on a stack, in
+    run_cap = 6            # a row, Tractors included), up to run_cap ...
+    run_extra = 1.0        # ... and per run card beyond that
     tractor_weight = 2.0   # a Tractor beyond its reserve value
-    opp_option_weight = 2.0
+    opp_option_weight = 2.0  # per open stack whose next card the opponent may hold
     secured_weight = 6.0   # a stack whose remaining cards are all ours
     hand_weight = 1.0      # per Hand card when the Wells are (nearly) empty
-    opp_tractor_weight = 0.0  # per Tractor the opponent has or will unlock
-    run_weight = 2.0       # per card of our runs (our cards next on a stack, in a row)
-    run_cap = 6
-    well_mode = 0
-    draw_value = 0.0       # per card the coming draw to 12 will bring
+    opp_tractor_weight = 0.0  # per Tractor the opponent has or will unlock (3 lost 11 points)
     draw_mode = 1          # 1: draw to 12 whenever allowed; 0: pass when allowed;
-    # n >= 2: draw only with fewer than n playable cards and Tractors
-    run_extra = 1.0
-    opp_run_weight = 0.0   # per expected card of the opponent's runs
+    #                        n >= 2: draw only with fewer than n plays in reserve
+    well_mode = 0          # 0: Well with most playable hidden cards; 1: 13-20; 2: third
 
     def new_game(self, game):
         self.seat = game["seat"]
@@ -146,7 +147,6 @@ class PlannerBot(Bot):
         opp_none = 1.0
         secured = 0
         runs = 0
-        opp_runs = 0.0
         for stack in range(16):
             top = tops[stack]
             if top >= 17:
@@ -172,19 +172,6 @@ class PlannerBot(Bot):
                 else:
                     secured += 1
                 runs += run
-            elif p:
-                chance = p
-                opp_runs += chance
-                for higher in range(number + 4, 21, 4):
-                    follow = card + higher - number
-                    where = loc[follow]
-                    if where == OPP:
-                        pass
-                    elif where == UNKNOWN:
-                        chance *= view.q_mid if higher <= 12 else view.q_high
-                    else:
-                        break
-                    opp_runs += chance
         playable = 0
         for card in view.hand:
             if tops[STACK[card]] == NEEDS[card]:
@@ -205,14 +192,9 @@ class PlannerBot(Bot):
         value += self.tractor_weight * view.tractors
         value -= self.opp_option_weight * opp_sum
         value += self.secured_weight * secured
-        if self.run_weight:
-            value += self.run_weight * min(runs + view.tractors, self.run_cap)
-            value += self.run_extra * (runs + view.tractors)
-        value -= self.opp_run_weight * opp_runs
+        value += self.run_weight * min(runs + view.tractors, self.run_cap)
+        value += self.run_extra * (runs + view.tractors)
         value -= self.opp_tractor_weight * (view.opp_tractors + view.opp_locked)
-        if self.draw_value and self.draw_mode == 1:
-            size = len(view.hand) + view.tractors
-            value += self.draw_value * min(max(0, 12 - size), sum(view.wells))
         if sum(view.wells) <= 4:
             value -= self.hand_weight * (len(view.hand) + view.tractors + len(view.grounds))
         return value
