@@ -117,6 +117,10 @@ def test_new_bot_installed_editable_plays_at_once(env):
                        "--seed", "3", "--games", "2", "--sandbox", "strict", "--json")
     summary = json.loads(result.stdout)
     assert all(s["fault"] is None for g in summary["games"] for s in g["seats"]), summary
+    # the package's own test: the bot against random through the real referee
+    env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "pytest")
+    own = env.run(env.bin / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "fresh-bot")
+    assert "2 passed" in own.stdout, own.stdout
     check = env.cli("check-bot", "fresh-bot", "--game", "vegetables", "--games", "1",
                     "--quiet", "--sandbox", "strict", check=False)
     assert check.returncode == 0, check.stdout + check.stderr
