@@ -2,7 +2,7 @@
 
 from arena.inprocess import play_game
 from bots.random_bot import RandomBot
-from bots.vegetables import PlannerBot, view_of
+from bots.vegetables import UNKNOWN, PlannerBot, view_of
 from engines.vegetables import Vegetables
 
 ENGINE = Vegetables()
@@ -29,7 +29,7 @@ def test_view_counts_hidden_cards_like_the_engine():
     state = ENGINE.new_game(2, 4)
     view = view_of(state.observation(1))
     # seat 1 sees its own 12 cards, both Grounds and the 16 Silo cards
-    assert sum(1 for where in view.loc if where == 2) == 80 - 12 - 16 - 16
+    assert sum(1 for where in view.loc if where == UNKNOWN) == 80 - 12 - 16 - 16
     assert abs(view.q_mid - 12 / 20) < 1e-9 and view.q_high == 0.0
 
 

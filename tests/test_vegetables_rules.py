@@ -63,7 +63,7 @@ def test_playing_an_unplayable_card_is_rejected():
 
 # ------------------------------------------------------------ silos
 def test_ground_card_forces_a_silo_take_and_the_taken_card_is_playable():
-    state = make(grounds0=["g1", "r2"], hand0=["g5", "g9"] + ["y5"] * 0,
+    state = make(grounds0=["g1", "r2"], hand0=["g5", "g9"],
                  tops={"g1": 0}, silos=[["r17"], [], ["g13", "p20"], ["y18"]],
                  wells=FULL_WELLS)
     state.step(0, "play:g1")
@@ -88,7 +88,7 @@ def test_hand_card_play_has_no_silo_take():
 
 
 def test_no_take_when_the_silos_are_empty():
-    state = make(grounds0=["g1", "r2"], hand0=["p5"] * 0 + ["y9"], wells=FULL_WELLS)
+    state = make(grounds0=["g1", "r2"], hand0=["y9"], wells=FULL_WELLS)
     state.step(0, "play:g1")
     assert state._phase == "play"
     assert "play:r2" in state.legal_actions(0)
@@ -101,9 +101,8 @@ def full_silos():
 
 def test_tractors_unlock_at_the_fourth_and_the_last_ground_card():
     grounds = ["p1", "p2", "p3", "p4", "g1", "g2", "g3", "g4"]
-    state = make(grounds0=grounds, silos=full_silos() + [], wells=FULL_WELLS,
-                 tractors=(1, 1))
-    state._silos = [[CARD[c] for c in col] * 3 for col in full_silos()]
+    state = make(grounds0=grounds, wells=FULL_WELLS, tractors=(1, 1))
+    state._silos = [[CARD[c] for c in col] * 3 for col in full_silos()]  # enough takes
     counts = []
     for card in grounds:
         state.step(0, "play:" + card)
@@ -152,7 +151,7 @@ def test_stand_in_puts_tractor_and_card_and_kills_the_real_card():
 
 
 def test_discarding_a_tractor_is_a_play():
-    state = make(hand0=["p9"] * 0 + ["y13"], tractors=(1, 0), wells=FULL_WELLS)
+    state = make(hand0=["y13"], tractors=(1, 0), wells=FULL_WELLS)
     assert state.legal_actions(0) == ["discard-tractor"]
     state.step(0, "discard-tractor")
     assert state._tractors[0] == 0 and state._tractors_discarded[0] == 1
