@@ -21,4 +21,8 @@ def register_bots():
         BotSpec("farm-hand-counter", games=("farm-hand",), entry="bots.farm_hand:CounterBot",
                 version="1.0", description="Monte Carlo over the hidden numbers (known suits "
                 "and dummy order kept); bids and plays for its exact bid"),
+        BotSpec("hand-and-foot-builder", games=("hand-and-foot",),
+                entry="bots.hand_and_foot:BuilderBot", version="1.0",
+                description="meets the initial meld, builds clean and dirty books, spends wilds "
+                "sparingly, takes the pile when it pays, goes out as soon as it can"),
     ]

@@ -580,6 +580,14 @@ class HandAndFootState(State):
             "stock": len(self._stock),
         }
 
+    def secrets(self, seat):
+        """For the referee's leak audit: the other hands, every unpicked
+        Foot (the seat's own too: nobody looks before picking it up) and the
+        draw pile."""
+        hidden = [list(hand) for other, hand in enumerate(self._hands) if other != seat]
+        hidden += [list(foot) for foot in self._feet if foot]
+        return hidden + [list(self._stock)]
+
     def outcome(self):
         if self._phase != OVER:
             raise ValueError("the game is not over")
