@@ -25,4 +25,7 @@ def register_bots():
                 entry="bots.hand_and_foot:BuilderBot", version="1.0",
                 description="meets the initial meld, builds clean and dirty books, spends wilds "
                 "sparingly, takes the pile when it pays, goes out as soon as it can"),
+        BotSpec("vegetables-planner", games=("vegetables",), entry="bots.vegetables:PlannerBot",
+                version="1.0", description="turn planner: block chances, reserves and runs of "
+                "own cards, opponent options"),
     ]

@@ -370,6 +370,13 @@ class VegetablesState(State):
             "end": self._end,
         }
 
+    def secrets(self, seat):
+        """For the referee's leak audit: the opponent's Hand cards this seat
+        has no way to know, and the content of every Well."""
+        known = set(self.observation(seat)["opponent_known"])
+        unknown = [NAMES[c] for c in sorted(self._hands[1 - seat]) if NAMES[c] not in known]
+        return [unknown] + [[NAMES[c] for c in well] for well in self._wells]
+
     # ------------------------------------------------------------ moves
     def apply(self, actions):
         if self._phase == OVER:
