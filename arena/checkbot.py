@@ -489,6 +489,7 @@ def render_text(name: str, reports: list[GameCheck], width: int = 400) -> str:
         lines.extend(f"  note: {note}" for note in report.notes)
     failed = [r.game for r in reports if not r.ok]
     lines.append(f"{name}: " + (f"FAILED in {', '.join(failed)}" if failed
+                                else "ok in 1 game" if len(reports) == 1
                                 else f"ok in all {len(reports)} games"))
     return "\n".join(lines)
 

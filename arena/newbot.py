@@ -40,7 +40,8 @@ class Names:
     def from_name(cls, name: str) -> "Names":
         if not NAME_PATTERN.match(name):
             raise NewBotError(
-                f"bot name {name!r}: use lowercase letters, digits and single hyphens, "
+                f"bot name {name!r}: use lowercase letters, digits and single hyphens "
+                "(or underscores), "
                 "starting with a letter (e.g. 'my-bot')")
         module = name.replace("-", "_")
         if keyword.iskeyword(module):

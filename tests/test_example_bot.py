@@ -124,7 +124,7 @@ def test_new_bot_installed_editable_plays_at_once(env):
     check = env.cli("check-bot", "fresh-bot", "--game", "vegetables", "--games", "1",
                     "--quiet", "--sandbox", "strict", check=False)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in all 1 games"
+    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in 1 game"
 
 
 def test_small_tournament_with_the_plugin_bots(env):

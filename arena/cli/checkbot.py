@@ -24,9 +24,12 @@ def check_bot(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (full messages)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress lines on stderr"),
 ) -> None:
-    """Play a few games of each game the bot claims, then its edge cases (first
-    move, a single legal action, the largest legal-action list, the end of a
-    game, a new match); report per game.  Exit status 1 if anything failed."""
+    """Conformance run: games against random, then edge cases; exit 1 on any failure.
+
+    For each game the bot claims: a few games against random through the real
+    referee, then the first move, a single legal action, the largest
+    legal-action list, the end of a game and a new match.  Each game is ok, or
+    each mishandled message is shown with the fault and the message sent."""
     from arena.bots import BotSpecError
     from arena.checkbot import check, render_text, to_json
     from arena.cli.catalog import warn_plugin_errors
