@@ -31,6 +31,8 @@ from typing import Any
 
 from arena import protocol
 from arena.bots import ANY_GAME, BotSpec
+# _poll: waiting on a channel without exchange()'s timeout fault, for the
+# messages that expect no answer (the bot must stay silent and alive)
 from arena.connection import Channel, Fault, _poll, exchange
 from arena.game import Engine, State
 from arena.referee import Deal, Entrant, Limit, play_match

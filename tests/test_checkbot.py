@@ -94,10 +94,8 @@ def test_positions_are_real_edge_cases(registry):
     assert seat in state.to_act() and len(state.legal_actions(seat)) == 1
     state, seat, size = found.largest
     assert len(state.legal_actions(seat)) == size > 50
-    state, seat = found.last
-    replay = state.clone()
-    replay.apply({s: replay.legal_actions(s)[0] for s in replay.to_act()})
-    assert seat in state.to_act()
+    state, seat = found.last  # one turn before the end of a random game
+    assert seat in state.to_act() and not state.is_over()
 
 
 def test_illegal_action_on_a_single_legal_action(registry, quirky):
@@ -132,9 +130,9 @@ def test_answering_a_message_that_expects_none(registry, quirky):
 
 def test_timeout_on_the_largest_list(registry, quirky):
     [report] = check(quirky("slow-on-long-lists"), registry=registry, games=["dou-dizhu"],
-                     rounds=1, limit=Limit(move=0.3))
+                     rounds=1, limit=Limit(move=1.0))
     problem = next(p for p in report.problems if p.case.startswith("largest legal-action list"))
-    assert problem.kind == "timeout" and problem.detail == "no answer within 0.3s"
+    assert problem.kind == "timeout" and problem.detail == "no answer within 1s"
     assert len(problem.message["legal"]) > 50
     assert "single legal action" in report.passed
 

@@ -101,18 +101,24 @@ def test_example_bot_plays_a_match_in_the_strict_sandbox(env):
     assert all(s["fault"] is None for g in summary["games"] for s in g["seats"])
 
 
-def test_new_bot_installed_editable_plays_at_once(env):
+@pytest.fixture(scope="module")
+def fresh_bot(env):
+    """A package fresh from `arena new-bot`, installed editable, then edited."""
     env.cli("new-bot", "fresh-bot", "--game", "farm-and-furious", "--game", "vegetables")
     package = env.root / "fresh-bot"
     assert (package / "fresh_bot" / "bot.py").exists()
     env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "-e", "./fresh-bot")
-    listed = env.arena("bots").stdout
-    assert any(l.startswith("fresh-bot ") and "farm-and-furious,vegetables" in l
-               for l in listed.splitlines()), listed
-    # editable: the source folder stays where it is, and the sandbox must see it
+    # editable: the source folder stays where it is (and the sandbox must see it)
     (package / "fresh_bot" / "bot.py").write_text(
         (package / "fresh_bot" / "bot.py").read_text().replace(
             "return self.rng.choice(legal)", "return legal[-1]"))
+    return package
+
+
+def test_new_bot_installed_editable_plays_at_once(env, fresh_bot):
+    listed = env.arena("bots").stdout
+    assert any(l.startswith("fresh-bot ") and "farm-and-furious,vegetables" in l
+               for l in listed.splitlines()), listed
     result = env.arena("match", "farm-and-furious", "--bot", "fresh-bot", "--bot", "random",
                        "--seed", "3", "--games", "2", "--sandbox", "strict", "--json")
     summary = json.loads(result.stdout)
@@ -127,14 +133,14 @@ def test_new_bot_installed_editable_plays_at_once(env):
     assert check.stdout.splitlines()[-1] == "fresh-bot: ok in 1 game"
 
 
-def test_small_tournament_with_the_plugin_bots(env):
+def test_small_tournament_with_the_plugin_bots(env, fresh_bot):
     (env.root / "small.toml").write_text(textwrap.dedent("""
         name = "plugins"
         seed = 7
         deals = 2
         workers = 1
         sandbox = "strict"
-        bots = ["example-bot", "random"]
+        bots = ["example-bot", "fresh-bot", "random"]
 
         [[games]]
         id = "farm-and-furious"
@@ -147,7 +153,7 @@ def test_small_tournament_with_the_plugin_bots(env):
     assert "example-bot" in result.stdout
     board = json.loads(env.cli("leaderboard", "out", "--format", "json").stdout)
     text = json.dumps(board)
-    assert "example-bot" in text and "random" in text
+    assert all(name in text for name in ("example-bot", "fresh-bot", "random"))
     faults = env.run(env.bin / "python", "-c", textwrap.dedent("""
         import json, sqlite3
         rows = sqlite3.connect('out/results.sqlite').execute('select bots, faults from games')
@@ -155,4 +161,4 @@ def test_small_tournament_with_the_plugin_bots(env):
         print(len(rows), sum(1 for _, f in rows for x in f if x))
         """)).stdout.split()
     games, faulted = map(int, faults)
-    assert games == 8 and faulted == 0
+    assert games == 24 and faulted == 0  # 3 pairs x 2 deals x 2 seatings x 2 games
