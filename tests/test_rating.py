@@ -126,14 +126,33 @@ def test_fast_rate_agrees_with_the_trueskill_package():
         groups = [[(rng.uniform(10, 40), rng.uniform(0.5, 8.4))
                    for _ in range(rng.choice([1, 1, 2, 3]))] for _ in range(n)]
         ranks = [rng.randint(0, n - 1) for _ in range(n)]
+        weights = [[1 / len(g)] * len(g) if rng.random() < 0.5 else [1.0] * len(g)
+                   for g in groups]
         try:
             expected = ENV.rate([tuple(trueskill.Rating(m, s) for m, s in g) for g in groups],
-                                ranks=ranks)
+                                ranks=ranks, weights=weights)
         except FloatingPointError:
             continue
-        for want, got in zip(expected, fast_rate(groups, ranks)):
+        for want, got in zip(expected, fast_rate(groups, ranks, weights)):
             for rating, (mu, sigma) in zip(want, got):
                 assert mu == pytest.approx(rating.mu, abs=1e-9)
                 assert sigma == pytest.approx(rating.sigma, abs=1e-9)
         checked += 1
     assert checked > 300
+
+
+def test_one_against_two_does_not_deflate_everybody():
+    """Team performance is the members' mean: equal bots taking turns as the
+    landlord stay near the prior instead of drifting down."""
+    rng = random.Random(2)
+    games = []
+    for k in range(600):
+        lord = rng.randrange(3)
+        lord_wins = rng.random() < 0.5
+        ranks = [(1 if lord_wins else 2) if s == lord else (2 if lord_wins else 1)
+                 for s in range(3)]
+        games.append(game(["a", "b", "c"], ranks, teams=[0 if s == lord else 1 for s in range(3)],
+                          order=k))
+    standings = compute(games, history=0)["g"].standings
+    for name in "abc":
+        assert abs(standings[name].mu - ENV.mu) < 4, standings[name]
