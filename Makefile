@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 tournament: $(STAMP)
-	$(BIN)/arena match farm-and-furious --bot farm-and-furious-racer --bot random --bot random --games 5
+	$(BIN)/arena tournament tournaments/quick.toml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
