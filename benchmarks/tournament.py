@@ -155,21 +155,30 @@ def main(argv=None) -> None:
     parser.add_argument("--file", type=Path, default=ROOT / "tournaments" / "quick.toml")
     parser.add_argument("--games", type=int, default=None, help="synthetic stored games")
     parser.add_argument("--skip-play", action="store_true", help="only the rating figure")
+    parser.add_argument("--repeats", type=int, default=None, help="runs per worker count")
     args = parser.parse_args(argv)
     deals = 2 if args.quick else None
     count = args.games or (10_000 if args.quick else 100_000)
+    args.repeats = args.repeats or (1 if args.quick else 3)
 
     if not args.skip_play:
         registry = installed()
         _, left_out = installed_part(args.file, registry, deals)
         print(f"tournament: {args.file.relative_to(ROOT) if args.file.is_relative_to(ROOT) else args.file}"
               + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
+        runs: dict[int, list[float]] = {1: [], 2: []}
+        played = {}
+        for _ in range(args.repeats):       # interleaved, so load changes hit both alike
+            for workers in (1, 2):
+                played[workers], seconds = games_per_second(args.file, workers, deals)
+                runs[workers].append(seconds)
         rates = {}
         for workers in (1, 2):
-            played, seconds = games_per_second(args.file, workers, deals)
-            rates[workers] = played / seconds
-            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played} games in "
-                  f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s")
+            seconds = statistics.median(runs[workers])
+            rates[workers] = played[workers] / seconds
+            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played[workers]} games in "
+                  f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
+                  f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)")
         print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
 
     read, total = rating_time(count, 1 if count >= 50_000 else 3)
