@@ -23,8 +23,8 @@ from __future__ import annotations
 import functools
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
 import time
 import traceback
@@ -128,12 +128,6 @@ class InlineExecutor(Executor):
                 on_event(JobDone(job.item))
 
 
-@dataclass(frozen=True)
-class _Started:
-    item: str
-    pid: int
-
-
 def _die_with_parent() -> None:
     """Ask Linux to send SIGTERM when the driver dies (even by kill -9)."""
     try:
@@ -144,120 +138,140 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker(tasks, events, job_runner, parent: int) -> None:
+def _worker(conn, job_runner, parent: int) -> None:
+    """A worker's loop on its own pipe: receive a job, send its events.
+
+    Each worker has a pipe of its own (no lock shared with other workers),
+    and every message is written synchronously: whatever a worker sent before
+    it died abruptly reaches the driver whole, and a half-written message
+    only ends that worker's pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the driver decides about Ctrl-C
 
     def stop(signum, frame):
         raise SystemExit(1)     # unwinds the referee, which ends its bot processes
     signal.signal(signal.SIGTERM, stop)
     _die_with_parent()
-    if os.getppid() != parent:
-        return
 
     def emit(event) -> None:
         if os.getppid() != parent:       # the driver is gone: stop this match
             raise SystemExit(1)
-        events.put(event)
-    while True:
+        conn.send(event)
+    while os.getppid() == parent:
         try:
-            job = tasks.get(timeout=1.0)
-        except queue.Empty:
-            if os.getppid() != parent:
-                return
-            continue
+            if not conn.poll(1.0):
+                continue
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
         if job is None:
             return
-        events.put(_Started(job.item, os.getpid()))
         try:
             job_runner(job, emit)
         except Exception:
             log.exception("match %s failed", job.item)
-            events.put(JobDone(job.item, traceback.format_exc(limit=8)))
+            conn.send(JobDone(job.item, traceback.format_exc(limit=8)))
         else:
-            events.put(JobDone(job.item))
+            conn.send(JobDone(job.item))
+
+
+@dataclass
+class _Slot:
+    process: Any
+    conn: Any
+    job: MatchJob | None = None
 
 
 class LocalExecutor(Executor):
-    """A pool of forked worker processes on this machine."""
+    """A pool of forked worker processes on this machine; the driver hands
+    each idle worker the next job over the worker's own pipe."""
 
     def __init__(self, workers: int, job_runner: Callable = run_job):
         self.workers = max(1, workers)
         self.job_runner = job_runner
         self.context = multiprocessing.get_context("fork")
-        self.processes: list = []
-        self.tasks = None
-        self.events = None
+        self.slots: list[_Slot] = []
 
     def start(self) -> None:
-        if self.processes:
-            return
-        self.tasks = self.context.Queue()
-        self.events = self.context.Queue()
-        for _ in range(self.workers):
+        while len(self.slots) < self.workers:
             self._spawn()
 
-    def _spawn(self) -> None:
+    def _spawn(self) -> _Slot:
+        ours, theirs = self.context.Pipe(duplex=True)
         process = self.context.Process(target=_worker, name="arena-worker", daemon=True,
-                                       args=(self.tasks, self.events, self.job_runner,
-                                             os.getpid()))
+                                       args=(theirs, self.job_runner, os.getpid()))
         process.start()
-        self.processes.append(process)
+        theirs.close()
+        slot = _Slot(process, ours)
+        self.slots.append(slot)
+        return slot
 
     def run(self, jobs, on_event):
         self.start()
-        waiting = {job.item for job in jobs}
-        for job in jobs:
-            self.tasks.put(job)
-        running: dict[int, str] = {}   # pid -> item
-        while waiting:
-            try:
-                event = self.events.get(timeout=0.5)
-            except queue.Empty:
-                self._check_workers(running, waiting, on_event)
-                continue
-            if isinstance(event, _Started):
-                running[event.pid] = event.item
-                continue
-            if isinstance(event, JobDone):
-                waiting.discard(event.item)
-                for pid, item in list(running.items()):
-                    if item == event.item:
-                        del running[pid]
-            on_event(event)
+        pending = list(jobs)
+        pending.reverse()
+        busy = 0
+        while pending or busy:
+            for slot in self.slots:
+                if slot.job is None and pending:
+                    slot.job = pending.pop()
+                    try:
+                        slot.conn.send(slot.job)
+                    except OSError:
+                        pass            # a dead worker: noticed below
+                    busy += 1
+            ready = multiprocessing.connection.wait(
+                [slot.conn for slot in self.slots] + [slot.process.sentinel for slot in self.slots],
+                timeout=1.0)
+            for slot in list(self.slots):
+                if slot.conn in ready or slot.process.sentinel in ready:
+                    busy -= self._drain(slot, on_event)
 
-    def _check_workers(self, running, waiting, on_event) -> None:
-        for process in list(self.processes):
-            if process.is_alive():
-                continue
-            self.processes.remove(process)
-            item = running.pop(process.pid, None)
-            log.error("worker %s ended (exit code %s)%s", process.pid, process.exitcode,
-                      f" while playing {item}" if item else "")
-            if item is not None and item in waiting:
-                waiting.discard(item)
-                on_event(JobDone(item, f"worker process ended with exit code {process.exitcode}"))
-            self._spawn()
+    def _drain(self, slot: _Slot, on_event) -> int:
+        """Deliver what ``slot`` sent; replace it if it ended.  Returns how
+        many jobs finished (0 or 1)."""
+        finished = 0
+        try:
+            while slot.conn.poll():
+                event = slot.conn.recv()
+                if isinstance(event, JobDone) and slot.job is not None \
+                        and event.item == slot.job.item:
+                    slot.job = None
+                    finished += 1
+                on_event(event)
+            if slot.process.is_alive():
+                return finished
+        except (EOFError, OSError):
+            pass
+        slot.process.join(5)
+        self.slots.remove(slot)
+        slot.conn.close()
+        code = slot.process.exitcode
+        log.error("worker %s ended (exit code %s)%s", slot.process.pid, code,
+                  f" while playing {slot.job.item}" if slot.job else "")
+        if slot.job is not None:
+            finished += 1
+            on_event(JobDone(slot.job.item, f"worker process ended with exit code {code}"))
+        self._spawn()
+        return finished
 
     def close(self, cancel: bool = False) -> None:
-        if not self.processes:
-            return
-        if cancel:
-            for process in self.processes:
-                if process.is_alive():
-                    process.terminate()
-        else:
-            for _ in self.processes:
-                self.tasks.put(None)
+        slots, self.slots = self.slots, []
+        for slot in slots:
+            try:
+                if cancel:
+                    if slot.process.is_alive():
+                        slot.process.terminate()
+                else:
+                    slot.conn.send(None)
+            except OSError:
+                pass
         deadline = time.monotonic() + (10 if cancel else 60)
-        for process in self.processes:
-            process.join(max(0.1, deadline - time.monotonic()))
-            if process.is_alive():
-                process.kill()
-                process.join(5)
-        self.processes = []
-        for channel in (self.tasks, self.events):
-            channel.cancel_join_thread()
-            channel.close()
+        for slot in slots:
+            slot.process.join(max(0.1, deadline - time.monotonic()))
+            if slot.process.is_alive():
+                slot.process.kill()
+                slot.process.join(5)
+            slot.conn.close()
 
 
 def make_executor(workers: int, registry=None) -> Executor:
