@@ -244,3 +244,20 @@ def test_killing_only_the_driver_ends_workers_and_bots(tmp_path, broken_bot, pro
         time.sleep(0.1)
     assert not processes_running(str(results))
     assert not processes_running("broken.py")
+
+
+def test_ratings_do_not_depend_on_workers_or_finishing_order(tmp_path, registry):
+    path = tmp_path / "same.toml"
+    path.write_text('name = "same"\nseed = 3\ndeals = 3\nmatch_deals = 1\n'
+                    'bots = ["random", "farm-and-furious-racer", { name = "r2", bot = "random" }]\n'
+                    '[[games]]\nid = "farm-and-furious"\nplayers = [2, 3]\n'
+                    'options = { track_length = 8 }\n')
+    boards = []
+    for workers in (0, 2):
+        folder = tmp_path / f"w{workers}"
+        run(load(path, registry, results=str(folder), workers=workers), registry,
+            progress=False)
+        result = CliRunner().invoke(app, ["leaderboard", str(folder), "--format", "json"])
+        boards.append(json.loads(result.output))
+    assert boards[0] == boards[1]
+    assert boards[0]["overall"]["games"] == 3 * (3 * 2 + 1 * 3)
