@@ -132,7 +132,6 @@ def participants(game: StoredGame) -> tuple[list[list[str]], list[int], list[str
     return [groups[k] for k in keys], [ranks[k] - 1 for k in keys], penalised
 
 
-PRIOR = trueskill.Rating(ENV.mu, ENV.sigma)
 
 
 # -- TrueSkill, fast ------------------------------------------------------------

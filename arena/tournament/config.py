@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import importlib.util
 import math
 import os
+import re
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.bots import COMMAND_PREFIX, BotSpec, BotSpecError
+from arena.bots import BotSpec, BotSpecError
 from arena.game import GameError
 
 FORMATS = ("round-robin", "gauntlet", "swiss", "rated")
@@ -78,6 +80,8 @@ class Tournament:
     sigma: float = 2.5                  # rated: stop when every sigma is below
     budget: int = 500                   # rated: at most this many games per game entry
     batch: int = 0                      # rated: tables per step (0: twice the workers)
+    executor: str = "local"             # local (process pool) or dask (see docs/cluster.md)
+    scheduler: str | None = None        # dask: a running scheduler's address (None: a local cluster)
 
     def bot(self, name: str) -> BotEntry:
         return next(entry for entry in self.bots if entry.name == name)
@@ -95,7 +99,8 @@ class Tournament:
 
 
 TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "workers", "results", "sandbox",
-            "time", "bots", "games", "gauntlet", "swiss", "rated"}
+            "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
+EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
 BOT_KEYS = {"name", "bot", "games"}
 GAME_KEYS = {"id", "players", "options", "deals", "seating", "bots", "repeats"}
@@ -111,7 +116,8 @@ def default_workers() -> int:
 
 
 def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
-         workers: int | None = None) -> Tournament:
+         workers: int | None = None, executor: str | None = None,
+         scheduler: str | None = None) -> Tournament:
     """Read and validate a tournament file (flags override the file).
 
     ``registry`` (default: the installed plugins) is what games, options,
@@ -129,7 +135,8 @@ def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
     if registry is None:
         from arena.plugins import installed
         registry = installed()
-    return parse(data, str(path), registry, results=results, workers=workers)
+    return parse(data, str(path), registry, results=results, workers=workers,
+                 executor=executor, scheduler=scheduler)
 
 
 class _Checker:
@@ -171,7 +178,8 @@ class _Checker:
 
 
 def parse(data: dict, file: str, registry, *, results: str | None = None,
-          workers: int | None = None) -> Tournament:
+          workers: int | None = None, executor: str | None = None,
+          scheduler: str | None = None) -> Tournament:
     c = _Checker(file)
     c.unknown(data, TOP_KEYS, "")
     name = c.get(data, "name", str, "", "name")
@@ -188,6 +196,8 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
     results_dir = c.get(data, "results", str, f"results/{name or 'tournament'}", "results")
     sandbox = c.get(data, "sandbox", str, "auto", "sandbox")
     _check_sandbox(c, sandbox)
+    executor, scheduler = _parse_executor(c, data, executor, scheduler,
+                                          file_workers if workers is None else workers)
 
     time_table = c.get(data, "time", dict, {}, "time")
     c.unknown(time_table, TIME_KEYS, "time.")
@@ -234,7 +244,40 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         results=results if results is not None else results_dir,
         sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games),
         challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
+        executor=executor, scheduler=scheduler,
     )
+
+
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss)://)?(?:\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$")
+
+
+def _parse_executor(c: _Checker, data: dict, executor: str | None, scheduler: str | None,
+                    workers: int) -> tuple[str, str | None]:
+    """``executor`` and ``scheduler`` (flags override the file); a scheduler
+    alone selects Dask; ``--executor local`` sets a file's scheduler aside."""
+    if scheduler is None and executor != "local":
+        scheduler = c.get(data, "scheduler", str, None, "scheduler")
+    if executor is None:
+        default = "dask" if scheduler is not None else "local"
+        executor = c.choice(data, "executor", EXECUTORS, default, "executor")
+    elif executor not in EXECUTORS:
+        c.error("executor", f"'{executor}' is not one of {', '.join(EXECUTORS)}")
+        return "local", None
+    if scheduler is not None:
+        if not _ADDRESS.match(scheduler):
+            c.error("scheduler", f"expected an address like tcp://HOST:PORT, got {scheduler!r}")
+            scheduler = None
+        elif executor != "dask":
+            c.error("scheduler", f"a scheduler is for executor = 'dask', but the executor "
+                                 f"is '{executor}'")
+            scheduler = None
+    if executor == "dask":
+        if scheduler is None and workers == 0:
+            c.error("workers", "executor 'dask' needs at least 1 worker (0 plays in this process)")
+        if importlib.util.find_spec("distributed") is None:
+            c.error("executor", "'dask' needs the distributed package: "
+                                "pip install 'farm-arena[dask]'")
+    return executor, scheduler
 
 
 def _check_sandbox(c: _Checker, level: str) -> None:

@@ -30,7 +30,7 @@ import time
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from arena.bots import BotSpec

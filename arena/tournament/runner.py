@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -20,8 +20,7 @@ from typing import Callable
 from arena.records import GameRecord
 from arena.store import Store
 from arena.tournament.config import Tournament
-from arena.tournament.executor import (Executor, GameEvent, JobDone, MatchJob, make_executor,
-                                       InlineExecutor, LocalExecutor)
+from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.plan import MatchItem, Results, make_planner
 
 log = logging.getLogger("arena.tournament")
@@ -154,6 +153,14 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
     return jobs
 
 
+def _executor_for(tournament: Tournament, registry) -> Executor:
+    """The executor the tournament asks for (``executor``, ``scheduler``)."""
+    if tournament.executor == "dask":
+        from arena.tournament.dask_executor import DaskExecutor
+        return DaskExecutor(tournament.workers, tournament.scheduler, registry)
+    return make_executor(tournament.workers, registry)
+
+
 def run(tournament: Tournament, registry=None, *, progress: bool = True, console=None,
         executor: Executor | None = None, write_leaderboard: bool = True) -> Summary:
     """Play (or resume) a tournament; return what happened."""
@@ -166,7 +173,7 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
     folder.mkdir(parents=True, exist_ok=True)
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
-    executor = executor or make_executor(tournament.workers, given_registry)
+    executor = executor or _executor_for(tournament, given_registry)
     bar = None
     store = None
     completed = False
