@@ -19,23 +19,29 @@ def tournament(
     workers: Optional[int] = typer.Option(None, "--workers", min=0,
                                           help="parallel matches (0: in this process)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    executor: Optional[str] = typer.Option(None, "--executor",
+                                           help="local (process pool) or dask (overrides the file)"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="a running Dask scheduler, tcp://HOST:PORT "
+                                                 "(implies --executor dask)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.leaderboard import pools_from, table_text
     from arena.rating import OVERALL
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
+    from arena.tournament.dask_executor import ClusterError
 
     try:
         config = load(file, results=str(results) if results is not None else None,
-                      workers=workers)
+                      workers=workers, executor=executor, scheduler=scheduler)
     except ConfigError as error:
         for line in error.errors:
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2)
     try:
         summary = run(config, progress=not quiet)
-    except StoreError as error:
+    except (StoreError, ClusterError) as error:
         raise fail(str(error))
     typer.echo(f"{config.name}: played {summary.played} games"
                + (f", {summary.skipped} already stored" if summary.skipped else "")

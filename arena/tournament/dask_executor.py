@@ -255,7 +255,7 @@ class DaskExecutor(Executor):
                                        f"{str(error).strip().splitlines()[0] if str(error) else type(error).__name__}") from None
             else:
                 options = dict(n_workers=self.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.ERROR)
                 options.update(self.cluster_options)
                 self.cluster = LocalCluster(**options)
                 self.client = Client(self.cluster, set_as_default=False)
@@ -342,7 +342,11 @@ class DaskExecutor(Executor):
                 logging.getLogger(record.name).handle(record)
             elif isinstance(value, GameEvent):
                 if value.index in seen[value.item]:
-                    continue            # posted again by a retried task: stored already
+                    # posted again by a task the scheduler ran again after its
+                    # worker died: the first copy is stored already
+                    log.info("match %s: game %d played again after a worker died; "
+                             "the first copy is kept", value.item, value.index)
+                    continue
                 seen[value.item].add(value.index)
                 on_event(value)
         return count

@@ -1,0 +1,272 @@
+"""Tournaments on a Dask cluster (needs the ``dask`` extra: distributed).
+
+A real tournament on a local cluster of 2 worker processes stores the same
+games, results and ratings as the local pool; a worker killed mid-match
+loses only that match, which is played again elsewhere (no game lost or
+stored twice); workers whose plugins differ from the driver's are one error
+before any game; a strict match in a worker gives the bot no network (the
+scheduler's port is out of its reach, as it is not at the basic level).
+"""
+
+import json
+import os
+import signal
+import sqlite3
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("distributed")
+
+import arena.cli.tournament  # noqa: E402,F401  (registers the commands)
+from arena.cli import app  # noqa: E402
+from arena.leaderboard import pools_from  # noqa: E402
+from arena.store import Store  # noqa: E402
+from arena.tournament import ConfigError, load, plan, run  # noqa: E402
+from arena.tournament import dask_executor  # noqa: E402
+from arena.tournament.dask_executor import (ClusterError, DaskExecutor, check_workers,  # noqa: E402
+                                            differences, inventory)
+from arena.tournament.executor import GameEvent, JobDone, MatchJob  # noqa: E402
+
+TESTS = Path(__file__).parent
+HOSTILE = TESTS / "bots" / "hostile.py"
+COLUMNS = ("key, item, ord, idx, tournament, game, version, options, seed, players, bots, "
+           "scores, ranks, teams, faults, dummies, moves")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A running cluster the tests connect to by address (``--scheduler``)."""
+    from distributed import LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    yield cluster
+    cluster.close()
+
+
+def games_file(tmp_path, broken_bot, workers=2):
+    path = tmp_path / "mixed.toml"
+    quitter = json.dumps(broken_bot("exit"))
+    path.write_text(f"""
+name = "mixed"
+seed = 11
+workers = {workers}
+deals = 3
+match_deals = 1
+bots = ["random", "farm-and-furious-racer", "dou-dizhu-greedy",
+        {{ name = "quitter", bot = {quitter}, games = ["farm-and-furious"] }}]
+[time]
+move = 0.5
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 8 }}
+[[games]]
+id = "dou-dizhu"
+players = [3]
+deals = 1
+""")
+    return path
+
+
+def stored_rows(results):
+    db = sqlite3.connect(Path(results) / "results.sqlite")
+    try:
+        return db.execute(f"SELECT {COLUMNS} FROM games ORDER BY ord, idx").fetchall()
+    finally:
+        db.close()
+
+
+def ratings(results):
+    with Store(results, create=False) as store:
+        pools = pools_from(store, history=0)
+    return {pool: [(s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins,
+                    dict(s.faults)) for s in ratings.table()]
+            for pool, ratings in pools.items()}
+
+
+def check_complete(results, tournament):
+    keys = [item.key(k) for item in plan(tournament) for k in range(len(item.deals))]
+    assert sorted(row[0] for row in stored_rows(results)) == sorted(keys)
+
+
+def test_a_dask_tournament_stores_what_the_local_pool_stores(tmp_path, registry, broken_bot):
+    path = games_file(tmp_path, broken_bot)
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    runner = CliRunner()
+    result = runner.invoke(app, ["tournament", str(path), "--results", str(local), "--quiet"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["tournament", str(path), "--results", str(dask), "--quiet",
+                                 "--executor", "dask"])
+    assert result.exit_code == 0, result.output
+    tournament = load(path, registry, results=str(dask))
+    check_complete(dask, tournament)
+    rows = stored_rows(dask)
+    assert rows == stored_rows(local)                  # same games, same results
+    assert any("crash" in row[14] for row in rows)     # the quitter's faults are results
+    assert ratings(dask) == ratings(local)
+    assert (dask / "leaderboard.html").exists()
+    log = (dask / "tournament.log").read_text()
+    # the workers' records (the referee's fault warnings) reach the driver's log
+    assert "dask-worker tcp://" in log and "quitter" in log and "faulted" in log
+    # resuming on the cluster plays nothing more
+    again = runner.invoke(app, ["tournament", str(path), "--results", str(dask), "--quiet",
+                                "--executor", "dask"])
+    assert again.exit_code == 0 and "played 0 games" in again.output, again.output
+    assert stored_rows(dask) == rows
+
+
+def test_a_worker_killed_mid_match_loses_only_that_match(tmp_path, registry, broken_bot,
+                                                         processes_running):
+    # an argument the slow bot ignores tells its processes apart
+    slow = f"dask-kill-test-{uuid.uuid4().hex}"
+    bot = broken_bot("slow", "0.02", slow)
+    path = tmp_path / "slow.toml"
+    path.write_text(f"""
+name = "slow"
+seed = 5
+workers = 2
+deals = 6
+match_deals = 2
+bots = ["random", {{ name = "slow", bot = {json.dumps(bot)} }}]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 10 }}
+""")
+    tournament = load(path, registry, results=str(tmp_path / "r"))
+    executor = DaskExecutor(2, registry=registry)
+    executor.start()
+    workers = executor.worker_pids()
+    killed = []
+
+    def kill_one_mid_match():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not killed:
+            for pid in processes_running(slow):
+                owner = _worker_above(pid, set(workers.values()))
+                if owner is not None:
+                    time.sleep(0.5)             # well into the match (4 games take ~0.8 s)
+                    os.kill(owner, signal.SIGKILL)
+                    killed.append(owner)
+                    return
+            time.sleep(0.02)
+    killer = threading.Thread(target=kill_one_mid_match)
+    killer.start()
+    summary = run(tournament, registry, progress=False, executor=executor)
+    killer.join()
+    assert killed, "no worker was caught playing"
+    total = sum(len(item.deals) for item in plan(tournament))
+    assert summary.errors == [] and summary.played == total == summary.stored
+    check_complete(tournament.results, tournament)      # none lost, none twice
+    assert [row[14] for row in stored_rows(tournament.results) if "null, null" not in row[14]] == []
+    deadline = time.monotonic() + 10
+    while processes_running(slow) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_running(slow) == []           # the killed worker's bots ended too
+
+
+def _worker_above(pid, workers):
+    """The worker process ``pid`` descends from, if any."""
+    while pid > 1:
+        if pid in workers:
+            return pid
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def test_workers_without_the_drivers_plugins_are_one_error(tmp_path, cluster, monkeypatch,
+                                                          broken_bot):
+    # the driver believes it runs another farm-arena: every worker differs
+    monkeypatch.setattr(dask_executor, "_arena_version", lambda: "0.0-driver")
+    path = games_file(tmp_path, broken_bot)
+    results = tmp_path / "r"
+    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(results),
+                                      "--scheduler", cluster.scheduler_address])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("arena: error:")]
+    assert len(errors) == 1 and "2 of 2 Dask workers" in errors[0]
+    assert "(driver 0.0-driver)" in errors[0]
+    assert not (results / "results.sqlite").exists()          # before any game
+
+
+def test_plugin_differences_name_what_is_missing_or_another_version():
+    driver = {"arena": "1", "games": {"g": "1.0", "h": "2.0"}, "bots": {"b": "1"}, "errors": []}
+    worker = {"arena": "1", "games": {"g": "1.1", "extra": "1"}, "bots": {}, "errors": ["plugin 'x': ImportError"]}
+    assert differences(driver, worker) == ["game 'g' 1.1 (driver 1.0)", "no game 'h'", "no bot 'b'",
+                                           "its plugin errors: plugin 'x': ImportError"]
+    assert differences(driver, dict(driver, games={**driver["games"], "more": "1"})) == []
+    with pytest.raises(ClusterError, match="1 of 2 Dask workers .* tcp://b: no bot 'b'"):
+        check_workers(driver, {"tcp://a": driver, "tcp://b": dict(driver, bots={})})
+    with pytest.raises(ClusterError, match="no workers"):
+        check_workers(driver, {})
+    assert set(inventory()) == {"arena", "games", "bots", "errors"}
+
+
+def test_an_unreachable_scheduler_is_one_error(tmp_path, broken_bot, monkeypatch):
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
+    path = games_file(tmp_path, broken_bot)
+    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(tmp_path / "r"),
+                                      "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert "arena: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+
+
+def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
+    # the hostile bot plays PWNED:network if it can connect to the port: here
+    # the scheduler's, on the worker's own network
+    port = int(cluster.scheduler_address.rsplit(":", 1)[1])
+    attacker = registry.bot(f"cmd:{sys.executable} {HOSTILE} network {os.getpid()} x {port}")
+    jobs = [MatchJob(item=level, game="farm-and-furious", options={}, sandbox=level,
+                     entrants=(("attacker", attacker), ("honest", registry.bot("random"))),
+                     deals=((5, (0, 1)),), indices=(0,)) for level in ("strict", "basic")]
+    events = []
+    executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
+    try:
+        executor.run(jobs, events.append)
+        pids = set(executor.worker_pids().values())
+    finally:
+        executor.close()
+    assert [e.error for e in events if isinstance(e, JobDone)] == [None, None]
+    records = {e.item: e.record for e in events if isinstance(e, GameEvent)}
+    strict, basic = records["strict"]["seats"], records["basic"]["seats"]
+    assert strict[0]["fault"] is None and "PWNED" not in (strict[0]["fault_detail"] or "")
+    # the control: without namespaces the same bot reaches the scheduler
+    assert "PWNED:network" in (basic[0]["fault_detail"] or "")
+    assert os.getpid() not in pids                       # played in the worker processes
+
+
+def test_config_keys_executor_and_scheduler(tmp_path, registry):
+    def parse(text, **flags):
+        path = tmp_path / "t.toml"
+        path.write_text('name = "t"\nbots = ["random"]\ngames = ["farm-hand"]\n' + text)
+        return load(path, registry, **flags)
+    assert (parse("").executor, parse("").scheduler) == ("local", None)
+    assert parse('executor = "dask"').executor == "dask"
+    chosen = parse('scheduler = "tcp://10.0.0.5:8786"')
+    assert (chosen.executor, chosen.scheduler) == ("dask", "tcp://10.0.0.5:8786")
+    assert parse('executor = "dask"', scheduler="tls://h:1").scheduler == "tls://h:1"
+    assert parse("", executor="dask").executor == "dask"
+    for text, flags, message in [
+        ('executor = "ray"', {}, "executor: 'ray' is not one of local, dask"),
+        ('executor = "local"\nscheduler = "tcp://h:1"', {},
+         "scheduler: a scheduler is for executor = 'dask', but the executor is 'local'"),
+        ('scheduler = "h"', {}, "scheduler: expected an address like tcp://HOST:PORT, got 'h'"),
+        ('scheduler = 8786', {}, "scheduler: expected a string, got 8786"),
+        ('executor = "dask"\nworkers = 0', {},
+         "workers: executor 'dask' needs at least 1 worker (0 plays in this process)"),
+        ('executor = "dask"', {"workers": 0},
+         "workers: executor 'dask' needs at least 1 worker (0 plays in this process)"),
+    ]:
+        with pytest.raises(ConfigError) as caught:
+            parse(text, **flags)
+        assert caught.value.errors == [f"{tmp_path / 't.toml'}: {message}"]
