@@ -64,10 +64,12 @@ class Limit:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A bot at the table: its display name and how to start it."""
+    """A bot at the table: its display name, how to start it, and its own
+    resource limits (None: the match's)."""
 
     name: str
     spec: BotSpec
+    resources: ResourceLimits | None = None
 
 
 @dataclass(frozen=True)
@@ -147,11 +149,12 @@ class _Match:
     def _start(self, index: int, players: int) -> Fault | None:
         """Launch entrant ``index`` and complete the hello handshake."""
         entrant = self.entrants[index]
+        resources = entrant.resources or self.resources
         try:
-            process = BotProcess(entrant.spec.argv(), self.resources, self.level)
+            process = BotProcess(entrant.spec.argv(), resources, self.level)
         except SandboxError as error:
             return Fault("crash", str(error))
-        channel = Channel(process, stderr_cap=self.resources.output)
+        channel = Channel(process, stderr_cap=resources.output)
         seed = random.Random(f"{self.match_seed}:{index}").randrange(2**31)
         channel.send(protocol.hello(self.engine.info.id, self.options, players, seed,
                                     self.limit.as_dict()))

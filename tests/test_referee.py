@@ -90,3 +90,16 @@ def test_bad_seating_is_rejected(registry):
     entrants = [Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))]
     with pytest.raises(ValueError):
         play_match(engine, entrants, [Deal(1, (0, 0))])
+
+
+def test_each_entrant_can_have_its_own_limits(registry):
+    from arena.sandbox import ResourceLimits
+
+    # a 1 MiB address space cannot even start Python: that entrant alone fails
+    tiny = ResourceLimits(memory=1 << 20)
+    engine = registry.engine("farm-and-furious")
+    entrants = [Entrant("tiny", registry.bot("random"), resources=tiny),
+                Entrant("normal", registry.bot("random"))]
+    [record] = play_match(engine, entrants, [Deal(1, (0, 1))], limit=FAST)
+    assert record.seats[0].fault == "crash"
+    assert record.seats[1].fault is None
