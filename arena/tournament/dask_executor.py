@@ -212,6 +212,10 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
         job_runner(job, emit)
     finally:
         arena_log.removeHandler(forward)
+        try:
+            queue.close()       # the scheduler drops the queue once the driver's is closed too
+        except Exception:  # pragma: no cover - the worker is shutting down
+            pass
     return sent
 
 
