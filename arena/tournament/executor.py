@@ -13,9 +13,10 @@ store.
   only from forked children).  Each worker runs one referee at a time; a
   worker that dies is replaced and its match reported as failed.
 
-A cluster backend (Dask distributed) fits the same shape: ``run`` submits
-:func:`run_job` for each job with an ``emit`` that posts events to a
-``distributed.Queue`` the driver drains, and returns when every future is done.
+The cluster backend, :class:`arena.tournament.dask_executor.DaskExecutor`
+(``executor = "dask"``), fits the same shape: ``run`` submits :func:`run_job`
+for each job with an ``emit`` that posts events to a ``distributed.Queue`` the
+driver drains, and returns when every future is done.
 """
 
 from __future__ import annotations
