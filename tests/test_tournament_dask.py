@@ -270,3 +270,16 @@ def test_config_keys_executor_and_scheduler(tmp_path, registry):
         with pytest.raises(ConfigError) as caught:
             parse(text, **flags)
         assert caught.value.errors == [f"{tmp_path / 't.toml'}: {message}"]
+
+
+def test_dask_without_distributed_installed_is_a_config_error(tmp_path, registry, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name == "distributed" else real(name, *args))
+    path = tmp_path / "t.toml"
+    path.write_text('name = "t"\nexecutor = "dask"\nbots = ["random"]\ngames = ["farm-hand"]\n')
+    with pytest.raises(ConfigError) as caught:
+        load(path, registry)
+    assert caught.value.errors == [f"{path}: executor: 'dask' needs the distributed package: "
+                                   "pip install 'farm-arena[dask]'"]
