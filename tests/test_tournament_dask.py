@@ -234,6 +234,9 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     try:
         executor.run(jobs, events.append)
         pids = set(executor.worker_pids().values())
+        # the inner bubblewrap of every strict bot came back to the worker
+        # (a subreaper); the task reaped it, so long-lived workers keep no zombies
+        orphans = executor.client.run(dask_executor.sandbox_orphans)
     finally:
         executor.close()
     assert [e.error for e in events if isinstance(e, JobDone)] == [None, None]
@@ -243,6 +246,7 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     # the control: without namespaces the same bot reaches the scheduler
     assert "PWNED:network" in (basic[0]["fault_detail"] or "")
     assert os.getpid() not in pids                       # played in the worker processes
+    assert list(orphans.values()) == [[], []]
 
 
 def test_config_keys_executor_and_scheduler(tmp_path, registry):
