@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -188,6 +188,9 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
         store = opened
         log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
                  tournament.format, executor.workers, folder)
+        if tournament.executor == "dask" and executor.workers != tournament.workers:
+            # a cluster's threads, not the file's workers, size rated batches
+            tournament = replace(tournament, workers=executor.workers)
         planner = make_planner(tournament)
         results = _results_view(store)
         finished = store.finished_keys()
