@@ -201,7 +201,8 @@ def test_workers_without_the_drivers_plugins_are_one_error(tmp_path, cluster, mo
 
 def test_plugin_differences_name_what_is_missing_or_another_version():
     driver = {"arena": "1", "games": {"g": "1.0", "h": "2.0"}, "bots": {"b": "1"}, "errors": []}
-    worker = {"arena": "1", "games": {"g": "1.1", "extra": "1"}, "bots": {}, "errors": ["plugin 'x': ImportError"]}
+    worker = {"arena": "1", "games": {"g": "1.1", "extra": "1"}, "bots": {},
+              "errors": ["plugin 'x': ImportError"]}
     assert differences(driver, worker) == ["game 'g' 1.1 (driver 1.0)", "no game 'h'", "no bot 'b'",
                                            "its plugin errors: plugin 'x': ImportError"]
     assert differences(driver, dict(driver, games={**driver["games"], "more": "1"})) == []

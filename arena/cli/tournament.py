@@ -20,7 +20,8 @@ def tournament(
                                           help="parallel matches (0: in this process)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
     executor: Optional[str] = typer.Option(None, "--executor",
-                                           help="local (process pool) or dask (overrides the file)"),
+                                           help="local (process pool) or dask "
+                                                "(overrides the file)"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="a running Dask scheduler, tcp://HOST:PORT "
                                                  "(implies --executor dask)"),

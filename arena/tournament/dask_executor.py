@@ -299,8 +299,9 @@ class DaskExecutor(Executor):
                     self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
                                          set_as_default=False)
                 except (OSError, TimeoutError, ValueError) as error:
+                    why = str(error).strip().splitlines()
                     raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: "
-                                       f"{str(error).strip().splitlines()[0] if str(error) else type(error).__name__}") from None
+                                       f"{why[0] if why else type(error).__name__}") from None
             else:
                 options = dict(n_workers=self.workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR)
