@@ -28,10 +28,13 @@ How a game becomes a TrueSkill update:
   their ratings settle and anchor the scale, and a solitaire game (one bot
   against both dummies) still says how good the bot is.  They are shown on
   the leaderboard, marked as dummies.
-* **One bot in several seats** (tables with repeats): each seat is rated as a
-  copy starting from the bot's rating; the bot then takes the mean mu and the
-  mean sigma of its copies.  A game with a single distinct player carries no
-  information and only counts in the statistics.
+* **One bot in several seats** (tables with repeats): in a free-for-all the
+  bot is one participant, placed at the mean of its seats' ranks (first and
+  third beside another bot's second is a draw with it: the bot did not beat
+  itself).  In a team game each seat is rated as a copy starting from the
+  bot's rating, and the bot takes the mean mu and sigma of its copies.  A
+  game with a single distinct player carries no information and only counts
+  in the statistics.
 * **Statistics** count seats: a bot in two seats of one game has played two
   games there, and each seat in the first place (shared or not) is a win.
 """
@@ -110,6 +113,8 @@ def participants(game: StoredGame) -> tuple[list[list[str]], list[int], list[str
     ranks: dict[object, int] = {}
     penalised: list[str] = []
     sizes = Counter(game.teams)
+    free_for_all = max(sizes.values()) == 1
+    seat_ranks: dict[object, list[int]] = {}
     clean_teams = {team for team, fault in zip(game.teams, game.faults) if not fault}
     for seat, (bot, rank, team, fault) in enumerate(zip(game.bots, game.ranks, game.teams,
                                                         game.faults)):
@@ -121,9 +126,18 @@ def participants(game: StoredGame) -> tuple[list[list[str]], list[int], list[str
             groups[("fault", seat)] = [bot]
             ranks[("fault", seat)] = worst + 1
             continue
+        if free_for_all:
+            # one participant per bot, at the mean of its seats' ranks: a bot
+            # that finished first and last beside another drew with it
+            key = ("bot", bot)
+            groups[key] = [bot]
+            seat_ranks.setdefault(key, []).append(rank)
+            continue
         key = ("team", team)
         groups.setdefault(key, []).append(bot)
         ranks[key] = min(ranks.get(key, rank), rank)
+    for key, places in seat_ranks.items():
+        ranks[key] = sum(places) / len(places)
     for name, _score, rank in game.dummies:
         key = ("dummy", name)
         groups[key] = [DUMMY_PREFIX + name]

@@ -86,10 +86,15 @@ def test_dummies_are_rated_players_and_solitaire_counts():
     assert s["dummy:mac"].dummy and not s["solo"].dummy
 
 
-def test_a_bot_in_two_seats_gets_the_mean_of_its_copies():
+def test_a_bot_in_two_seats_is_one_participant_at_its_mean_rank():
+    # first and third around b's second: a draw between a and b
     s = compute([game(["a", "a", "b"], [1, 3, 2])])["g"].standings
     assert s["a"].games == 2 and s["a"].wins == 1
     assert s["a"].sigma < ENV.sigma
+    assert abs(s["a"].mu - s["b"].mu) < 1e-9
+    # first and second ahead of b: a won
+    s = compute([game(["a", "a", "b"], [1, 2, 3])])["g"].standings
+    assert s["a"].mu > ENV.mu > s["b"].mu
     # the same bot alone at a table: statistics only
     s = compute([game(["a", "a"], [1, 2])])["g"].standings
     assert s["a"].mu == ENV.mu and s["a"].games == 2
