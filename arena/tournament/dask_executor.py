@@ -58,6 +58,9 @@ log = logging.getLogger("arena.tournament")
 CONNECT_TIMEOUT = 30.0
 #: seconds to wait, once a task is done, for the games it posted
 DRAIN_TIMEOUT = 30.0
+#: Dask settings for the workers of a local cluster (see docs/cluster.md for
+#: the same on a cluster's workers)
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 
 
 class ClusterError(RuntimeError):
@@ -303,10 +306,14 @@ class DaskExecutor(Executor):
                     raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                        f"{why[0] if why else type(error).__name__}") from None
             else:
+                import dask
                 options = dict(n_workers=self.workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR)
                 options.update(self.cluster_options)
-                self.cluster = LocalCluster(**options)
+                # the workers' statistical profiler samples every thread every
+                # 10 ms, for a dashboard nobody looks at here
+                with dask.config.set(WORKER_CONFIG):
+                    self.cluster = LocalCluster(**options)
                 self.client = Client(self.cluster, set_as_default=False)
             try:
                 self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
