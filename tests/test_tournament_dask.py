@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
 import threading
 import time
@@ -288,3 +289,62 @@ def test_dask_without_distributed_installed_is_a_config_error(tmp_path, registry
         load(path, registry)
     assert caught.value.errors == [f"{path}: executor: 'dask' needs the distributed package: "
                                    "pip install 'farm-arena[dask]'"]
+
+
+def test_a_match_that_raises_is_reported_not_retried(cluster, registry):
+    # an engine error (here: a game the workers do not have) is no worker death
+    job = MatchJob(item="broken", game="no-such-game", options={}, entrants=(),
+                   deals=((1, (0,)),), indices=(0,))
+    events = []
+    executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
+    try:
+        executor.run([job], events.append)
+    finally:
+        executor.close()
+    assert len(events) == 1 and isinstance(events[0], JobDone)
+    assert "unknown game 'no-such-game'" in events[0].error
+
+
+def test_ctrl_c_abandons_the_matches_on_the_cluster(tmp_path, broken_bot, processes_running):
+    marker = f"dask-ctrl-c-test-{uuid.uuid4().hex}"
+    path = tmp_path / "long.toml"
+    path.write_text(f"""
+name = "long"
+seed = 2
+workers = 2
+deals = 16
+match_deals = 8
+bots = ["random", {{ name = "slow", bot = {json.dumps(broken_bot("slow", "0.02", marker))} }}]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 10 }}
+""")
+    results = tmp_path / "r"
+    code = "import arena.cli.tournament; from arena.cli import app; app()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "tournament", str(path), "--results", str(results),
+         "--quiet", "--executor", "dask"],
+        cwd=TESTS.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    stored = 0
+    while stored < 2 and time.monotonic() < deadline:
+        assert process.poll() is None, process.stdout.read().decode()
+        time.sleep(0.1)
+        try:
+            with Store(results, create=False) as store:
+                stored = store.count()
+        except Exception:
+            pass
+    os.killpg(process.pid, signal.SIGINT)       # as Ctrl-C: the workers get it too
+    output, _ = process.communicate(timeout=60)
+    text = output.decode()
+    assert process.returncode == 130, text
+    assert "interrupted" in text and "Traceback" not in text     # the workers ignore it
+    with Store(results, create=False) as store:
+        assert 2 <= store.count() < 32
+    deadline = time.monotonic() + 10
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_running(marker) == []

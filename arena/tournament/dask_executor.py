@@ -266,6 +266,22 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
     return sent
 
 
+def _interrupts_ignored():
+    """A worker plugin: the worker ignores SIGINT (a local cluster's workers
+    share the terminal's process group, and Ctrl-C is the driver's to handle:
+    it cancels the tasks and closes the cluster), like the local pool's."""
+    import signal
+
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class IgnoreInterrupts(WorkerPlugin):
+        def setup(self, worker) -> None:
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return IgnoreInterrupts()
+
+
 # -- the executor (runs in the driver) -------------------------------------------------------
 
 class DaskExecutor(Executor):
@@ -315,6 +331,7 @@ class DaskExecutor(Executor):
                 with dask.config.set(WORKER_CONFIG):
                     self.cluster = LocalCluster(**options)
                 self.client = Client(self.cluster, set_as_default=False)
+                self.client.register_plugin(_interrupts_ignored(), name="arena-ignore-sigint")
             try:
                 self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
