@@ -53,3 +53,14 @@ def test_kill_is_idempotent():
     process.kill()
     process.kill()
     assert process.exit_status() is not None
+
+
+def test_a_strict_bot_that_exits_by_itself_leaves_no_zombie():
+    from arena.sandbox.layers import strict_available
+    from arena.sandbox.process import sandbox_orphans
+
+    assert strict_available()
+    process = BotProcess([sys.executable, "-c", "pass"], level="strict")
+    process.popen.wait()           # bubblewrap's monitor exited before the kill
+    process.kill()
+    assert sandbox_orphans() == []

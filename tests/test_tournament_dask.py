@@ -19,20 +19,20 @@ import time
 import uuid
 from pathlib import Path
 
+import distributed  # noqa: F401  (the test extra installs it: a missing one fails here)
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("distributed")
-
-import arena.cli.tournament  # noqa: E402,F401  (registers the commands)
-from arena.cli import app  # noqa: E402
-from arena.leaderboard import pools_from  # noqa: E402
-from arena.store import Store  # noqa: E402
-from arena.tournament import ConfigError, load, plan, run  # noqa: E402
-from arena.tournament import dask_executor  # noqa: E402
-from arena.tournament.dask_executor import (ClusterError, DaskExecutor, check_workers,  # noqa: E402
+import arena.cli.tournament  # noqa: F401  (registers the commands)
+from arena.cli import app
+from arena.leaderboard import pools_from
+from arena.sandbox.process import sandbox_orphans
+from arena.store import Store
+from arena.tournament import ConfigError, load, plan, run
+from arena.tournament import dask_executor
+from arena.tournament.dask_executor import (ClusterError, DaskExecutor, check_workers,
                                             differences, inventory)
-from arena.tournament.executor import GameEvent, JobDone, MatchJob  # noqa: E402
+from arena.tournament.executor import GameEvent, JobDone, MatchJob
 
 TESTS = Path(__file__).parent
 HOSTILE = TESTS / "bots" / "hostile.py"
@@ -237,8 +237,8 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
         executor.run(jobs, events.append)
         pids = set(executor.worker_pids().values())
         # the inner bubblewrap of every strict bot came back to the worker
-        # (a subreaper); the task reaped it, so long-lived workers keep no zombies
-        orphans = executor.client.run(dask_executor.sandbox_orphans)
+        # (a subreaper) and was reaped: long-lived workers keep no zombies
+        orphans = executor.client.run(sandbox_orphans)
     finally:
         executor.close()
     assert [e.error for e in events if isinstance(e, JobDone)] == [None, None]

@@ -71,6 +71,28 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def sandbox_orphans() -> list[int]:
+    """Zombie children of this process that were the init of a bot's pid
+    namespace (``NSpid`` has a second level): when a bot's outer bubblewrap
+    exits before it is killed, the inner one comes back to this subreaper.
+    Nothing else waits for them, so reaping them takes no exit status from a
+    ``Popen``, even with several threads."""
+    me = str(os.getpid())
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        if (fields.get("PPid", "").strip() == me and fields.get("State", "").strip().startswith("Z")
+                and len(fields.get("NSpid", "").split()) > 1):
+            found.append(int(entry))
+    return found
+
+
 def _reap(pids: list[int], patience: float = 1.0) -> None:
     """Wait for former grandchildren re-parented to this subreaper."""
     deadline = time.monotonic() + patience
@@ -185,7 +207,7 @@ class BotProcess:
             except OSError:
                 pass
         self.popen.wait()
-        _reap(strays)
+        _reap(strays + (sandbox_orphans() if self.level == "strict" else []))
         self._release()
 
     def _release(self) -> None:

@@ -181,48 +181,6 @@ def _cancelled(worker, key) -> bool:
     return task is None or task.state in ("cancelled", "released", "forgotten")
 
 
-def sandbox_orphans() -> list[int]:
-    """Zombie children of this process that were the init of a bot's pid
-    namespace (``NSpid`` has a second level).  The referee is a child
-    subreaper, so when a bot's outer bubblewrap exits first its inner one
-    comes back to this process, and the referee does not reap it: one zombie
-    per bot process.  The local pool's workers end with the tournament, but a
-    Dask worker lives on, so its tasks reap them.  Nobody else waits for
-    these (the referee only waits for the processes it started, which live in
-    this pid namespace), so reaping them takes no exit status from a
-    ``Popen``, even with several threads per worker."""
-    me = str(os.getpid())
-    found = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:  # pragma: no cover - not Linux
-        return found
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:
-            continue
-        if (fields.get("PPid", "").strip() == me and fields.get("State", "").strip().startswith("Z")
-                and len(fields.get("NSpid", "").split()) > 1):
-            found.append(int(entry))
-    return found
-
-
-def reap_sandbox_orphans() -> int:
-    """Reap :func:`sandbox_orphans`; return how many."""
-    reaped = 0
-    for pid in sandbox_orphans():
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                reaped += 1
-        except ChildProcessError:
-            pass
-    return reaped
-
-
 def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
                    job_runner: Callable = run_job) -> int:
     """The task: check the plugins, play the job, post every event to the
@@ -258,7 +216,6 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
         job_runner(job, emit)
     finally:
         arena_log.removeHandler(forward)
-        reap_sandbox_orphans()
         try:
             queue.close()       # the scheduler drops the queue once the driver's is closed too
         except Exception:  # pragma: no cover - the worker is shutting down
