@@ -23,7 +23,9 @@ def position(players=4, *, hands=None, feet=None, sets=None, melded=None, discar
     for seat in in_foot or ():
         state._in_foot[seat] = True
         state._feet[seat] = []
-    state._sets = [dict((sets or {}).get(team, {})) for team in range(teams)]
+    # copies of the set lists: melding appends to them, and BOOKS is shared
+    state._sets = [{rank: list(cards) for rank, cards in (sets or {}).get(team, {}).items()}
+                   for team in range(teams)]
     state._melded = [bool(state._sets[team]) for team in range(teams)]
     for team, value in (melded or {}).items():
         state._melded[team] = value
