@@ -167,3 +167,41 @@ def test_shipped_tournament_files_validate_against_installed_games(registry):
             for line in error.errors:
                 assert "is not installed" in line or "unknown game" in line \
                     or "unknown bot" in line or "no bot plays" in line, line
+
+
+def test_limits_default_and_per_bot(tmp_path, registry):
+    from arena.sandbox import ResourceLimits
+    from arena.tournament import load
+
+    path = tmp_path / "t.toml"
+    path.write_text('''
+name = "limits"
+limits = { memory_mb = 512, processes = 8 }
+bots = ["random", { name = "big", bot = "random", limits = { memory_mb = 4096, output_kb = 1 } }]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+''')
+    tournament = load(str(path), registry)
+    assert tournament.resources["random"] == ResourceLimits(memory=512 << 20, processes=8)
+    assert tournament.resources["big"] == ResourceLimits(memory=4096 << 20, processes=8,
+                                                         output=1 << 10)
+
+
+def test_bad_limits_are_one_line_each(tmp_path, registry):
+    from arena.tournament import ConfigError, load
+
+    path = tmp_path / "t.toml"
+    path.write_text('''
+name = "limits"
+limits = { memory_gb = 1, processes = 0 }
+bots = ["random", "farm-and-furious-racer"]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+''')
+    with pytest.raises(ConfigError) as error:
+        load(str(path), registry)
+    text = str(error.value)
+    assert "limits.memory_gb: unknown key" in text
+    assert "limits.processes" in text

@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
 from arena.leaderboard import pools_from
+from arena.referee import Entrant
 from arena.sandbox.process import sandbox_orphans
 from arena.store import Store
 from arena.tournament import ConfigError, load, plan, run
@@ -229,7 +230,7 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     port = int(cluster.scheduler_address.rsplit(":", 1)[1])
     attacker = registry.bot(f"cmd:{sys.executable} {HOSTILE} network {os.getpid()} x {port}")
     jobs = [MatchJob(item=level, game="farm-and-furious", options={}, sandbox=level,
-                     entrants=(("attacker", attacker), ("honest", registry.bot("random"))),
+                     entrants=(Entrant("attacker", attacker), Entrant("honest", registry.bot("random"))),
                      deals=((5, (0, 1)),), indices=(0,)) for level in ("strict", "basic")]
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)

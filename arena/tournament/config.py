@@ -14,12 +14,13 @@ import math
 import os
 import re
 import tomllib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arena.bots import BotSpec, BotSpecError
 from arena.game import GameError
+from arena.sandbox import ResourceLimits
 
 FORMATS = ("round-robin", "gauntlet", "swiss", "rated")
 SEATINGS = ("auto", "rotate", "permute", "none")
@@ -82,6 +83,8 @@ class Tournament:
     batch: int = 0                      # rated: tables per step (0: twice the workers)
     executor: str = "local"             # local (process pool) or dask (see docs/cluster.md)
     scheduler: str | None = None        # dask: a running scheduler's address (None: a local cluster)
+    #: per bot name: its sandbox resource limits ([limits], then the bot's own)
+    resources: dict[str, ResourceLimits] = field(default_factory=dict)
 
     def bot(self, name: str) -> BotEntry:
         return next(entry for entry in self.bots if entry.name == name)
@@ -99,10 +102,17 @@ class Tournament:
 
 
 TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "workers", "results", "sandbox",
-            "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
+            "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
 EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
-BOT_KEYS = {"name", "bot", "games"}
+BOT_KEYS = {"name", "bot", "games", "limits"}
+#: [limits] keys, in the units people write, and the ResourceLimits field and
+#: factor each becomes
+LIMIT_KEYS = {
+    "memory_mb": ("memory", 1 << 20), "cpu_seconds": ("cpu_seconds", 1),
+    "file_size_mb": ("file_size", 1 << 20), "open_files": ("open_files", 1),
+    "processes": ("processes", 1), "disk_mb": ("disk", 1 << 20), "output_kb": ("output", 1 << 10),
+}
 GAME_KEYS = {"id", "players", "options", "deals", "seating", "bots", "repeats"}
 SECTION_KEYS = {"gauntlet": {"challenger"}, "swiss": {"rounds"},
                 "rated": {"sigma", "budget", "batch"}}
@@ -209,6 +219,15 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
 
     bots = _parse_bots(c, data, registry)
     games = _parse_games(c, data, registry, bots, deals, seating, fmt)
+    default_limits = _parse_limits(c, c.get(data, "limits", dict, {}, "limits"),
+                                   ResourceLimits(), "limits")
+    resources = {}
+    for index, item in enumerate(data.get("bots", []) if isinstance(data.get("bots"), list) else []):
+        if isinstance(item, dict) and "limits" in item:
+            where = f"bots[{index}].limits"
+            own = _parse_limits(c, c.get(item, "limits", dict, {}, where), default_limits, where)
+            resources[item.get("name", item.get("bot"))] = own
+    resources = {bot.name: resources.get(bot.name, default_limits) for bot in bots}
 
     sections = {}
     for section, keys in SECTION_KEYS.items():
@@ -244,8 +263,19 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         results=results if results is not None else results_dir,
         sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games),
         challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
-        executor=executor, scheduler=scheduler,
+        executor=executor, scheduler=scheduler, resources=resources,
     )
+
+
+def _parse_limits(c: _Checker, table: dict, base: ResourceLimits, where: str) -> ResourceLimits:
+    """A ``limits`` table (MB, KB, seconds, counts) over ``base``."""
+    c.unknown(table, set(LIMIT_KEYS), f"{where}.")
+    changes = {}
+    for key, (attribute, unit) in LIMIT_KEYS.items():
+        value = c.get(table, key, int, None, f"{where}.{key}", minimum=1)
+        if value is not None:
+            changes[attribute] = value * unit
+    return replace(base, **changes)
 
 
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss)://)?(?:\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$")

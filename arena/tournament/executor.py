@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.bots import BotSpec
+from arena.referee import Deal, Entrant, Limit, play_match
 
 log = logging.getLogger("arena.tournament")
 
@@ -46,7 +46,7 @@ class MatchJob:
     item: str
     game: str
     options: dict[str, Any]
-    entrants: tuple[tuple[str, BotSpec], ...]     # (display name, launch spec)
+    entrants: tuple[Entrant, ...]                  # name, launch spec, resource limits
     deals: tuple[tuple[int, tuple[int, ...]], ...]  # (seed, seating)
     indices: tuple[int, ...]                        # each deal's index in the item
     limit: tuple[float, float, float] = (10.0, 1.0, 0.0)  # startup, move, bank
@@ -74,10 +74,9 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
 
     ``registry`` (default: the installed plugins) provides the engine."""
     from arena.plugins import installed
-    from arena.referee import Deal, Entrant, Limit, play_match
 
     engine = (registry or installed()).engine(job.game)
-    entrants = [Entrant(name, spec) for name, spec in job.entrants]
+    entrants = list(job.entrants)
     deals = [Deal(seed, tuple(seating)) for seed, seating in job.deals]
     sent = 0
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from arena.records import GameRecord
+from arena.referee import Entrant
 from arena.store import Store
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
@@ -144,7 +145,9 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
         todo = [index for index in range(len(item.deals)) if item.key(index) not in finished]
         if not todo:
             continue
-        entrants = tuple((name, registry.bot(tournament.bot(name).bot)) for name in item.lineup)
+        entrants = tuple(Entrant(name, registry.bot(tournament.bot(name).bot),
+                                 tournament.resources.get(name))
+                         for name in item.lineup)
         jobs.append(MatchJob(
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
             deals=tuple((item.deals[i].seed, item.deals[i].seating) for i in todo),
