@@ -28,7 +28,8 @@ from __future__ import annotations
 import random
 
 from arena.botkit import Bot
-from engines.farm_hand.cards import CARD_CODE, CARD_ID, CARD_NUMBER, CARD_SUIT, round_score
+from engines.farm_hand.cards import (CARD_CODE, CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
+                                     trick_winner)
 from engines.farm_hand.game import sample_hands
 
 
@@ -57,7 +58,6 @@ def seek(playable: list[int], trick: list[int], need: int) -> int:
 def rollout(hands, table, players, leader, trick, won, me, target, rng) -> int:
     """Play the round to its end (mutating the arguments); return the tricks
     ``me`` has won by then."""
-    number = CARD_NUMBER
     suit_of = CARD_SUIT
     while True:
         seat = (leader + len(trick)) % table
@@ -78,17 +78,7 @@ def rollout(hands, table, players, leader, trick, won, me, target, rng) -> int:
         hand.remove(card)
         trick.append(card)
         if len(trick) == table:
-            numbers = [number[c] for c in trick]
-            best = 0
-            winner = None
-            for index, value in enumerate(numbers):
-                if value > best and numbers.count(value) == 1:
-                    best = value
-                    winner = index
-            if winner is not None:
-                leader = (leader + winner) % table
-                won[leader] += 1
-            trick = []
+            leader, trick = _finish(leader, trick, table, won)
 
 
 class CounterBot(Bot):
@@ -159,13 +149,7 @@ class CounterBot(Bot):
 
 def _finish(leader, trick, table, won):
     """Resolve a full trick: the next leader and an empty trick."""
-    numbers = [CARD_NUMBER[c] for c in trick]
-    best = 0
-    winner = None
-    for index, value in enumerate(numbers):
-        if value > best and numbers.count(value) == 1:
-            best = value
-            winner = index
+    winner = trick_winner([CARD_NUMBER[c] for c in trick])
     if winner is not None:
         leader = (leader + winner) % table
         won[leader] += 1

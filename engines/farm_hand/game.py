@@ -60,6 +60,7 @@ from engines.farm_hand.cards import (
     SUIT_CARDS,
     SUIT_INDEX,
     round_score,
+    trick_winner,
 )
 
 BID, PLAY, OVER = "bid", "play", "over"
@@ -298,13 +299,8 @@ class FarmHandState(State):
         trick.append(card)
         if len(trick) < self._table:
             return
-        numbers = [CARD_NUMBER[c] for c in trick]
-        winner = None
-        best = 0
-        for index, number in enumerate(numbers):
-            if number > best and numbers.count(number) == 1:
-                best = number
-                winner = (self._leader + index) % self._table
+        place = trick_winner([CARD_NUMBER[c] for c in trick])
+        winner = None if place is None else (self._leader + place) % self._table
         self._tricks.append((self._leader, tuple(trick), winner))
         self._trick = []
         if winner is not None:
