@@ -54,9 +54,14 @@ def installed_part(path: Path, registry, deals: int | None):
     return data, left_out
 
 
-def games_per_second(path: Path, workers: int, deals: int | None) -> tuple[int, float]:
+def games_per_second(path: Path, workers: int, deals: int | None,
+                     executor: str = "local") -> tuple[int, float]:
+    """Games played and seconds taken by one run of the tournament's
+    installed part, on ``executor`` (local pool, or a local Dask cluster)."""
     registry = installed()
     data, _ = installed_part(path, registry, deals)
+    data["executor"] = executor
+    data.pop("scheduler", None)
     with tempfile.TemporaryDirectory() as folder:
         tournament = config.parse(data, str(path), registry, results=folder, workers=workers)
         summary = run(tournament, registry, progress=False, write_leaderboard=False)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -25,21 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from arena.plugins import installed  # noqa: E402
-from arena.tournament import config, run  # noqa: E402
-from tournament import installed_part  # noqa: E402  (benchmarks/tournament.py)
-
-
-def one_run(path: Path, executor: str, workers: int, deals: int | None) -> tuple[int, float]:
-    registry = installed()
-    data, _ = installed_part(path, registry, deals)
-    data["executor"] = executor
-    data.pop("scheduler", None)
-    with tempfile.TemporaryDirectory() as folder:
-        tournament = config.parse(data, str(path), registry, results=folder, workers=workers)
-        summary = run(tournament, registry, progress=False, write_leaderboard=False)
-        if summary.errors:
-            raise SystemExit(f"matches failed: {summary.errors[:3]}")
-        return summary.played, summary.seconds
+from tournament import games_per_second, installed_part  # noqa: E402  (benchmarks/tournament.py)
 
 
 def cluster_start(workers: int) -> float:
@@ -72,7 +57,7 @@ def main(argv=None) -> None:
     starts = []
     for _ in range(repeats):            # interleaved
         for executor in ("local", "dask"):
-            played[executor], seconds = one_run(args.file, executor, args.workers, deals)
+            played[executor], seconds = games_per_second(args.file, args.workers, deals, executor)
             runs[executor].append(seconds)
         starts.append(cluster_start(args.workers))
     rates = {}
