@@ -64,3 +64,18 @@ def test_a_strict_bot_that_exits_by_itself_leaves_no_zombie():
     process.popen.wait()           # bubblewrap's monitor exited before the kill
     process.kill()
     assert sandbox_orphans() == []
+
+
+def test_doctor_reports_every_layer_and_passes_its_self_test():
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    result = CliRunner().invoke(app, ["doctor"])
+    assert result.exit_code == 0, result.output
+    for layer in ("process group", "resource limits", "bubblewrap", "no network",
+                  "uid per seat", "seccomp", "cgroups"):
+        assert layer in result.output
+    assert "default sandbox level: strict" in result.output
+    assert "FAILED" not in result.output
+    assert "ok      cannot open a network socket" in result.output
