@@ -217,17 +217,10 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         bank=c.get(time_table, "bank", float, 0.0, "time.bank", minimum=0.0),
     )
 
-    bots = _parse_bots(c, data, registry)
-    games = _parse_games(c, data, registry, bots, deals, seating, fmt)
     default_limits = _parse_limits(c, c.get(data, "limits", dict, {}, "limits"),
                                    ResourceLimits(), "limits")
-    resources = {}
-    for index, item in enumerate(data.get("bots", []) if isinstance(data.get("bots"), list) else []):
-        if isinstance(item, dict) and "limits" in item:
-            where = f"bots[{index}].limits"
-            own = _parse_limits(c, c.get(item, "limits", dict, {}, where), default_limits, where)
-            resources[item.get("name", item.get("bot"))] = own
-    resources = {bot.name: resources.get(bot.name, default_limits) for bot in bots}
+    bots, resources = _parse_bots(c, data, registry, default_limits)
+    games = _parse_games(c, data, registry, bots, deals, seating, fmt)
 
     sections = {}
     for section, keys in SECTION_KEYS.items():
@@ -327,19 +320,30 @@ def _check_sandbox(c: _Checker, level: str) -> None:
                                "here (see `arena doctor`)")
 
 
-def _parse_bots(c: _Checker, data: dict, registry) -> list[BotEntry]:
+def _entries(c: _Checker, raw: list, section: str, key: str, noun: str):
+    """``(where, table)`` for each entry of a list whose entries are written
+    as a bare string (the table's ``key``) or as a table."""
+    for index, item in enumerate(raw):
+        where = f"{section}[{index}]"
+        if isinstance(item, str):
+            item = {key: item}
+        if not isinstance(item, dict):
+            c.error(where, f"expected {noun} or a table, got {item!r}")
+            continue
+        yield where, item
+
+
+def _parse_bots(c: _Checker, data: dict, registry,
+                default_limits: ResourceLimits) -> tuple[list[BotEntry], dict[str, ResourceLimits]]:
+    """The bots, and each one's resource limits (``default_limits`` under its
+    own ``limits`` table)."""
     raw = c.get(data, "bots", list, [], "bots")
     if "bots" not in data:
         c.error("bots", "missing (list the bots that play)")
     bots: list[BotEntry] = []
+    limits: dict[str, ResourceLimits] = {}
     seen: set[str] = set()
-    for index, item in enumerate(raw):
-        where = f"bots[{index}]"
-        if isinstance(item, str):
-            item = {"bot": item}
-        if not isinstance(item, dict):
-            c.error(where, f"expected a bot name or a table, got {item!r}")
-            continue
+    for where, item in _entries(c, raw, "bots", "bot", "a bot name"):
         c.unknown(item, BOT_KEYS, f"{where}.")
         launch = c.get(item, "bot", str, None, f"{where}.bot")
         if launch is None:
@@ -364,7 +368,9 @@ def _parse_bots(c: _Checker, data: dict, registry) -> list[BotEntry]:
             continue
         seen.add(name)
         bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None))
-    return bots
+        limits[name] = _parse_limits(c, c.get(item, "limits", dict, {}, f"{where}.limits"),
+                                     default_limits, f"{where}.limits")
+    return bots, limits
 
 
 def bot_plays(entry: BotEntry, spec: BotSpec, game_id: str) -> bool:
@@ -383,13 +389,7 @@ def _parse_games(c: _Checker, data: dict, registry, bots: list[BotEntry], deals:
     games: list[GameEntry] = []
     seen: set[str] = set()
     names = {bot.name for bot in bots}
-    for index, item in enumerate(raw):
-        where = f"games[{index}]"
-        if isinstance(item, str):
-            item = {"id": item}
-        if not isinstance(item, dict):
-            c.error(where, f"expected a game id or a table, got {item!r}")
-            continue
+    for where, item in _entries(c, raw, "games", "id", "a game id"):
         c.unknown(item, GAME_KEYS, f"{where}.")
         game_id = c.get(item, "id", str, None, f"{where}.id")
         if game_id is None:
