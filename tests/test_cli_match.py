@@ -75,3 +75,11 @@ def test_games_and_bots_list_what_is_installed():
     bots = arena("bots")
     assert "random" in bots.output and "any" in bots.output
     assert "farm-and-furious-racer" in bots.output
+
+
+def test_text_output_names_the_seed_that_replays_it():
+    first = arena("match", "farm-and-furious", "-b", "random", "-b", "random")
+    seed = first.output.split("seed ", 1)[1].split(" ", 1)[0]
+    again = arena("match", "farm-and-furious", "-b", "random", "-b", "random", "--seed", seed)
+    assert first.exit_code == again.exit_code == 0
+    assert first.output == again.output

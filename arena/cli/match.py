@@ -105,6 +105,8 @@ def match(
     deal_seeds = random.Random(seed)
     deals = [Deal(deal_seeds.randrange(2**31), tuple(range(len(bot)))) for _ in range(games)]
     numbers = iter(range(1, games + 1))
+    if not as_json:
+        typer.echo(f"{game}, seed {seed} (the same seed replays this match), sandbox {level}")
 
     def show(record: GameRecord) -> None:
         typer.echo(_describe(record, next(numbers)))
