@@ -52,7 +52,7 @@ def test_kill_is_idempotent():
     process = BotProcess([sys.executable, "-c", "import time; time.sleep(60)"])
     process.kill()
     process.kill()
-    assert process.exit_status() is not None
+    assert process.popen.poll() is not None
 
 
 def test_a_strict_bot_that_exits_by_itself_leaves_no_zombie():

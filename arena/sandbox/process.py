@@ -188,9 +188,6 @@ class BotProcess:
         chain += limits.prlimit_argv(processes=True) + argv
         return chain, env, "/"
 
-    def exit_status(self) -> int | None:
-        return self.popen.poll()
-
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
         held (folder, uid, cgroups).  Safe to call more than once."""

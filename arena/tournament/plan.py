@@ -190,6 +190,14 @@ class Planner:
         """The next items to play ([] when the plan is complete)."""
         raise NotImplementedError
 
+    def reuse(self, results: Results, group: str, round_: int) -> list[MatchItem]:
+        """The items a resumed adaptive tournament already planned (and
+        stored) for ``group`` in ``round_``; [] if none."""
+        known = results.planned.get((group, round_), [])
+        if known:
+            self.next_order = max(self.next_order, max(i.order for i in known) + 1)
+        return known
+
     def estimate(self) -> int:
         """Games the whole plan is expected to play (for the progress bar)."""
         raise NotImplementedError
@@ -257,10 +265,9 @@ class SwissPlanner(Planner):
         batch: list[MatchItem] = []
         for entry, label, players in self.groups():
             group = f"{label}/{players}p"
-            known = results.planned.get((group, round_))
+            known = self.reuse(results, group, round_)
             if known:
                 batch.extend(known)
-                self.next_order = max(self.next_order, max(i.order for i in known) + 1)
                 continue
             for table in self.pair(entry, label, players, round_, results):
                 items = _table_items(self.tournament, entry, label, players, table,
@@ -326,10 +333,9 @@ class RatedPlanner(Planner):
         size = self.tournament.batch or max(2, 2 * max(1, self.tournament.workers))
         for entry, label, players in self.groups():
             group = f"{label}/{players}p"
-            known = results.planned.get((group, step))
+            known = self.reuse(results, group, step)
             if known:
                 batch.extend(known)
-                self.next_order = max(self.next_order, max(i.order for i in known) + 1)
                 continue
             if group in self.finished:
                 continue
