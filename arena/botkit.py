@@ -17,6 +17,7 @@ must go to stderr (stdout is the wire), so ``print`` is redirected there.
 from __future__ import annotations
 
 import importlib
+import random
 import sys
 from typing import Any
 
@@ -24,11 +25,21 @@ from arena import protocol
 
 
 class Bot:
-    """Override ``act``; the other hooks are optional."""
+    """Override ``act``; the other hooks are optional.
+
+    ``self.rng`` is the bot's own chance, provided by the kit: seeded from
+    ``hello["seed"]`` before ``new_match`` and reseeded from the game's
+    ``seed`` before every ``new_game``.  A bot that draws all its chance
+    from it plays each game the same way whatever games its process played
+    before, which is what makes a resumed tournament equal an uninterrupted
+    one (a bot that learns across games gives that up)."""
 
     #: reported in the ready message
     name = ""
     version = "0"
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)   # until the referee's seeds arrive
 
     def new_match(self, hello: dict[str, Any]) -> None:
         """Once per match: ``hello`` has the game id, its options, the number
@@ -47,26 +58,37 @@ class Bot:
         seat's final observation."""
 
 
+def handle(bot: Bot, message: dict[str, Any]) -> dict[str, Any] | None:
+    """Pass one referee message to the bot's hooks (seeding ``bot.rng`` as
+    the class docstring says); return the reply it owes, if any."""
+    kind = message["type"]
+    if kind == protocol.HELLO:
+        bot.rng = random.Random(message.get("seed"))
+        bot.new_match(message)
+        return {"type": protocol.READY, "name": bot.name or type(bot).__name__,
+                "version": bot.version}
+    if kind == protocol.NEW_GAME:
+        if "seed" in message:
+            bot.rng.seed(message["seed"])
+        bot.new_game(message)
+    elif kind == protocol.ACT:
+        return {"type": protocol.ACTION,
+                "action": bot.act(message["observation"], message["legal"], message["clock"])}
+    elif kind == protocol.GAME_OVER:
+        bot.game_over(message)
+    return None
+
+
 def run(bot: Bot, stdin=None, stdout=None) -> None:
     """Serve the referee until goodbye or end of input."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     while (message := protocol.read_message(stdin)) is not None:
-        kind = message["type"]
-        if kind == protocol.HELLO:
-            bot.new_match(message)
-            reply = {"type": protocol.READY, "name": bot.name or type(bot).__name__,
-                     "version": bot.version}
-            protocol.write_message(stdout, reply)
-        elif kind == protocol.NEW_GAME:
-            bot.new_game(message)
-        elif kind == protocol.ACT:
-            action = bot.act(message["observation"], message["legal"], message["clock"])
-            protocol.write_message(stdout, {"type": protocol.ACTION, "action": action})
-        elif kind == protocol.GAME_OVER:
-            bot.game_over(message)
-        elif kind == protocol.GOODBYE:
+        if message["type"] == protocol.GOODBYE:
             return
+        reply = handle(bot, message)
+        if reply is not None:
+            protocol.write_message(stdout, reply)
 
 
 def load(entry: str) -> Bot:

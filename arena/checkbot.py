@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena import protocol
+from arena import protocol, seeds
 from arena.bots import ANY_GAME, BotSpec
 # _poll: waiting on a channel without exchange()'s timeout fault, for the
 # messages that expect no answer (the bot must stay silent and alive)
@@ -108,7 +108,7 @@ class _Session:
 
     def _answer(self, case: str, message: dict, seconds: float) -> tuple[dict, float]:
         sent = time.monotonic()
-        self.channel.send(message)
+        self.channel.ask(message)
         deadline = sent + seconds + self.limit.grace
         reply, at = exchange({0: (self.channel, deadline)})[0]
         if isinstance(reply, Fault):
@@ -141,12 +141,16 @@ class _Session:
         """Send a message that expects no answer; the bot must stay silent
         and alive for a moment."""
         self.channel.send(message)
+        # listen as if asked, so a reply lands in the inbox and is reported
+        # as an answer to this message rather than as a stray frame
+        self.channel.asked = True
         end = time.monotonic() + QUIET
         while self.channel.fault is None and not self.channel.inbox:
             left = end - time.monotonic()
             if left <= 0:
                 break
             _poll({0: (self.channel, end)}, [], left)
+        self.channel.asked = False
         if self.channel.fault is not None:
             raise self._problem(case, self.channel.fault, message)
         if self.channel.inbox:
@@ -157,7 +161,8 @@ class _Session:
 
     def new_game(self, case: str, index: int, seat: int, players: int) -> None:
         self.bank = self.limit.bank
-        self.tell(case, protocol.new_game(index, seat, players))
+        self.tell(case, protocol.new_game(index, seat, players,
+                                                seeds.child(index, "check-bot", seat)))
 
     def goodbye(self) -> bool:
         """Say goodbye; True when the bot exited by itself."""

@@ -48,10 +48,24 @@ class Channel:
         self.stderr = bytearray()
         self.fault: Fault | None = None
         self._stderr_open = True
+        #: the referee asked and is owed exactly one message
+        self.asked = False
 
     def send(self, message: dict[str, Any]) -> None:
+        """Send a message that wants no answer."""
         self._outbox += protocol.encode(message)
         self._flush()
+
+    def ask(self, message: dict[str, Any]) -> None:
+        """Send a message that wants one answer (``hello``, ``act``).
+
+        Whatever the bot wrote before this -- a late second answer, an answer
+        sent ahead -- is read first and is a protocol fault: a frame counts
+        as an answer only if it was written after the question."""
+        self._read_stdout()
+        if self.fault is None:
+            self.asked = True
+            self.send(message)
 
     def _flush(self) -> None:
         while self._outbox and self.fault is None:
@@ -65,17 +79,31 @@ class Channel:
             del self._outbox[:written]
 
     def _read_stdout(self) -> None:
-        try:
-            data = os.read(self._out, _READ)
-        except BlockingIOError:
-            return
-        if not data:
-            self._fail("crash", "closed its output")
-            return
-        try:
-            self.inbox.extend(self._reader.feed(data))
-        except protocol.ProtocolError as error:
-            self._fail("protocol", str(error))
+        """Read what is in the pipe now; every frame beyond the one answer
+        owed is a protocol fault, whenever it arrives."""
+        while self.fault is None:
+            try:
+                data = os.read(self._out, _READ)
+            except BlockingIOError:
+                return
+            if not data:
+                self._fail("crash", "closed its output")
+                return
+            try:
+                messages = self._reader.feed(data)
+            except protocol.ProtocolError as error:
+                self._fail("protocol", str(error))
+                return
+            for message in messages:
+                if not self.asked:
+                    self._fail("protocol", f"sent a {message.get('type')!r} message "
+                                           f"nobody asked for")
+                elif self.inbox:
+                    self._fail("protocol", "sent more than one message")
+                else:
+                    self.inbox.append(message)
+            if len(data) < _READ:
+                return
 
     def _read_stderr(self) -> None:
         try:
@@ -115,14 +143,12 @@ def exchange(
     """Wait until every channel in ``waiting`` has sent one message or failed.
 
     ``waiting`` maps a key to ``(channel, deadline)`` with deadlines on the
-    ``time.monotonic`` clock.  ``bystanders`` are other live channels whose
-    stderr and pending input are serviced meanwhile.  A message that is
-    already waiting when this is called was sent unasked: a protocol fault.
+    ``time.monotonic`` clock; each of those channels was :meth:`Channel.ask`-ed.
+    ``bystanders`` are other live channels: their stderr and pending input
+    are serviced meanwhile, and anything they send is a protocol fault
+    (left on ``channel.fault`` for the caller to find).
     """
     results: dict[Hashable, tuple[dict[str, Any] | Fault, float]] = {}
-    for key, (channel, _) in waiting.items():
-        if channel.fault is None and channel.inbox:
-            channel.fault = Fault("protocol", "sent a message nobody asked for")
     while True:
         now = time.monotonic()
         pending = {}
@@ -130,12 +156,9 @@ def exchange(
             if key in results:
                 continue
             if channel.inbox and channel.fault is None:
-                message = channel.inbox.pop(0)
-                if channel.inbox:
-                    channel.fault = Fault("protocol", "sent more than one message")
-                else:
-                    results[key] = (message, now)
-                    continue
+                results[key] = (channel.inbox.pop(0), now)
+                channel.asked = False
+                continue
             if channel.fault is None and now >= deadline:
                 channel.fault = Fault("timeout", "no answer before the deadline")
             if channel.fault is not None:
@@ -151,10 +174,9 @@ def _poll(pending, bystanders, timeout: float) -> None:
     poller = select.poll()
     handlers = {}
     channels = [channel for channel, _ in pending.values()]
-    for channel in channels:
+    for channel in channels + [c for c in bystanders if c.fault is None]:
         poller.register(channel._out, select.POLLIN)
         handlers[channel._out] = channel._read_stdout
-    for channel in channels + [c for c in bystanders if c.fault is None]:
         if channel._outbox:
             poller.register(channel._in, select.POLLOUT)
             handlers[channel._in] = channel._flush

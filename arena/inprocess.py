@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import protocol
-from arena.botkit import Bot
+from arena.botkit import Bot, handle
 from arena.game import Engine, Outcome
 
 #: the clock reported to bots that are not timed
@@ -25,23 +25,26 @@ def play_game(
     seed: int,
     options: Mapping[str, Any] | None = None,
 ) -> Outcome:
-    """One game with ``bots[i]`` in seat ``i``; each bot gets its own seed."""
+    """One game with ``bots[i]`` in seat ``i``, each bot told through the bot
+    kit's own dispatch (so ``bot.rng`` is seeded as in a real match)."""
     players = len(bots)
     state = engine.new_game(players, seed, options)
     resolved = engine.info.resolve_options(options)
     for seat, bot in enumerate(bots):
-        bot.new_match(protocol.hello(engine.info.id, resolved, players, seed * 31 + seat, {}))
-        bot.new_game(protocol.new_game(0, seat, players))
+        handle(bot, protocol.hello(engine.info.id, resolved, players, seed * 31 + seat, {}))
+        handle(bot, protocol.new_game(0, seat, players, seed * 31 + seat))
     while acting := state.to_act():
         chosen = {}
         for seat in acting:
             legal = state.legal_actions(seat)
-            chosen[seat] = bots[seat].act(state.observation(seat), legal, dict(UNTIMED))
+            reply = handle(bots[seat], protocol.act(state.observation(seat), legal,
+                                                    UNTIMED["move"], UNTIMED["bank"]))
+            chosen[seat] = reply["action"]
             if chosen[seat] not in legal:
                 raise ValueError(f"{type(bots[seat]).__name__} played {chosen[seat]!r}, not legal")
         state.apply(chosen)
     outcome = state.outcome()
     for seat, bot in enumerate(bots):
-        bot.game_over(protocol.game_over(seat, list(outcome.scores), list(outcome.ranks),
-                                         state.observation(seat)))
+        handle(bot, protocol.game_over(seat, list(outcome.scores), list(outcome.ranks),
+                                       state.observation(seat)))
     return outcome

@@ -40,9 +40,11 @@ def hello(game: str, options: dict[str, Any], players: int, seed: int,
             "options": options, "players": players, "seed": seed, "limits": limits}
 
 
-def new_game(index: int, seat: int, players: int) -> dict[str, Any]:
-    """Before each game of the match; no answer."""
-    return {"type": NEW_GAME, "index": index, "seat": seat, "players": players}
+def new_game(index: int, seat: int, players: int, seed: int) -> dict[str, Any]:
+    """Before each game of the match; no answer.  ``seed`` is this seat's own
+    seed for this game: a bot that draws its chance from it plays the same
+    game the same way whatever it played before."""
+    return {"type": NEW_GAME, "index": index, "seat": seat, "players": players, "seed": seed}
 
 
 def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> dict[str, Any]:

@@ -6,11 +6,18 @@ observation and legal actions -- nothing else about the game ever leaves this
 process -- and waits for the answers under the time control, all acting bots
 thinking at once on a simultaneous move.
 
-A bot that times out, crashes, breaks the protocol or plays an illegal action
-is *faulted*: its process tree is killed, the fault is recorded, its seat is
+A bot that times out, crashes, breaks the protocol (a frame it was not
+asked for included, whenever it arrives) or plays an illegal action is
+*faulted*: its process tree is killed, the fault is recorded, its seat is
 played out by a seeded random fallback so the game ends normally for the
 others, and it ranks last.  A faulted entrant is started afresh for the
 match's next game.  Faults never raise: the match always completes.
+
+Every game brings its own seeds (:class:`Deal`): the deal's, and a secret
+*chance* seed from which each seat's own seed (sent in ``new_game``) and the
+fallback's are derived (:mod:`arena.seeds`), so a game does not depend on
+which games the same processes played before, and no seed a bot sees
+reveals the deal.
 
 The referee never imports bot code; it only runs the command line a
 :class:`~arena.bots.BotSpec` gives.
@@ -26,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import audit as leak_audit
-from arena import protocol
+from arena import protocol, seeds
 from arena.bots import BotSpec
 from arena.connection import Channel, Fault, exchange
 from arena.game import Engine, Outcome, competition_ranks
@@ -75,10 +82,26 @@ class Entrant:
 @dataclass(frozen=True)
 class Deal:
     """One game of a match: its seed, and ``seating[seat]`` = the index of the
-    entrant in that seat."""
+    entrant in that seat.
+
+    ``chance`` is the game's secret for every other seed (the seats' own,
+    the fallback's); None derives it from the deal seed, which is as secret.
+    ``index`` is the game's number sent in ``new_game`` (None: its position
+    in this match) -- a tournament sends the game's place in its plan item,
+    so a resumed match numbers its games as an uninterrupted one would."""
 
     seed: int
     seating: tuple[int, ...]
+    chance: int | None = None
+    index: int | None = None
+
+    @property
+    def chance_seed(self) -> int:
+        return seeds.child(self.seed, "chance") if self.chance is None else self.chance
+
+    def seat_seed(self, seat: int) -> int:
+        """The seed of the bot in ``seat`` for this game."""
+        return seeds.child(self.chance_seed, "seat", seat)
 
 
 def play_match(
@@ -108,11 +131,11 @@ def play_match(
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].seed if deals else 0, audit)
+                   deals[0].chance_seed if deals else 0, audit)
     records = []
     try:
-        for deal in deals:
-            record = match.play(deal)
+        for position, deal in enumerate(deals):
+            record = match.play(deal, position if deal.index is None else deal.index)
             records.append(record)
             if on_game is not None:
                 on_game(record)
@@ -133,21 +156,21 @@ class _Player:
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, match_seed, audit):
+    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit):
         self.engine = engine
-        self.audit = random.Random(match_seed) if audit else None
+        self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
         self.level = level
         self.entrants = list(entrants)
         self.options = options
         self.limit = limit
         self.resources = resources
-        self.match_seed = match_seed
         self.live: dict[int, _Player] = {}
-        self.games_started = 0
 
     # -- processes ---------------------------------------------------------
-    def _start(self, index: int, players: int) -> Fault | None:
-        """Launch entrant ``index`` and complete the hello handshake."""
+    def _start(self, index: int, players: int, deal: Deal) -> Fault | None:
+        """Launch entrant ``index`` and complete the hello handshake.  Its
+        ``hello`` seed comes from the game it starts in, so a restarted bot
+        gets a new one."""
         entrant = self.entrants[index]
         resources = entrant.resources or self.resources
         try:
@@ -155,8 +178,8 @@ class _Match:
         except SandboxError as error:
             return Fault("crash", str(error))
         channel = Channel(process, stderr_cap=resources.output)
-        seed = random.Random(f"{self.match_seed}:{index}").randrange(2**31)
-        channel.send(protocol.hello(self.engine.info.id, self.options, players, seed,
+        seed = seeds.child(deal.chance_seed, "hello", index)
+        channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
                                     self.limit.as_dict()))
         deadline = time.monotonic() + self.limit.startup + self.limit.grace
         reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
@@ -192,22 +215,37 @@ class _Match:
             self._drop(index)
 
     # -- one game ----------------------------------------------------------
-    def play(self, deal: Deal) -> GameRecord:
+    def _sweep(self, seats: list["_SeatClock"], index_at: dict[int, int]) -> None:
+        """Fault every seat whose process broke while the referee was not
+        asking it (a frame sent unasked, a crash): it is out of this game."""
+        seat_of = {index: seat for seat, index in index_at.items()}
+        for index, player in list(self.live.items()):
+            fault = player.channel.fault
+            if fault is None:
+                continue
+            seat = seat_of.get(index)
+            if seat is None:
+                self._drop(index)
+            elif seats[seat].fault is None:
+                seats[seat].fault = fault
+                self._fault(index, seat, fault)
+
+    def play(self, deal: Deal, game_index: int) -> GameRecord:
         started = time.monotonic()
         players = len(deal.seating)
         state = self.engine.new_game(players, deal.seed, self.options)
-        fallback = random.Random(f"fallback:{deal.seed}")
+        fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
         seats = [_SeatClock(self.limit.bank) for _ in range(players)]
         index_at = dict(enumerate(deal.seating))
-        game_index = self.games_started
-        self.games_started += 1
         for seat, index in index_at.items():
-            fault = None if index in self.live else self._start(index, players)
+            fault = None if index in self.live else self._start(index, players, deal)
             if fault is None:
-                self.live[index].channel.send(protocol.new_game(game_index, seat, players))
+                self.live[index].channel.send(
+                    protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))
             else:
                 seats[seat].fault = fault
                 self._fault(index, seat, fault)
+        self._sweep(seats, index_at)
         steps = []
         while acting := state.to_act():
             legal = {seat: state.legal_actions(seat) for seat in acting}
@@ -264,7 +302,7 @@ class _Match:
         waiting = {}
         for seat, message in messages.items():
             channel = self.live[index_at[seat]].channel
-            channel.send(message)
+            channel.ask(message)
             waiting[seat] = (channel, sent_at + limit.move + seats[seat].bank + limit.grace)
         busy = {index_at[seat] for seat in asked}
         replies = exchange(waiting, self._channels(exclude=busy))
@@ -284,6 +322,7 @@ class _Match:
                     chosen[seat] = reply["action"]
             if clock.fault is not None:
                 self._fault(index_at[seat], seat, clock.fault)
+        self._sweep(seats, index_at)
         return chosen
 
     def _fault(self, index: int, seat: int, fault: Fault) -> None:

@@ -2,7 +2,9 @@
 
 Tables:
 
-* ``meta`` -- the tournament's name, its plan fingerprint and its file.
+* ``meta`` -- the tournament's name, its plan fingerprint, its file and its
+  key's fingerprint (never the key itself, which lives in the folder's
+  ``key`` file).
 * ``items`` -- every planned match (id, plan order, game, lineup, deals), so a
   resumed tournament and the ratings see the plan without the TOML file.
 * ``games`` -- one row per finished game, committed the moment it arrives:
@@ -52,7 +54,7 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     version TEXT NOT NULL,
     options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,          -- 64-bit, beyond SQLite's signed integers
     players INTEGER NOT NULL,
     bots TEXT NOT NULL,
     scores TEXT NOT NULL,
@@ -149,6 +151,17 @@ class Store:
             for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file)):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
+    def bind_key(self, fingerprint: str) -> None:
+        """Tie this store to the tournament's secret key (by its public
+        fingerprint): its deals came from that key and no other."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('key', ?)", (fingerprint,))
+        stored = self.meta()["key"]
+        if stored != fingerprint:
+            raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
+                             f"this one {fingerprint}); give the tournament's own key")
+
     # -- the plan -------------------------------------------------------------
     def add_items(self, items: Iterable) -> None:
         """Record planned matches (items already stored keep their order)."""
@@ -175,7 +188,7 @@ class Store:
         seats = record.seats
         row = (
             item.key(index), item.id, item.order, index, tournament, record.game,
-            record.version, json.dumps(record.options, sort_keys=True), record.seed,
+            record.version, json.dumps(record.options, sort_keys=True), str(record.seed),
             record.players, json.dumps([s.bot for s in seats]),
             json.dumps([s.score for s in seats]), json.dumps([s.rank for s in seats]),
             json.dumps([s.team for s in seats]), json.dumps([s.fault for s in seats]),

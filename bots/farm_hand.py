@@ -89,12 +89,7 @@ class CounterBot(Bot):
     bid_deals = 48
     play_deals = 40
 
-    def new_match(self, hello):
-        self.rng = random.Random(hello.get("seed", 0))
-
     def act(self, observation, legal, clock):
-        if not hasattr(self, "rng"):
-            self.rng = random.Random(0)
         if len(legal) == 1:
             return legal[0]
         if observation["phase"] == "bid":

@@ -19,7 +19,6 @@ It sees only its observation and the legal actions.  Each decision:
 
 from __future__ import annotations
 
-import random
 
 from arena.botkit import Bot
 from engines.hand_and_foot.cards import JOKER, PENALTY, RANK_VALUE, VALUE, books
@@ -40,9 +39,6 @@ class BuilderBot(Bot):
     version = "1.0"
     #: take the discard pile when its estimated worth is above this
     pile_margin = -3.0
-
-    def new_match(self, hello):
-        self.rng = random.Random(hello.get("seed", 0))
 
     def act(self, observation, legal, clock):
         try:

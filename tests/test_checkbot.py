@@ -125,7 +125,9 @@ def test_answering_a_message_that_expects_none(registry, quirky):
     problem = next(p for p in report.problems if p.case == "first move: new_game")
     assert problem.kind == "protocol"
     assert problem.detail == "answered 'new_game' (with a 'ready'), which expects no answer"
+    seed = problem.message.pop("seed")
     assert problem.message == {"type": "new_game", "index": 0, "seat": 0, "players": 2}
+    assert isinstance(seed, int) and 0 <= seed < 2**64
 
 
 def test_timeout_on_the_largest_list(registry, quirky):

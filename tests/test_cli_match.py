@@ -21,8 +21,8 @@ def test_match_json_is_deterministic_for_a_seed():
             "--seed", "11", "--games", "3", "--json"]
     first, second = arena(*args), arena(*args)
     assert first.exit_code == 0, first.output
-    assert first.output == second.output
-    doc = json.loads(first.output)
+    assert first.stdout == second.stdout
+    doc = json.loads(first.stdout)
     assert doc["game"] == "farm-and-furious" and doc["seed"] == 11
     assert len(doc["games"]) == 3
     for game in doc["games"]:
@@ -35,7 +35,7 @@ def test_match_reports_a_fault_in_json(broken_bot):
     result = arena("match", "farm-and-furious", "-b", "random", "-b", broken_bot("illegal"),
                    "--seed", "1", "--json")
     assert result.exit_code == 0
-    seats = json.loads(result.output)["games"][0]["seats"]
+    seats = json.loads(result.stdout)["games"][0]["seats"]
     assert [s["fault"] for s in seats] == [None, "illegal"]
     assert [s["rank"] for s in seats] == [1, 2]
 
@@ -43,7 +43,7 @@ def test_match_reports_a_fault_in_json(broken_bot):
 def test_match_options_reach_the_engine():
     result = arena("match", "farm-and-furious", "-b", "random", "-b", "random",
                    "--seed", "2", "--option", "track_length=3", "--json")
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["options"]["track_length"] == 3
     assert max(s["score"] for s in doc["games"][0]["seats"]) >= 3
 
@@ -77,9 +77,9 @@ def test_games_and_bots_list_what_is_installed():
     assert "farm-and-furious-racer" in bots.output
 
 
-def test_text_output_names_the_seed_that_replays_it():
+def test_text_output_names_the_key_that_replays_it():
     first = arena("match", "farm-and-furious", "-b", "random", "-b", "random")
-    seed = first.output.split("seed ", 1)[1].split(" ", 1)[0]
-    again = arena("match", "farm-and-furious", "-b", "random", "-b", "random", "--seed", seed)
+    key = first.output.split("key ", 1)[1].split(" ", 1)[0]
+    again = arena("match", "farm-and-furious", "-b", "random", "-b", "random", "--key", key)
     assert first.exit_code == again.exit_code == 0
     assert first.output == again.output

@@ -53,7 +53,7 @@ def test_bot_kit_answers_hello_and_act_and_stops_at_goodbye():
 
     messages = [
         protocol.hello("g", {}, 2, 7, {"move": 1.0}),
-        protocol.new_game(0, 1, 2),
+        protocol.new_game(0, 1, 2, 11),
         protocol.act({"seat": 1}, ["a", "b"], 1.0, 0.0),
         protocol.game_over(1, [1, 0], [1, 2], {"seat": 1}),
         {"type": protocol.GOODBYE},

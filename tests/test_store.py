@@ -34,7 +34,7 @@ def test_rows_are_committed_at_once_and_visible_to_another_connection(tmp_path):
     # another connection (e.g. `arena leaderboard` during a run) sees it right away
     other = sqlite3.connect(tmp_path / FILE_NAME)
     assert other.execute("SELECT key, tournament, game, seed, bots, faults, moves FROM games") \
-        .fetchall() == [("g/2p/a+b/d0/0", "t", "g", 100, '["a", "b"]', '[null, "timeout"]', 3)]
+        .fetchall() == [("g/2p/a+b/d0/0", "t", "g", "100", '["a", "b"]', '[null, "timeout"]', 3)]
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
 

@@ -6,9 +6,12 @@ from math import comb
 
 import pytest
 
+from arena.seeds import Key
 from arena.tournament.config import parse
 from arena.tournament.plan import (Results, StaticPlanner, SwissPlanner, RatedPlanner,
                                    lineups, make_planner, plan, seatings)
+
+KEY = Key(bytes(range(32)))
 
 
 class FakeInfo:
@@ -55,6 +58,15 @@ def tournament(bots=("a", "b", "c", "d"), games=None, **top):
     return parse(data, "t.toml", REGISTRY)
 
 
+def tables(items):
+    """(game, players, lineup) -> the (deal seed, bots by seat) its items play."""
+    found = {}
+    for item in items:
+        games = found.setdefault((item.game, item.players, item.lineup), [])
+        games.extend((deal.seed, tuple(item.bots_at(k))) for k, deal in enumerate(item.deals))
+    return found
+
+
 def test_round_robin_counts_every_combination_rotated():
     t = tournament(deals=3)
     items = plan(t)
@@ -89,16 +101,16 @@ def test_deal_seeds_are_shared_across_tables_and_differ_between_deals():
 def test_permutations_on_request_and_by_default_for_fixed_teams():
     t = tournament(bots=["a", "b"], games=[{"id": "ffa", "players": [3], "seating": "permute"},
                                            {"id": "teams"}])
-    items = plan(t)
-    ffa = [i for i in items if i.game == "ffa"]
-    teams = [i for i in items if i.game == "teams"]
+    by_table = tables(plan(t))
+    ffa = {lineup: games for (game, _, lineup), games in by_table.items() if game == "ffa"}
+    teams = {lineup: games for (game, _, lineup), games in by_table.items() if game == "teams"}
     # 2 bots, 3 seats: tables aab, abb (repeats because too few bots): 3 distinct each
-    assert sorted(i.lineup for i in ffa) == [("a", "a", "b"), ("a", "b", "b")]
-    assert all(len(i.deals) == 3 for i in ffa)
+    assert sorted(ffa) == [("a", "a", "b"), ("a", "b", "b")]
+    assert all(len(games) == 3 for games in ffa.values())
     # fixed teams, 4 seats: aaab (4), aabb (6: both partnerships), abbb (4)
-    assert sorted(len(i.deals) for i in teams) == [4, 4, 6]
-    aabb = next(i for i in teams if i.lineup == ("a", "a", "b", "b"))
-    arrangements = {tuple(aabb.bots_at(k)) for k in range(6)}
+    assert sorted(len(games) for games in teams.values()) == [4, 4, 6]
+    arrangements = {bots for _, bots in teams[("a", "a", "b", "b")]}
+    assert len(arrangements) == 6
     assert ("a", "b", "a", "b") in arrangements and ("a", "a", "b", "b") in arrangements
 
 
@@ -127,8 +139,11 @@ def test_plan_is_deterministic_from_the_seed_and_ids_are_unique():
     assert [i["deals"] for i in first] != [i["deals"] for i in other]
     ids = [i["id"] for i in first]
     assert len(ids) == len(set(ids))
-    # matches hold at most match_deals deals (4 by default), each in every seating
-    assert max(len(i["deals"]) for i in first) == 4 * 3
+    # a match holds at most match_deals deals, all in one seating
+    assert max(len(i["deals"]) for i in first) == 5
+    assert all(len({tuple(d[1]) for d in i["deals"]}) == 1 for i in first)
+    blocks = [i.to_dict() for i in plan(tournament(deals=5, match_deals=2))]
+    assert max(len(i["deals"]) for i in blocks) == 2
     keys = [item.key(k) for item in plan(tournament(deals=5)) for k in range(len(item.deals))]
     assert len(keys) == len(set(keys))
 
@@ -138,8 +153,10 @@ def test_gauntlet_puts_the_challenger_at_every_table():
                    games=[{"id": "ffa", "players": [2, 3]}])
     items = plan(t)
     assert all(i.lineup[0] == "a" for i in items)
-    assert sorted(i.lineup for i in items if i.players == 2) == [("a", "b"), ("a", "c"), ("a", "d")]
-    assert len([i for i in items if i.players == 3]) == comb(3, 2)
+    by_table = tables(items)
+    assert sorted(lineup for _, players, lineup in by_table if players == 2) == \
+        [("a", "b"), ("a", "c"), ("a", "d")]
+    assert len([lineup for _, players, lineup in by_table if players == 3]) == comb(3, 2)
 
 
 def play_round(batch, results, winner_order):
@@ -156,7 +173,7 @@ def test_swiss_rounds_pair_by_points_and_avoid_rematches():
     bots = [f"b{i}" for i in range(8)]
     t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
                    games=[{"id": "ffa", "players": [2], "seating": "none"}])
-    planner = make_planner(t)
+    planner = make_planner(t, KEY)
     assert isinstance(planner, SwissPlanner)
     results = Results()
     seen = set()
@@ -170,7 +187,7 @@ def test_swiss_rounds_pair_by_points_and_avoid_rematches():
         play_round(batch, results, bots)
     assert planner.next_batch(results) == []
     # after two rounds the leader meets the best-scoring bot it has not met yet
-    again = make_planner(t)
+    again = make_planner(t, KEY)
     r = Results()
     played = [again.next_batch(r), again.next_batch(r)]
     points = Counter()
@@ -191,19 +208,19 @@ def test_swiss_rounds_pair_by_points_and_avoid_rematches():
 
 def test_swiss_resume_reuses_stored_rounds():
     t = tournament(format="swiss", swiss={"rounds": 2}, games=[{"id": "ffa", "players": [2]}])
-    first = make_planner(t)
+    first = make_planner(t, KEY)
     results = Results()
     batch = first.next_batch(results)
     play_round(batch, results, ["a", "b", "c", "d"])
     stored = Results(games={}, planned=dict(results.planned))
-    resumed = make_planner(t)
+    resumed = make_planner(t, KEY)
     assert [i.id for i in resumed.next_batch(stored)] == [i.id for i in batch]
 
 
 def test_rated_matchmaking_until_budget():
     t = tournament(format="rated", rated={"budget": 10, "batch": 2, "sigma": 0.5},
                    games=[{"id": "ffa", "players": [2]}])
-    planner = make_planner(t)
+    planner = make_planner(t, KEY)
     assert isinstance(planner, RatedPlanner)
     results = Results()
     total = 0
@@ -211,9 +228,10 @@ def test_rated_matchmaking_until_budget():
         batch = planner.next_batch(results)
         if not batch:
             break
-        assert len(batch) <= 2
+        lineups_played = {i.lineup for i in batch}
+        assert len(lineups_played) <= 2
         # the batch's tables use different bots when possible
-        assert len({b for i in batch for b in i.lineup}) == 2 * len(batch)
+        assert len({b for i in batch for b in i.lineup}) == 2 * len(lineups_played)
         play_round(batch, results, ["a", "b", "c", "d"])
         total += sum(len(i.deals) for i in batch)
     assert total == 10
@@ -223,6 +241,30 @@ def test_rated_matchmaking_until_budget():
 def test_rated_stops_when_every_sigma_is_small():
     t = tournament(format="rated", rated={"budget": 1000, "sigma": 5.0},
                    games=[{"id": "ffa", "players": [2]}])
-    planner = make_planner(t)
+    planner = make_planner(t, KEY)
     results = Results(ratings=lambda game: {b: (25.0, 1.0) for b in "abcd"})
     assert planner.next_batch(results) == []
+
+
+def test_no_match_plays_a_deal_twice_and_every_deal_meets_every_seating():
+    # a bot process that met a deal twice would know the other hands the second time
+    t = tournament(deals=5, games=[{"id": "ffa", "players": [3]}, {"id": "teams"}])
+    items = plan(t, KEY)
+    for item in items:
+        assert len({deal.seed for deal in item.deals}) == len(item.deals)
+    for (game, players, lineup), games in tables(items).items():
+        expected = len(seatings(lineup, "permute" if game == "teams" else "rotate"))
+        for seed in {seed for seed, _ in games}:
+            assert len({bots for s, bots in games if s == seed}) == expected
+
+
+def test_deals_and_chance_come_from_the_key_not_the_file():
+    t = tournament(deals=3)
+    mine, other = plan(t, KEY), plan(t, Key(bytes(32)))
+    # the same tables in the same order: the file decides who plays whom ...
+    assert [(i.id, i.lineup) for i in mine] == [(i.id, i.lineup) for i in other]
+    # ... and the key alone decides the deals and every game's chance seed
+    assert not {d.seed for i in mine for d in i.deals} & {d.seed for i in other for d in i.deals}
+    chances = [d.chance for i in mine for d in i.deals]
+    assert len(set(chances)) == len(chances)          # one per game
+    assert max(d.seed for i in mine for d in i.deals) >= 2**40   # 64-bit seeds

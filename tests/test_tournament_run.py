@@ -14,11 +14,14 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
+from arena.seeds import Key
 from arena.store import Store
 from arena.tournament import load, plan, run
 from arena.tournament.executor import InlineExecutor, run_job
 
 ROOT = Path(__file__).parent.parent
+#: one key for runs that must deal the same games
+KEY = Key(bytes(range(32)))
 
 #: short options for the games that have them (a quick game for the tests)
 SHORT = {"farm-and-furious": {"track_length": 6},
@@ -256,7 +259,7 @@ def test_ratings_do_not_depend_on_workers_or_finishing_order(tmp_path, registry)
     for workers in (0, 2):
         folder = tmp_path / f"w{workers}"
         run(load(path, registry, results=str(folder), workers=workers), registry,
-            progress=False)
+            key=KEY, progress=False)
         result = CliRunner().invoke(app, ["leaderboard", str(folder), "--format", "json"])
         boards.append(json.loads(result.output))
     assert boards[0] == boards[1]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Optional
 
 import typer
@@ -17,6 +16,10 @@ from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
+from arena.seeds import Key
+
+PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
+               "the seed can recompute every hand); omit it for secret deals")
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -45,11 +48,19 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
     return entrants
 
 
-def match_summary(game_id: str, seed: int, records: list[GameRecord]) -> dict:
-    """The ``--json`` document: deterministic for a given seed (no timings)."""
+def match_deals(key: Key, players: int, games: int) -> list[Deal]:
+    """The match's deals, bot i in seat i, every seed from the key."""
+    return [Deal(key.derive("deal", number), tuple(range(players)),
+                 key.derive("chance", number)) for number in range(games)]
+
+
+def match_summary(game_id: str, seed: int | None, key: Key,
+                  records: list[GameRecord]) -> dict:
+    """The ``--json`` document: deterministic for a given seed or key (no timings)."""
     return {
         "game": game_id,
         "seed": seed,
+        "key": None if seed is not None else key.hex,
         "options": records[0].options if records else {},
         "games": [
             {
@@ -79,7 +90,10 @@ def match(
     game: str = typer.Argument(..., help="game id (see `arena games`)"),
     bot: list[str] = typer.Option(..., "--bot", "-b",
                                   help="a bot name or cmd:COMMAND LINE, once per seat"),
-    seed: Optional[int] = typer.Option(None, help="seed for the deals (random if omitted)"),
+    seed: Optional[int] = typer.Option(None, help="a public seed for the deals: "
+                                                  "predictable to the bots (default: a secret key)"),
+    key: Optional[str] = typer.Option(None, "--key", help="the secret key (hex) an earlier "
+                                                          "match printed, to replay it"),
     games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     startup: float = typer.Option(10.0, help="seconds for a bot to start"),
@@ -99,14 +113,19 @@ def match(
         entrants = entrants_for(game, bot)
         limit = Limit(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
+        if seed is not None and key is not None:
+            raise ValueError("give --seed or --key, not both")
+        secret = (Key.from_public_seed(seed) if seed is not None
+                  else Key.from_hex(key) if key is not None else Key.fresh())
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
         raise fail(str(error))
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    deal_seeds = random.Random(seed)
-    deals = [Deal(deal_seeds.randrange(2**31), tuple(range(len(bot)))) for _ in range(games)]
+    if secret.public:
+        typer.echo(PREDICTABLE, err=True)
+    deals = match_deals(secret, len(bot), games)
     numbers = iter(range(1, games + 1))
     if not as_json:
-        typer.echo(f"{game}, seed {seed} (the same seed replays this match), sandbox {level}")
+        source = f"seed {seed}" if secret.public else "a secret key"
+        typer.echo(f"{game}, deals from {source}, sandbox {level}")
 
     def show(record: GameRecord) -> None:
         typer.echo(_describe(record, next(numbers)))
@@ -114,4 +133,6 @@ def match(
     records = play_match(engine, entrants, deals, options, limit,
                          on_game=None if as_json else show, sandbox=level, audit=audit)
     if as_json:
-        typer.echo(json.dumps(match_summary(game, seed, records)))
+        typer.echo(json.dumps(match_summary(game, seed, secret, records)))
+    elif not secret.public:
+        typer.echo(f"key {secret.hex} (--key replays this match)")

@@ -25,10 +25,15 @@ def tournament(
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="a running Dask scheduler, tcp://HOST:PORT "
                                                  "(implies --executor dask)"),
+    key: Optional[str] = typer.Option(None, "--key",
+                                      help="the tournament's secret key in hex, to reproduce a "
+                                           "published tournament (default: the results "
+                                           "folder's, made on the first run)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.leaderboard import pools_from, table_text
     from arena.rating import OVERALL
+    from arena.seeds import BadKey, Key
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.dask_executor import ClusterError
@@ -41,8 +46,9 @@ def tournament(
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2)
     try:
-        summary = run(config, progress=not quiet)
-    except (StoreError, ClusterError) as error:
+        summary = run(config, key=Key.from_hex(key) if key is not None else None,
+                      progress=not quiet)
+    except (StoreError, ClusterError, BadKey) as error:
         raise fail(str(error))
     typer.echo(f"{config.name}: played {summary.played} games"
                + (f", {summary.skipped} already stored" if summary.skipped else "")
@@ -58,8 +64,30 @@ def tournament(
     if summary.interrupted:
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130)
-    if summary.errors:
+    if summary.missing:
+        from arena.tournament.runner import LOG_FILE, RETRIES
+        typer.echo(f"arena: error: stopped with {summary.missing} games unplayed: matches failed "
+                   f"{1 + RETRIES} times (see {summary.results / LOG_FILE}); run the same "
+                   f"command again to continue", err=True)
         raise typer.Exit(1)
+
+
+@app.command()
+def key(
+    results: Path = typer.Argument(..., help="results folder"),
+) -> None:
+    """Print a tournament's secret key, to publish once it is over.
+
+    Anyone with the key can recompute every deal of the tournament (and play
+    it again with `arena tournament FILE --key KEY`): publish it only when no
+    game of the tournament remains to be played."""
+    from arena.seeds import BadKey, read
+
+    try:
+        secret = read(results)
+    except BadKey as error:
+        raise fail(str(error))
+    typer.echo(secret.hex)
 
 
 @app.command()

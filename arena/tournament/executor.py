@@ -47,7 +47,7 @@ class MatchJob:
     game: str
     options: dict[str, Any]
     entrants: tuple[Entrant, ...]                  # name, launch spec, resource limits
-    deals: tuple[tuple[int, tuple[int, ...]], ...]  # (seed, seating)
+    deals: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (seed, seating, chance)
     indices: tuple[int, ...]                        # each deal's index in the item
     limit: tuple[float, float, float] = (10.0, 1.0, 0.0)  # startup, move, bank
     sandbox: str | None = None    # a level of arena.sandbox (None/auto: strongest available)
@@ -77,7 +77,8 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
 
     engine = (registry or installed()).engine(job.game)
     entrants = list(job.entrants)
-    deals = [Deal(seed, tuple(seating)) for seed, seating in job.deals]
+    deals = [Deal(seed, tuple(seating), chance, index)
+             for (seed, seating, chance), index in zip(job.deals, job.indices)]
     sent = 0
 
     def on_game(record) -> None:

@@ -2,11 +2,19 @@
 
 A plan is a list of :class:`MatchItem`: one match for the referee (one bot
 process per entrant for all its games), i.e. one table of bots (the
-*lineup*) playing a few deals, each deal replayed once per seating.  Every
-item has a stable ``id`` built from the game, the player count, the lineup,
-the round (adaptive formats) and the first deal, and every game in it the key
-``"{item.id}/{index}"``; the store records finished keys, so a resumed
-tournament skips exactly what is already played.
+*lineup*) playing a block of deals in one seating.  Each deal of a block is
+replayed once per seating, every seating in a match of its own, so no bot
+process ever plays the same deal twice (it would know the other hands the
+second time).  Every item has a stable ``id`` built from the game, the
+player count, the lineup, the round (adaptive formats), the first deal and
+the seating, and every game in it the key ``"{item.id}/{index}"``; the store
+records finished keys, so a resumed tournament skips exactly what is
+already played.
+
+Who plays whom, and in which order, follows from the tournament file (its
+``seed`` breaks ties); the deals and every game's chance seed follow from
+the tournament's secret :class:`~arena.seeds.Key`, so no bot can recompute
+them from the public file.
 
 Formats:
 
@@ -40,6 +48,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.seeds import Key
 from arena.tournament.config import GameEntry, Tournament
 
 
@@ -47,6 +56,7 @@ from arena.tournament.config import GameEntry, Tournament
 class PlannedDeal:
     seed: int
     seating: tuple[int, ...]   # seating[seat] = index into the lineup
+    chance: int | None = None  # the game's secret for the bots' and fallback's seeds
 
 
 @dataclass(frozen=True)
@@ -77,22 +87,30 @@ class MatchItem:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "order": self.order, "game": self.game, "label": self.label,
                 "players": self.players, "options": self.options, "lineup": list(self.lineup),
-                "deals": [[d.seed, list(d.seating)] for d in self.deals], "round": self.round}
+                "deals": [[d.seed, list(d.seating), d.chance] for d in self.deals],
+                "round": self.round}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "MatchItem":
         return cls(id=data["id"], order=data["order"], game=data["game"], label=data["label"],
                    players=data["players"], options=dict(data["options"]),
                    lineup=tuple(data["lineup"]),
-                   deals=tuple(PlannedDeal(seed, tuple(seating)) for seed, seating in data["deals"]),
+                   deals=tuple(PlannedDeal(deal[0], tuple(deal[1]), *deal[2:])
+                               for deal in data["deals"]),
                    round=data.get("round", 0))
 
 
-def deal_seed(seed: int, *parts: Any) -> int:
-    """A game seed from the tournament seed and where the deal is used: the
-    same for every table of one game and player count (duplicate across tables)."""
+def plan_seed(seed: int, *parts: Any) -> int:
+    """A seed for the plan's own choices (tie-breaks, candidate tables) from
+    the tournament file's public seed: never for a deal."""
     text = "/".join(map(str, (seed, *parts)))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
+
+
+def deal_seed(key: Key, label: str, players: int, deal: int) -> int:
+    """The secret seed of deal number ``deal`` of a game entry at a player
+    count: the same at every table of that group (duplicate across tables)."""
+    return key.derive("deal", label, players, deal)
 
 
 def seatings(lineup: Sequence[str], mode: str) -> list[tuple[int, ...]]:
@@ -139,23 +157,27 @@ def _labels(tournament: Tournament) -> list[str]:
     return labels
 
 
-def _table_items(tournament: Tournament, entry: GameEntry, label: str, players: int,
-                 table: tuple[str, ...], deals: int, round_: int, order: int,
+def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
+                 players: int, table: tuple[str, ...], deals: int, round_: int, order: int,
                  first_deal: int = 0) -> list[MatchItem]:
-    """One item per chunk of ``match_deals`` deals, each deal in every seating."""
+    """For each block of ``match_deals`` deals, one item per seating playing
+    every deal of the block in that seating: a bot process meets each deal
+    once, and the block's items together replay each deal in every seating."""
     items = []
     seating_list = seatings(table, entry.seating)
     tag = f"/r{round_}" if tournament.format in ("swiss", "rated") else ""
     chunk = tournament.match_deals
     for start in range(first_deal, first_deal + deals, chunk):
-        planned = []
-        for deal in range(start, min(first_deal + deals, start + chunk)):
-            seed = deal_seed(tournament.seed, label, players, deal)
-            planned.extend(PlannedDeal(seed, seating) for seating in seating_list)
-        item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}"
-        items.append(MatchItem(id=item_id, order=order + len(items), game=entry.id, label=label,
-                               players=players, options=dict(entry.options), lineup=table,
-                               deals=tuple(planned), round=round_))
+        block = range(start, min(first_deal + deals, start + chunk))
+        for number, seating in enumerate(seating_list):
+            item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}/s{number}"
+            planned = tuple(
+                PlannedDeal(deal_seed(key, label, players, deal), seating,
+                            key.derive("chance", item_id, index))
+                for index, deal in enumerate(block))
+            items.append(MatchItem(id=item_id, order=order + len(items), game=entry.id,
+                                   label=label, players=players, options=dict(entry.options),
+                                   lineup=table, deals=planned, round=round_))
     return items
 
 
@@ -176,8 +198,9 @@ class Results:
 class Planner:
     """Yields batches of items; an adaptive planner looks at results in between."""
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, key: Key):
         self.tournament = tournament
+        self.key = key
         self.labels = _labels(tournament)
         self.next_order = 0
 
@@ -206,8 +229,8 @@ class Planner:
 class StaticPlanner(Planner):
     """Round robin and gauntlet: the whole plan at once."""
 
-    def __init__(self, tournament: Tournament):
-        super().__init__(tournament)
+    def __init__(self, tournament: Tournament, key: Key):
+        super().__init__(tournament, key)
         self.items = self._build()
         self.done = False
 
@@ -228,8 +251,8 @@ class StaticPlanner(Planner):
         items: list[MatchItem] = []
         for entry, label, players in self.groups():
             for table in self._tables(entry, players):
-                items.extend(_table_items(self.tournament, entry, label, players, table,
-                                          entry.deals, 0, len(items)))
+                items.extend(_table_items(self.tournament, self.key, entry, label, players,
+                                          table, entry.deals, 0, len(items)))
         return items
 
     def next_batch(self, results: Results) -> list[MatchItem]:
@@ -245,8 +268,8 @@ class StaticPlanner(Planner):
 class SwissPlanner(Planner):
     """Swiss rounds per game and player count; all groups' round r in one batch."""
 
-    def __init__(self, tournament: Tournament):
-        super().__init__(tournament)
+    def __init__(self, tournament: Tournament, key: Key):
+        super().__init__(tournament, key)
         self.round = 0
 
     def estimate(self) -> int:
@@ -270,7 +293,7 @@ class SwissPlanner(Planner):
                 batch.extend(known)
                 continue
             for table in self.pair(entry, label, players, round_, results):
-                items = _table_items(self.tournament, entry, label, players, table,
+                items = _table_items(self.tournament, self.key, entry, label, players, table,
                                      entry.deals, round_, self.next_order,
                                      first_deal=round_ * entry.deals)
                 self.next_order += len(items)
@@ -292,7 +315,7 @@ class SwissPlanner(Planner):
                             points[bot] += (ranked - rank) / (ranked - 1)
                 for a, b in itertools.combinations(set(item.lineup), 2):
                     met[frozenset((a, b))] += 1
-        rng = random.Random(deal_seed(self.tournament.seed, "swiss", group, round_))
+        rng = random.Random(plan_seed(self.tournament.seed, "swiss", group, round_))
         tiebreak = {bot: rng.random() for bot in entry.bots}
         order = sorted(entry.bots, key=lambda bot: (-points[bot], tiebreak[bot]))
         tables = []
@@ -315,8 +338,8 @@ class RatedPlanner(Planner):
 
     CANDIDATES = 2000
 
-    def __init__(self, tournament: Tournament):
-        super().__init__(tournament)
+    def __init__(self, tournament: Tournament, key: Key):
+        super().__init__(tournament, key)
         self.step = 0
         self.finished: set[str] = set()
 
@@ -349,7 +372,7 @@ class RatedPlanner(Planner):
                 self.finished.add(group)
                 continue
             candidates = lineups(entry.bots, players, entry.repeats)
-            rng = random.Random(deal_seed(self.tournament.seed, "rated", group, step))
+            rng = random.Random(plan_seed(self.tournament.seed, "rated", group, step))
             if len(candidates) > self.CANDIDATES:
                 candidates = rng.sample(candidates, self.CANDIDATES)
             per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
@@ -376,24 +399,26 @@ class RatedPlanner(Planner):
                 budget_left -= per_table
             for table in tables:
                 deal_index = step * 1000 + len(batch)
-                items = _table_items(self.tournament, entry, label, players, table, 1, step,
-                                     self.next_order, first_deal=deal_index)
+                items = _table_items(self.tournament, self.key, entry, label, players, table,
+                                     1, step, self.next_order, first_deal=deal_index)
                 self.next_order += len(items)
                 batch.extend(items)
         return batch
 
 
-def make_planner(tournament: Tournament) -> Planner:
+def make_planner(tournament: Tournament, key: Key) -> Planner:
     if tournament.format == "swiss":
-        return SwissPlanner(tournament)
+        return SwissPlanner(tournament, key)
     if tournament.format == "rated":
-        return RatedPlanner(tournament)
-    return StaticPlanner(tournament)
+        return RatedPlanner(tournament, key)
+    return StaticPlanner(tournament, key)
 
 
-def plan(tournament: Tournament) -> list[MatchItem]:
-    """The whole plan of a static format (round robin, gauntlet)."""
-    planner = make_planner(tournament)
+def plan(tournament: Tournament, key: Key | None = None) -> list[MatchItem]:
+    """The whole plan of a static format (round robin, gauntlet).  Without a
+    key the deals come from the file's public seed: fine for a preview or a
+    test, never for a tournament bots should not be able to foresee."""
+    planner = make_planner(tournament, key or Key.from_public_seed(tournament.seed))
     if not isinstance(planner, StaticPlanner):
         raise ValueError(f"format '{tournament.format}' is planned round by round")
     return planner.items

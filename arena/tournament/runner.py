@@ -6,6 +6,12 @@ committed the moment its event arrives.  Running the same tournament again
 resumes it: planned items come back from the store, and only the games whose
 keys are not stored yet are played.  Ctrl-C abandons the matches in progress
 and keeps every game already committed; the leaderboard is written anyway.
+
+The deals come from the results folder's secret key (:mod:`arena.seeds`),
+made at the first run.  A match that fails is tried again (up to
+:data:`RETRIES` more times); if games are still missing the run stops there,
+so an adaptive format never plans a round on incomplete results, and the
+next run continues exactly where this one stopped.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from arena import seeds
 from arena.records import GameRecord
 from arena.referee import Entrant
 from arena.store import Store
@@ -27,6 +34,8 @@ from arena.tournament.plan import MatchItem, Results, make_planner
 log = logging.getLogger("arena.tournament")
 LOG_FILE = "tournament.log"
 HTML_FILE = "leaderboard.html"
+#: how many more times a failed match is tried before the run stops
+RETRIES = 2
 
 
 @dataclass
@@ -38,6 +47,7 @@ class Summary:
     faults: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     interrupted: bool = False
+    missing: int = 0          # games still unplayed when the run stopped on failed matches
     seconds: float = 0.0
     leaderboard: Path | None = None
 
@@ -150,7 +160,8 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
                          for name in item.lineup)
         jobs.append(MatchJob(
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
-            deals=tuple((item.deals[i].seed, item.deals[i].seating) for i in todo),
+            deals=tuple((item.deals[i].seed, item.deals[i].seating, item.deals[i].chance)
+                        for i in todo),
             indices=tuple(todo), limit=limit, sandbox=tournament.sandbox,
         ))
     return jobs
@@ -164,9 +175,12 @@ def _executor_for(tournament: Tournament, registry) -> Executor:
     return make_executor(tournament.workers, registry)
 
 
-def run(tournament: Tournament, registry=None, *, progress: bool = True, console=None,
-        executor: Executor | None = None, write_leaderboard: bool = True) -> Summary:
-    """Play (or resume) a tournament; return what happened."""
+def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
+        progress: bool = True, console=None, executor: Executor | None = None,
+        write_leaderboard: bool = True) -> Summary:
+    """Play (or resume) a tournament; return what happened.  ``key``: the
+    tournament's secret (default: the results folder's, made on first use);
+    a given key must match a stored one."""
     given_registry = registry
     if registry is None:
         from arena.plugins import installed
@@ -189,16 +203,39 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
             opened.close()
             raise
         store = opened
+        key = seeds.load_or_create(folder, key, has_results=bool(store.count()
+                                                                  or store.items()))
+        store.bind_key(key.fingerprint)
         log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
                  tournament.format, executor.workers, folder)
         if tournament.executor == "dask" and executor.workers != tournament.workers:
             # a cluster's threads, not the file's workers, size rated batches
             tournament = replace(tournament, workers=executor.workers)
-        planner = make_planner(tournament)
+        planner = make_planner(tournament, key)
         results = _results_view(store)
         finished = store.finished_keys()
         bar = _Progress(progress, planner.estimate(), console)
         items_by_id: dict[str, MatchItem] = {}
+        failures: list[str] = []
+
+        def on_event(event) -> None:
+            if isinstance(event, GameEvent):
+                item = items_by_id[event.item]
+                record = GameRecord.from_dict(event.record)
+                if store.add_game(item, event.index, record, tournament.name) is not None:
+                    summary.played += 1
+                    finished.add(item.key(event.index))
+                    results.games.setdefault(item.id, []).append(
+                        ([s.bot for s in record.seats], [s.rank for s in record.seats],
+                         len(record.seats) + len(record.dummies)))
+                    faults = record.faults()
+                    summary.faults.update(faults)
+                    bar.game(len(faults))
+            elif isinstance(event, JobDone) and event.error:
+                message = event.error.strip().splitlines()[-1]
+                failures.append(f"{event.item}: {message}")
+                log.error("match %s failed:\n%s", event.item, event.error)
+
         while True:
             batch = planner.next_batch(results)
             if not batch:
@@ -213,27 +250,21 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
             already = sum(len(item.deals) for item in batch) - sum(len(j.indices) for j in jobs)
             summary.skipped += already
             bar.skip(already)
-
-            def on_event(event) -> None:
-                if isinstance(event, GameEvent):
-                    item = items_by_id[event.item]
-                    record = GameRecord.from_dict(event.record)
-                    if store.add_game(item, event.index, record, tournament.name) is not None:
-                        summary.played += 1
-                        finished.add(item.key(event.index))
-                        results.games.setdefault(item.id, []).append(
-                            ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                             len(record.seats) + len(record.dummies)))
-                        faults = record.faults()
-                        summary.faults.update(faults)
-                        bar.game(len(faults))
-                elif isinstance(event, JobDone) and event.error:
-                    message = event.error.strip().splitlines()[-1]
-                    summary.errors.append(f"{event.item}: {message}")
-                    log.error("match %s failed:\n%s", event.item, event.error)
-
-            executor.run(jobs, on_event)
-        completed = True
+            for attempt in range(1 + RETRIES):
+                if not jobs:
+                    break
+                if attempt:
+                    log.warning("trying %d failed matches again (attempt %d of %d)",
+                                len(jobs), attempt + 1, 1 + RETRIES)
+                failures.clear()
+                executor.run(jobs, on_event)
+                jobs = jobs_for(tournament, registry, batch, finished)
+            if jobs:
+                # never plan (or finish) on incomplete results: stop here
+                summary.errors.extend(failures)
+                summary.missing = sum(len(job.indices) for job in jobs)
+                break
+        completed = not summary.missing
     except KeyboardInterrupt:
         summary.interrupted = True
         log.warning("interrupted: abandoning the matches in progress")

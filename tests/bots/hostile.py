@@ -22,6 +22,7 @@ MODE, REFEREE_PID, SECRET, PORT = sys.argv[1], int(sys.argv[2]), sys.argv[3], in
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer
 libc = ctypes.CDLL(None, use_errno=True)
 BAIT = os.urandom(8).hex().encode()  # this bot's own secret, left in its folder
+ESCAPED = []
 
 
 def reply(action):
@@ -97,11 +98,12 @@ def attack(legal):
         while True:
             pass
     if MODE == "setsid-escapee":
-        if os.fork() == 0:
+        if not ESCAPED and os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
                 time.sleep(3600)
             os._exit(0)
+        ESCAPED.append(True)   # once: more would only exhaust our own process limit
         return legal[0]
     if MODE == "network":
         try:
