@@ -2,6 +2,7 @@
 after a crash and after kill -9, Ctrl-C, faults, logs from the workers."""
 
 import json
+from collections import Counter
 import os
 import signal
 import subprocess
@@ -264,3 +265,51 @@ def test_ratings_do_not_depend_on_workers_or_finishing_order(tmp_path, registry)
         boards.append(json.loads(result.output))
     assert boards[0] == boards[1]
     assert boards[0]["overall"]["games"] == 3 * (3 * 2 + 1 * 3)
+
+
+def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, registry):
+    from arena.tournament import make_planner
+    from arena.tournament.plan import Results
+    from arena.tournament.runner import RETRIES
+    path = tmp_path / "swiss.toml"
+    path.write_text('name = "s"\nseed = 2\nformat = "swiss"\ndeals = 1\nworkers = 0\n'
+                    'bots = ["random", { name = "r2", bot = "random" }, '
+                    '{ name = "r3", bot = "random" }, "farm-and-furious-racer"]\n'
+                    '[swiss]\nrounds = 2\n[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
+                    'options = { track_length = 6 }\n')
+
+    def flaky(failures):
+        tries = Counter()
+
+        def job_runner(job, emit):
+            tries[job.item] += 1
+            if job.item == target and tries[job.item] <= failures:
+                raise RuntimeError("worker lost")
+            run_job(job, emit, registry)
+        return job_runner, tries
+
+    tournament = load(path, registry, results=str(tmp_path / "whole"))
+    target = make_planner(tournament, KEY).next_batch(Results())[0].id
+    whole = run(tournament, registry, key=KEY, progress=False)
+    # a match that fails RETRIES times still completes the run
+    job_runner, tries = flaky(RETRIES)
+    retried = run(load(path, registry, results=str(tmp_path / "retried")), registry, key=KEY,
+                  progress=False, executor=InlineExecutor(job_runner))
+    assert tries[target] == 1 + RETRIES and retried.missing == 0
+    # one that keeps failing stops the run before the next round is planned
+    job_runner, tries = flaky(99)
+    cut = load(path, registry, results=str(tmp_path / "cut"))
+    stopped = run(cut, registry, key=KEY, progress=False, executor=InlineExecutor(job_runner))
+    assert tries[target] == 1 + RETRIES and stopped.missing > 0
+    assert any("worker lost" in error for error in stopped.errors)
+    with Store(cut.results) as store:
+        assert {item.round for item in store.items()} == {0}
+    resumed = run(cut, registry, key=KEY, progress=False)
+    assert resumed.missing == 0
+    stores = [Store(folder) for folder in (tmp_path / "whole", tmp_path / "retried", cut.results)]
+    try:
+        views = [[(g.key, g.bots, g.scores, g.ranks) for g in store.games()] for store in stores]
+    finally:
+        for store in stores:
+            store.close()
+    assert views[0] == views[1] == views[2] and whole.stored == len(views[0])
