@@ -4,6 +4,12 @@ of 100,000 games.
 
     .venv/bin/python benchmarks/tournament.py            # the full run
     .venv/bin/python benchmarks/tournament.py --quick    # 2 deals per table, 10,000 games
+    .venv/bin/python benchmarks/tournament.py --baseline 61e4e52 --repeats 5 --skip-ratings
+
+``--baseline REF`` also times another commit, checked out in a git worktree,
+interleaved with this tree, each run through its own ``arena tournament``
+command (so both pay the same start-up), and prints this tree's games/s as
+a ratio of the baseline's.
 
 Games of quick.toml that are not installed (yet) are left out and named.
 """
@@ -12,13 +18,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import tomllib
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +78,61 @@ def games_per_second(path: Path, workers: int, deals: int | None,
         if summary.errors:
             raise SystemExit(f"matches failed: {summary.errors[:3]}")
         return summary.played, summary.seconds
+
+
+# -- another checkout, side by side -------------------------------------------------
+
+@contextmanager
+def worktree(ref: str):
+    """A detached git worktree of ``ref`` beside this tree (not under /tmp,
+    which the strict sandbox replaces with a private folder)."""
+    path = ROOT / ".benchmarks" / f"baseline-{ref}"
+    if path.exists():
+        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), ref],
+                   cwd=ROOT, check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
+
+
+def cli_rate(tree: Path, text: str, workers: int) -> tuple[int, float]:
+    """Games played and seconds taken by ``arena tournament`` of ``tree`` on
+    the tournament ``text`` (as the run itself reports them)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.toml"
+        path.write_text(text)
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "tournament", str(path), "--results",
+             str(Path(folder) / "r"), "--workers", str(workers), "--quiet"],
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True,
+            text=True)
+    found = re.search(r"played (\d+) games(?:, \d+ already stored)? in ([\d.]+) s", done.stdout)
+    if done.returncode != 0 or not found:
+        raise SystemExit(f"{tree}: arena tournament failed: {done.stderr.strip()[-300:]}")
+    return int(found.group(1)), float(found.group(2))
+
+
+def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats: int) -> None:
+    text = path.read_text()
+    if deals is not None:
+        text = re.sub(r"(?m)^deals\s*=\s*\d+", f"deals = {deals}", text)
+    with worktree(ref) as baseline:
+        runs: dict[str, list[float]] = {"baseline": [], "this tree": []}
+        played = {}
+        for _ in range(repeats):           # interleaved, so load changes hit both alike
+            for name, tree in (("baseline", baseline), ("this tree", ROOT)):
+                games, seconds = cli_rate(tree, text, workers)
+                played[name] = games
+                runs[name].append(games / seconds)
+    print(f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
+          f"interleaved runs):")
+    rates = {name: statistics.median(values) for name, values in runs.items()}
+    for name, values in runs.items():
+        print(f"    {name:9}: {played[name]} games, {rates[name]:6.2f} games/s "
+              f"({', '.join(f'{x:.1f}' for x in values)})")
+    print(f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f}")
 
 
 # -- synthetic store --------------------------------------------------------------
@@ -161,6 +226,8 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=None, help="synthetic stored games")
     parser.add_argument("--skip-play", action="store_true", help="only the rating figure")
     parser.add_argument("--repeats", type=int, default=None, help="runs per worker count")
+    parser.add_argument("--baseline", metavar="REF", help="also time this commit, side by side")
+    parser.add_argument("--skip-ratings", action="store_true", help="no rating figure")
     args = parser.parse_args(argv)
     deals = 2 if args.quick else None
     count = args.games or (10_000 if args.quick else 100_000)
@@ -185,6 +252,10 @@ def main(argv=None) -> None:
                   f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
                   f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)")
         print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
+        if args.baseline:
+            compare_with(args.baseline, args.file, deals, 2, args.repeats)
+    if args.skip_ratings:
+        return
 
     read, total = rating_time(count, 1 if count >= 50_000 else 3)
     print(f"ratings: recompute per game + overall from {count:,} stored games: "

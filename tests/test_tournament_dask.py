@@ -233,7 +233,7 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     attacker = registry.bot(f"cmd:{sys.executable} {HOSTILE} network {os.getpid()} x {port}")
     jobs = [MatchJob(item=level, game="farm-and-furious", options={}, sandbox=level,
                      entrants=(Entrant("attacker", attacker), Entrant("honest", registry.bot("random"))),
-                     deals=((5, (0, 1)),), indices=(0,)) for level in ("strict", "basic")]
+                     deals=((5, (0, 1), None),), indices=(0,)) for level in ("strict", "basic")]
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
     try:
@@ -297,7 +297,7 @@ def test_dask_without_distributed_installed_is_a_config_error(tmp_path, registry
 def test_a_match_that_raises_is_reported_not_retried(cluster, registry):
     # an engine error (here: a game the workers do not have) is no worker death
     job = MatchJob(item="broken", game="no-such-game", options={}, entrants=(),
-                   deals=((1, (0,)),), indices=(0,))
+                   deals=((1, (0,), None),), indices=(0,))
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
     try:
