@@ -21,6 +21,8 @@ from arena.tournament import load, plan, run
 from arena.tournament.executor import InlineExecutor, run_job
 
 ROOT = Path(__file__).parent.parent
+#: this checkout's broken bot (other checkouts' test runs may have theirs running)
+BROKEN = str(ROOT / "tests" / "bots" / "broken.py")
 #: one key for runs that must deal the same games
 KEY = Key(bytes(range(32)))
 
@@ -170,9 +172,9 @@ def test_resume_after_kill_9_of_the_whole_tournament(tmp_path, registry, broken_
     with Store(results) as store:
         check_complete(store, plan(tournament))
     deadline = time.monotonic() + 5
-    while processes_running("broken.py") and time.monotonic() < deadline:
+    while processes_running(BROKEN) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not processes_running("broken.py")
+    assert not processes_running(BROKEN)
 
 
 def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path, broken_bot, processes_running):
@@ -190,7 +192,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path, broken_bot, proc
         assert 2 <= stored < 24
         assert all(not any(g.faults) for g in store.games())    # nothing half-played kept
     assert (results / "leaderboard.html").exists()
-    assert not processes_running("broken.py")
+    assert not processes_running(BROKEN)
 
 
 def test_faults_are_counted_and_worker_logs_reach_the_log_file(tmp_path, registry, broken_bot):
@@ -243,11 +245,11 @@ def test_killing_only_the_driver_ends_workers_and_bots(tmp_path, broken_bot, pro
     process.kill()
     process.wait()
     deadline = time.monotonic() + 10
-    while (processes_running(str(results)) or processes_running("broken.py")) \
+    while (processes_running(str(results)) or processes_running(BROKEN)) \
             and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not processes_running(str(results))
-    assert not processes_running("broken.py")
+    assert not processes_running(BROKEN)
 
 
 def test_ratings_do_not_depend_on_workers_or_finishing_order(tmp_path, registry):
