@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
+from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 
@@ -85,7 +86,7 @@ class HumanSeat(Bot):
             self.console.print(f"Bid from {min(legal)} to {max(legal)}.")
             return
         items = [f"[dim]{n:>3})[/] {self.view.label(a)}" for n, a in enumerate(legal[:shown], 1)]
-        self.console.print("   ".join(items))
+        self.console.print(Columns(items, padding=(0, 3)))
         if len(legal) > shown:
             self.console.print(f"... and {len(legal) - shown} more: type ? to list them all, "
                                "or type the move.")
