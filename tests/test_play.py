@@ -63,10 +63,24 @@ def test_bad_input_is_a_polite_reprompt_and_a_typed_move_is_played():
         if bad:
             child.expect(r"Sorry, .* is not one of your moves")
         child.expect(PROMPT)
+    child.sendline("?")  # the whole list again
+    child.expect(r"1\).*Dog")
+    child.expect(PROMPT)
     child.sendline("Hen")  # typed, in any case
     child.expect(r"Last turn: you .*Hen")
     output, _ = _play_out(child)
     assert child.exitstatus == 0 and "Result: " in output
+
+
+def test_ctrl_d_leaves_the_table_and_the_seat_is_played_out():
+    child = _spawn("farm-and-furious", "--bot", "random", "--seed", "3", "-o", "track_length=5")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "You left the table (crash); your seat was played out at random." in child.before
+    assert "Result: you " in child.before
 
 
 def test_ctrl_c_ends_the_game_cleanly(processes_running):
