@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	    { apt-get update -qq && apt-get install -y -qq bubblewrap libseccomp2 >/dev/null; }; }; } || \
 	  echo "warning: bubblewrap is not installed; bots will run in the basic sandbox (see arena doctor)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl]'
 	touch $(STAMP)
 
 tournament: $(STAMP)

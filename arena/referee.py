@@ -72,11 +72,15 @@ class Limit:
 @dataclass(frozen=True)
 class Entrant:
     """A bot at the table: its display name, how to start it, and its own
-    resource limits (None: the match's)."""
+    resource limits, time control and sandbox level (None: the match's).
+    A person's seat (``arena play``) is an entrant with no time limit in
+    sandbox level ``none``, so it can reach the person's terminal."""
 
     name: str
     spec: BotSpec
     resources: ResourceLimits | None = None
+    limit: Limit | None = None
+    sandbox: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,9 @@ def play_match(
     ``audit`` checks every message against the seat's observation rules
     before it is sent (:mod:`arena.audit`) and raises on a leak."""
     level = choose_level(sandbox)
+    for entrant in entrants:
+        if entrant.sandbox is not None:
+            choose_level(entrant.sandbox)
     resolved = engine.info.resolve_options(options)
     for deal in deals:
         engine.info.check_players(len(deal.seating))
@@ -173,21 +180,22 @@ class _Match:
         gets a new one."""
         entrant = self.entrants[index]
         resources = entrant.resources or self.resources
+        limit = self._limit(index)
         try:
-            process = BotProcess(entrant.spec.argv(), resources, self.level)
+            process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level)
         except SandboxError as error:
             return Fault("crash", str(error))
         channel = Channel(process, stderr_cap=resources.output)
         seed = seeds.child(deal.chance_seed, "hello", index)
         channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                    self.limit.as_dict()))
-        deadline = time.monotonic() + self.limit.startup + self.limit.grace
+                                   limit.as_dict()))
+        deadline = time.monotonic() + limit.startup + limit.grace
         reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
         if isinstance(reply, dict) and reply.get("type") != protocol.READY:
             reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
         if isinstance(reply, Fault):
             if reply.kind == "timeout":
-                reply = Fault("timeout", f"not ready within {self.limit.startup:g}s start-up")
+                reply = Fault("timeout", f"not ready within {limit.startup:g}s start-up")
             process.kill()
             return reply
         self.live[index] = _Player(entrant, channel)
@@ -235,8 +243,8 @@ class _Match:
         players = len(deal.seating)
         state = self.engine.new_game(players, deal.seed, self.options)
         fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
-        seats = [_SeatClock(self.limit.bank) for _ in range(players)]
         index_at = dict(enumerate(deal.seating))
+        seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
         for seat, index in index_at.items():
             fault = None if index in self.live else self._start(index, players, deal)
             if fault is None:
@@ -291,9 +299,9 @@ class _Match:
 
     def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:
         """Send every live acting seat its observation and collect answers."""
-        limit = self.limit
+        limits = {seat: self._limit(index_at[seat]) for seat in acting}
         asked = [seat for seat in acting if seats[seat].fault is None]
-        messages = {seat: protocol.act(state.observation(seat), legal[seat], limit.move,
+        messages = {seat: protocol.act(state.observation(seat), legal[seat], limits[seat].move,
                                        seats[seat].bank) for seat in asked}
         if self.audit:
             for seat, message in messages.items():
@@ -303,13 +311,14 @@ class _Match:
         for seat, message in messages.items():
             channel = self.live[index_at[seat]].channel
             channel.ask(message)
+            limit = limits[seat]
             waiting[seat] = (channel, sent_at + limit.move + seats[seat].bank + limit.grace)
         busy = {index_at[seat] for seat in asked}
         replies = exchange(waiting, self._channels(exclude=busy))
         chosen = {}
         for seat in asked:
             reply, at = replies[seat]
-            clock = seats[seat]
+            clock, limit = seats[seat], limits[seat]
             if isinstance(reply, Fault):
                 if reply.kind == "timeout":
                     reply = Fault("timeout", f"no action within {limit.move:g}s + "
@@ -324,6 +333,9 @@ class _Match:
                 self._fault(index_at[seat], seat, clock.fault)
         self._sweep(seats, index_at)
         return chosen
+
+    def _limit(self, index: int) -> Limit:
+        return self.entrants[index].limit or self.limit
 
     def _fault(self, index: int, seat: int, fault: Fault) -> None:
         log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,

@@ -15,6 +15,10 @@ def register_bots():
         BotSpec("farm-and-furious-racer", games=("farm-and-furious",),
                 entry="bots.farm_and_furious:Racer", version="1.0",
                 description="expected-advance heuristic against the hands it can deduce"),
+        BotSpec("farm-and-furious-learned", games=("farm-and-furious",),
+                entry="bots.farm_and_furious_learned:LearnedBot", version="1.0",
+                description="tabular policy trained on arena.rl's environment (docs/rl.md); "
+                "needs the rl extra"),
         BotSpec("dou-dizhu-greedy", games=("dou-dizhu",), entry="bots.dou_dizhu:GreedyBot",
                 version="1.0", description="hand-plan heuristic: bids by strength, sheds in "
                 "fewest plays, keeps bombs, peasants cooperate"),

@@ -1,0 +1,128 @@
+"""A person's seat at the referee's table: the process behind ``arena play``.
+
+The referee starts this like any bot (``python -m arena.cli.seat TTY
+COLOURS``) and speaks the wire protocol on its pipes, through the bot kit.
+The person is reached on their terminal, the device named by ``TTY``: each
+``act`` draws the game (:mod:`arena.cli.views`), numbers the legal moves
+and reads a choice -- a number or the move as written -- asking again,
+politely, until it is one of them.  The process lives in a session of its
+own, so Ctrl-C reaches only ``arena play``, which ends the match.  End of
+input (Ctrl-D) leaves the table: the referee then plays the seat out.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+
+from arena.botkit import Bot, run
+from arena.cli.views import View, view_for
+
+#: legal lists longer than this are shown in part (``?`` shows them all)
+SHOWN = 60
+#: a move limit at least this long is "no limit" and not mentioned
+NO_LIMIT = 3600.0
+
+
+class HumanSeat(Bot):
+    name = "human"
+
+    def __init__(self, tty_in, console: Console):
+        self.tty_in = tty_in
+        self.console = console
+        self.view = View(0)
+
+    def new_match(self, hello):
+        self.game = hello["game"]
+        self.view = view_for(self.game, hello["players"])
+
+    def new_game(self, game):
+        self.seat = game["seat"]
+        self.console.rule(f"[bold]{escape(self.game)}[/] — game {game['index'] + 1}, "
+                          f"you are seat {self.seat} of {game['players']}")
+
+    def act(self, observation, legal, clock):
+        self._fit()
+        self.console.print()
+        for line in self.view.show(observation):
+            self.console.print(line)
+        self._menu(legal, SHOWN)
+        if clock["move"] < NO_LIMIT:
+            self.console.print(f"[dim]You have {clock['move']:g}s (+{clock['bank']:g}s bank).[/]")
+        while True:
+            text = self._ask(legal)
+            if text == "?":
+                self._menu(legal, len(legal))
+                continue
+            choice = self._choose(text, legal)
+            if choice is not None:
+                return choice
+            self.console.print(f"Sorry, [bold]{escape(text)}[/] is not one of your moves: type a "
+                               f"number from 1 to {len(legal)}, or the move as written.")
+
+    def game_over(self, result):
+        self._fit()
+        self.console.print()
+        for line in self.view.show(result["observation"]):
+            self.console.print(line)
+        seat = result["seat"]
+        scores = ", ".join(f"{self.view.seat_name(s, seat)} {score:g} (#{rank})"
+                           for s, (score, rank) in enumerate(zip(result["scores"], result["ranks"])))
+        self.console.print(f"[bold]Game over[/]: {scores}")
+
+    # -- the terminal ----------------------------------------------------
+    def _fit(self) -> None:
+        try:
+            self.console.width = os.get_terminal_size(self.tty_in.fileno()).columns
+        except OSError:
+            pass
+
+    def _menu(self, legal, shown: int) -> None:
+        if all(isinstance(a, int) for a in legal):
+            self.console.print(f"Bid from {min(legal)} to {max(legal)}.")
+            return
+        items = [f"[dim]{n:>3})[/] {self.view.label(a)}" for n, a in enumerate(legal[:shown], 1)]
+        self.console.print(Columns(items, padding=(0, 3)))
+        if len(legal) > shown:
+            self.console.print(f"... and {len(legal) - shown} more: type ? to list them all, "
+                               "or type the move.")
+
+    def _ask(self, legal) -> str:
+        what = "Your bid" if all(isinstance(a, int) for a in legal) else "Your move"
+        self.console.print(f"[bold]{what}[/] (number or move): ", end="")
+        self.console.file.flush()
+        line = self.tty_in.readline()
+        if not line:
+            raise SystemExit(0)  # Ctrl-D: the person left the table
+        return line.strip()
+
+    def _choose(self, text: str, legal: list):
+        if not text:
+            return None
+        if all(isinstance(a, int) for a in legal):
+            return int(text) if text.isdigit() and int(text) in legal else None
+        if text.isdigit():
+            number = int(text)
+            return legal[number - 1] if 1 <= number <= len(legal) else None
+        typed = self.view.normalize(text)
+        return next((a for a in legal if str(a) == typed), None)
+
+
+def main(argv: list[str]) -> None:
+    tty, colours = argv
+    fd = os.open(tty, os.O_RDWR | os.O_NOCTTY)  # never become its controlling terminal
+    tty_in = os.fdopen(fd, "r", encoding="utf-8", errors="replace")
+    tty_out = os.fdopen(os.dup(fd), "w", encoding="utf-8")
+    console = Console(file=tty_out, force_terminal=True, highlight=False,
+                      color_system=None if colours == "none" else colours)
+    wire = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the wire
+    run(HumanSeat(tty_in, console), stdout=wire)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

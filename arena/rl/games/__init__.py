@@ -1,0 +1,1 @@
+"""The encodings of the five built-in games, one module each (``docs/rl.md``)."""
