@@ -87,22 +87,20 @@ def test_one_process_never_meets_a_deal_twice(tmp_path):
     assert len(by_deal) == 3 and all(len(seatings) == 3 for seatings in by_deal.values())
 
 
-@pytest.mark.parametrize("mode, details", [
-    ("early", ("nobody asked for",)),   # an answer before the question
-    # a second answer, late: unasked, or (read together with the first on a
-    # loaded machine) one answer too many
-    ("double", ("nobody asked for", "more than one message")),
-])
-def test_frames_nobody_asked_for_are_protocol_faults(mode, details):
+@pytest.mark.parametrize("mode", ["early", "double"])
+def test_frames_nobody_asked_for_are_protocol_faults(mode, broken_bot):
+    # the other seats think 0.3 s a move: the cheater's frame comes while
+    # the referee is asking them, not it
     from arena.plugins import installed
     engine = installed().engine("dou-dizhu")
+    slow = BotSpec.from_command(broken_bot("slow", "0.3")[4:])
     entrants = [Entrant("cheater", BotSpec.from_command(cheater(mode)[4:])),
-                Entrant("random", RANDOM), Entrant("r2", RANDOM)]
+                Entrant("slow", slow), Entrant("slow2", slow)]
     [record] = play_match(engine, entrants, [Deal(21, (0, 1, 2))], limit=Limit(move=2.0),
                           sandbox="basic")
     mine, *others = record.seats
     assert mine.fault == "protocol", mine.fault_detail
-    assert any(detail in mine.fault_detail for detail in details), mine.fault_detail
+    assert "nobody asked for" in mine.fault_detail, mine.fault_detail
     assert all(seat.fault is None for seat in others)
     assert mine.rank == 3
 

@@ -54,13 +54,13 @@ def match_deals(key: Key, players: int, games: int) -> list[Deal]:
                  key.derive("chance", number)) for number in range(games)]
 
 
-def match_summary(game_id: str, seed: int | None, key: Key,
-                  records: list[GameRecord]) -> dict:
+def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
+                  key: Key | None = None) -> dict:
     """The ``--json`` document: deterministic for a given seed or key (no timings)."""
     return {
         "game": game_id,
         "seed": seed,
-        "key": None if seed is not None else key.hex,
+        "key": None if key is None or key.public else key.hex,
         "options": records[0].options if records else {},
         "games": [
             {
@@ -133,6 +133,6 @@ def match(
     records = play_match(engine, entrants, deals, options, limit,
                          on_game=None if as_json else show, sandbox=level, audit=audit)
     if as_json:
-        typer.echo(json.dumps(match_summary(game, seed, secret, records)))
+        typer.echo(json.dumps(match_summary(game, seed, records, secret)))
     elif not secret.public:
         typer.echo(f"key {secret.hex} (--key replays this match)")

@@ -14,12 +14,16 @@ public seed a tournament file or ``arena match --seed`` shows.
   same deal in another seating, and the remembered hand is now a rival's.
 * ``double`` -- answer every ``act`` twice, the second a moment later (a
   stale frame that would count as the next answer).
-* ``early`` -- send an answer right after ``new_game``, before being asked.
+* ``early`` -- send an answer a moment after ``new_game``, before being asked.
+
+"A moment" is 0.1 s, while the other (slow) seats think: a frame written
+after the referee has sent the question cannot be told from an answer.
 """
 
 import hashlib
 import random
 import sys
+import threading
 import time
 
 from arena import protocol
@@ -66,7 +70,8 @@ class Cheater(Bot):
         self.seat = game["seat"]
         self.hand = None
         if MODE == "early":
-            protocol.write_message(WIRE, {"type": "action", "action": "pass"})
+            threading.Timer(0.1, protocol.write_message,
+                            (WIRE, {"type": "action", "action": "pass"})).start()
 
     def act(self, observation, legal, clock):
         if self.hand is None:
@@ -101,8 +106,11 @@ class Wire:
         self.stream.write(data)
         if MODE == "double" and b"action" in data:
             self.stream.flush()
-            time.sleep(0.05)
-            self.stream.write(data)
+            threading.Timer(0.1, self.late, (data,)).start()
+
+    def late(self, data):
+        self.stream.write(data)
+        self.stream.flush()
 
     def flush(self):
         self.stream.flush()
