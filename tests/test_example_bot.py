@@ -130,7 +130,7 @@ def test_new_bot_installed_editable_plays_at_once(env, fresh_bot):
     check = env.cli("check-bot", "fresh-bot", "--game", "vegetables", "--games", "1",
                     "--quiet", "--sandbox", "strict", check=False)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in 1 game"
+    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in vegetables: 1 game against random, 5 edge cases"
 
 
 def test_small_tournament_with_the_plugin_bots(env, fresh_bot):
