@@ -1,9 +1,13 @@
-"""``arena match``: one match between bots, printed or as JSON."""
+"""``arena match``: one match between bots, printed or as JSON, optionally
+every deal in every seating (``--rotate``) and stored like a tournament's
+games (``--results``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -12,6 +16,7 @@ from arena.bots import BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
+from arena.match_summary import summarize, summary_lines
 from arena.plugins import UnknownName, installed
 from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
@@ -51,6 +56,7 @@ def match_summary(game_id: str, seed: int, records: list[GameRecord]) -> dict:
         "game": game_id,
         "seed": seed,
         "options": records[0].options if records else {},
+        "summary": [s.to_dict() for s in summarize(records)],
         "games": [
             {
                 "seed": record.seed,
@@ -64,6 +70,52 @@ def match_summary(game_id: str, seed: int, records: list[GameRecord]) -> dict:
             for record in records
         ],
     }
+
+
+def match_deals(seed: int, games: int, names: list[str], rotate: bool, teams: str) -> list[Deal]:
+    """``games`` deal seeds from ``seed``; with ``rotate`` each is replayed in
+    every seating, as a tournament's ``seating = "auto"`` does (the lineup
+    rotated through the seats; all distinct permutations for fixed-team games,
+    so partnerships vary too; seatings that seat the same bots alike once)."""
+    from arena.tournament.plan import seatings
+
+    deal_seeds = random.Random(seed)
+    seeds = [deal_seeds.randrange(2**31) for _ in range(games)]
+    order = [tuple(range(len(names)))]
+    if rotate:
+        order = seatings(names, "permute" if teams == "fixed" else "rotate")
+    return [Deal(deal_seed, seating) for deal_seed in seeds for seating in order]
+
+
+class MatchStore:
+    """A match's games in a results folder, as a tournament stores them (one
+    plan item, ``match``), so ``arena replay`` and ``arena leaderboard`` read
+    them.  The same match run again into the same folder plays only the games
+    not stored yet; another match there is refused."""
+
+    def __init__(self, folder: Path, game: str, players: int, options: dict,
+                 names: list[str], seed: int, deals: list[Deal]):
+        from arena.store import Store
+        from arena.tournament.plan import MatchItem, PlannedDeal
+
+        self.item = MatchItem(
+            id="match", order=0, game=game, label=game, players=players, options=options,
+            lineup=tuple(names), deals=tuple(PlannedDeal(d.seed, d.seating) for d in deals))
+        plan = json.dumps(self.item.to_dict(), sort_keys=True)
+        self.name = f"match {game} seed {seed}"
+        self.store = Store(folder)
+        try:
+            self.store.claim(self.name, hashlib.sha256(plan.encode()).hexdigest()[:16])
+            self.store.add_items([self.item])
+        except BaseException:
+            self.store.close()
+            raise
+        finished = self.store.finished_keys()
+        self.todo = [index for index in range(len(deals)) if self.item.key(index) not in finished]
+
+    def add(self, position: int, record: GameRecord) -> None:
+        """Store the game played for the ``position``-th deal still to do."""
+        self.store.add_game(self.item, self.todo[position], record, self.name)
 
 
 def _describe(record: GameRecord, number: int) -> str:
@@ -88,8 +140,16 @@ def match(
     sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rotate: bool = typer.Option(False, "--rotate",
+                                help="replay each deal in every seating (duplicate deals)"),
+    results: Optional[Path] = typer.Option(None, "--results",
+                                           help="store the games in this folder, like a "
+                                                "tournament (replay, leaderboard)"),
 ) -> None:
-    """Play GAMES games of GAME between the bots, bot i in seat i."""
+    """Play GAMES games of GAME between the bots, bot i in seat i (with
+    --rotate, every deal in every seating), then a summary line per bot."""
+    from arena.store import StoreError
+
     registry = installed()
     warn_plugin_errors(registry)
     try:
@@ -102,16 +162,39 @@ def match(
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
         raise fail(str(error))
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    deal_seeds = random.Random(seed)
-    deals = [Deal(deal_seeds.randrange(2**31), tuple(range(len(bot)))) for _ in range(games)]
-    numbers = iter(range(1, games + 1))
+    deals = match_deals(seed, games, bot, rotate, engine.info.teams)
+    store = None
+    if results is not None:
+        try:
+            store = MatchStore(results, game, len(bot), options,
+                               [e.name for e in entrants], seed, deals)
+        except StoreError as error:
+            raise fail(str(error))
+        if len(store.todo) < len(deals) and not as_json:
+            typer.echo(f"{len(deals) - len(store.todo)} of {len(deals)} games already "
+                       f"stored in {results}")
+        deals = [deals[index] for index in store.todo]
+    numbers = iter(range(1, len(deals) + 1))
+    positions = iter(range(len(deals)))
     if not as_json:
         typer.echo(f"{game}, seed {seed} (the same seed replays this match), sandbox {level}")
 
-    def show(record: GameRecord) -> None:
-        typer.echo(_describe(record, next(numbers)))
+    def on_game(record: GameRecord) -> None:
+        if store is not None:
+            store.add(next(positions), record)
+        if not as_json:
+            typer.echo(_describe(record, next(numbers)))
 
-    records = play_match(engine, entrants, deals, options, limit,
-                         on_game=None if as_json else show, sandbox=level, audit=audit)
+    try:
+        records = play_match(engine, entrants, deals, options, limit,
+                             on_game=on_game, sandbox=level, audit=audit)
+    finally:
+        if store is not None:
+            store.store.close()
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records)))
+        return
+    if records:
+        typer.echo("\n".join(summary_lines(records)))
+    if store is not None:
+        typer.echo(f"stored in {results}: arena leaderboard {results}; arena replay {results} 1")
