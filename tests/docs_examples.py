@@ -8,8 +8,9 @@ A *tested example* is a fenced block whose info string is ``console``::
     ...
     ```
 
-Every ``$ `` line is a command for bash (a line ending in ``\\`` continues on
-the next), and the lines up to the next ``$ `` are what it prints, stdout
+Every ``$ `` line is a command for bash, continued by the lines after it
+that start with ``> `` (as bash's own prompt shows a here-document or an
+open quote), and the lines up to the next ``$ `` are what it prints, stdout
 and stderr together as a terminal shows them.  In the expected output,
 ``...`` inside a line matches any text, and a line that is only ``...``
 matches any number of lines.  Blocks marked ``sh`` (or anything else) are
@@ -51,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 PROMPT = "$ "
+MORE = "> "
 ANY_LINES = "..."
 #: seconds one documented command may take
 TIMEOUT = 180
@@ -92,9 +94,9 @@ def parse(path: Path) -> list[Command]:
             if body.startswith(PROMPT):
                 start = index
                 text = body[len(PROMPT):]
-                while text.endswith("\\") and index + 1 < len(lines):
+                while index + 1 < len(lines) and lines[index + 1][len(inside):].startswith(MORE):
                     index += 1
-                    text += "\n" + lines[index][len(inside):]  # bash joins them
+                    text += "\n" + lines[index][len(inside) + len(MORE):]
                 current = Command(text, start, [], index + 1, inside)
                 commands.append(current)
             elif current is not None:

@@ -35,7 +35,7 @@ $ echo one; echo two
 one
 two
 $ printf 'a\\nb\\nc\\n' \\
-    | tail -n 2
+>   | tail -n 2
 b
 c
 ```
@@ -47,7 +47,7 @@ def test_console_blocks_are_parsed_with_continuations(tmp_path):
     page.write_text(PAGE)
     commands = parse(page)
     assert [c.text for c in commands] == ["echo one; echo two",
-                                          "printf 'a\\nb\\nc\\n' \\\n    | tail -n 2"]
+                                          "printf 'a\\nb\\nc\\n' \\\n  | tail -n 2"]
     assert [c.expected for c in commands] == [["one", "two"], ["b", "c"]]
 
 
