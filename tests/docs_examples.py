@@ -94,7 +94,7 @@ def parse(path: Path) -> list[Command]:
             if body.startswith(PROMPT):
                 start = index
                 text = body[len(PROMPT):]
-                while index + 1 < len(lines) and lines[index + 1][len(inside):].startswith(MORE):
+                while index + 1 < len(lines) and _continues(lines[index + 1][len(inside):]):
                     index += 1
                     text += "\n" + lines[index][len(inside) + len(MORE):]
                 current = Command(text, start, [], index + 1, inside)
@@ -103,6 +103,11 @@ def parse(path: Path) -> list[Command]:
                 current.expected.append(body)
         index += 1
     return commands
+
+
+def _continues(line: str) -> bool:
+    """A ``> `` line, or a bare ``>`` (an empty line of a here-document)."""
+    return line.startswith(MORE) or line == MORE.rstrip()
 
 
 def _line_pattern(line: str) -> str:
@@ -142,7 +147,7 @@ class Scratch:
             "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in arena_sites) + "\n")
         for name, call in (("arena", "from arena.cli import app as main"),
                            ("pip", "from pip._internal.cli.main import main"),
-                           ("pytest", "from pytest import console_main as main")):
+                           ("pytest", "from pytest import main")):
             script = self.bin / name
             script.write_text(f"#!{python}\nimport sys\n{call}\nsys.exit(main())\n")
             script.chmod(0o755)
