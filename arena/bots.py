@@ -10,12 +10,24 @@ command line or in a tournament file makes a spec on the fly.
 from __future__ import annotations
 
 import os
+import re
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 
+from arena.sandbox.process import bot_path
+
 ANY_GAME = "*"
 COMMAND_PREFIX = "cmd:"
+#: programs whose first non-option argument is a script file to run
+INTERPRETERS = re.compile(r"(python|pypy|node|nodejs|deno|bun|ruby|perl|php|lua|bash|sh|dash)"
+                          r"[0-9.]*$")
+#: interpreter options after which the code is inline or a module, not a file
+INLINE_CODE = {"-c", "-m", "-e", "--eval", "-p", "--print", "-E", "eval"}
+#: what makes an argument look like a script file (``dev`` in ``python -X dev``
+#: does not): a folder separator or a file extension
+SCRIPT = re.compile(r"[/\\]|\.[A-Za-z]{1,4}$")
 
 
 class BotSpecError(ValueError):
@@ -70,4 +82,38 @@ class BotSpec:
             raise BotSpecError(f"bot {text!r}: {error}") from None
         if not argv:
             raise BotSpecError(f"bot {text!r}: empty command")
+        problem = launch_problem(argv)
+        if problem:
+            raise BotSpecError(f"bot {text!r}: {problem}")
         return cls(name=name or text, command=argv, version="cmd", description=line)
+
+
+def launch_problem(argv: tuple[str, ...]) -> str | None:
+    """Why ``argv`` cannot start, checked before any game runs (else every
+    game of a match or tournament would end in the same ``crash``): the
+    program exists and is executable, a bare name is found on the bot's own
+    PATH (:func:`arena.sandbox.process.bot_path`, not the user's), and an
+    interpreter's script file exists.  None when it can start.
+
+    Files the command names are made visible to the strict sandbox by
+    :func:`arena.sandbox.bubblewrap.readonly_paths`, and the bot's PATH holds
+    only system folders and the arena's interpreter, so a program that passes
+    here is also one the sandbox can see."""
+    program = argv[0]
+    if os.sep in program:
+        if not os.path.exists(program):
+            return f"{program} does not exist"
+        if not os.path.isfile(program) or not os.access(program, os.X_OK):
+            return f"{program} is not an executable file (chmod +x it, or name its interpreter)"
+    elif shutil.which(program, path=bot_path()) is None:
+        return f"'{program}' is not found on the bot's PATH ({bot_path()})"
+    if INTERPRETERS.match(os.path.basename(program)):
+        for arg in argv[1:]:
+            if arg in INLINE_CODE:
+                break
+            if arg.startswith("-"):
+                continue
+            if SCRIPT.search(arg) and not os.path.isfile(arg):
+                return f"script {arg} does not exist (relative paths are from {os.getcwd()})"
+            break
+    return None

@@ -68,6 +68,7 @@ class GameCheck:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    played: int = 0                 # games against random through the referee
 
     @property
     def ok(self) -> bool:
@@ -76,7 +77,7 @@ class GameCheck:
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "ok": self.ok, "passed": self.passed,
                 "problems": [p.to_dict() for p in self.problems], "notes": self.notes,
-                "seconds": round(self.seconds, 3)}
+                "played": self.played, "seconds": round(self.seconds, 3)}
 
 
 class _Mishandled(Exception):
@@ -281,6 +282,7 @@ class _Checker:
                  for g in range(self.games)]
         records = play_match(engine, entrants, deals, options, self.limit, sandbox=self.level,
                              resources=self.resources)
+        report.played = len(records)
         found = False
         for number, (deal, record) in enumerate(zip(deals, records), 1):
             seat = deal.seating.index(0)
@@ -495,10 +497,18 @@ def render_text(name: str, reports: list[GameCheck], width: int = 400) -> str:
                 lines.extend(f"    stderr: {line}" for line in problem.stderr.splitlines())
         lines.extend(f"  note: {note}" for note in report.notes)
     failed = [r.game for r in reports if not r.ok]
-    lines.append(f"{name}: " + (f"FAILED in {', '.join(failed)}" if failed
-                                else "ok in 1 game" if len(reports) == 1
-                                else f"ok in all {len(reports)} games"))
+    lines.append(f"{name}: " + (f"FAILED in {', '.join(failed)}" if failed else _verdict(reports)))
     return "\n".join(lines)
+
+
+def _verdict(reports: list[GameCheck]) -> str:
+    """``ok in farm-hand: 3 games against random, 5 edge cases`` -- the games
+    checked by name and what was played, so a count of game types is never
+    read as a count of games played."""
+    played = sum(r.played for r in reports)
+    edge = sum(len(r.passed) - 1 for r in reports)  # all passed, the games against random too
+    return (f"ok in {', '.join(r.game for r in reports)}: {played} game{'s' * (played != 1)} "
+            f"against random, {edge} edge case{'s' * (edge != 1)}")
 
 
 def to_json(name: str, reports: list[GameCheck]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ simultaneous move lets every acting bot think at the same time.
 from __future__ import annotations
 
 import os
+import re
 import select
 import time
 from dataclasses import dataclass
@@ -20,6 +21,14 @@ from arena import protocol
 from arena.sandbox import BotProcess
 
 _READ = 1 << 16
+#: the end of stderr kept apart from the capped head, for a crash's detail
+_TAIL = 8 << 10
+#: a crash detail holds at most this many stderr lines and characters
+CRASH_LINES = 5
+CRASH_CHARS = 500
+#: stderr lines that say nothing on their own: a JavaScript stack frame
+#: (``    at f (file.js:1:2)``), or punctuation only (``}``, ``^``)
+_NOISE = re.compile(r"\s+at \S|[^\w]*$")
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,7 @@ class Channel:
         self._outbox = bytearray()
         self.inbox: list[dict[str, Any]] = []
         self.stderr = bytearray()
+        self._stderr_tail = bytearray()
         self.fault: Fault | None = None
         self._stderr_open = True
         #: the referee asked and is owed exactly one message
@@ -105,17 +115,21 @@ class Channel:
             if len(data) < _READ:
                 return
 
-    def _read_stderr(self) -> None:
+    def _read_stderr(self) -> int:
+        """Read what stderr holds now; the number of bytes read."""
         try:
             data = os.read(self._err, _READ)
         except BlockingIOError:
-            return
+            return 0
         if not data:
             self._stderr_open = False
-            return
+            return 0
         room = self._stderr_cap - len(self.stderr)
         if room > 0:
             self.stderr += data[:room]
+        self._stderr_tail += data
+        del self._stderr_tail[:-_TAIL]
+        return len(data)
 
     def _fail(self, kind: str, detail: str) -> None:
         if self.fault is None:
@@ -129,11 +143,25 @@ class Channel:
         except Exception:
             status = None
         text = what if status is None else f"{what}, exit status {status}"
-        lines = self.stderr.decode(errors="replace").strip().splitlines()
-        return f"{text}: {lines[-1][:200]}" if lines else text
+        for _ in range(64):  # what the bot wrote just before it died, if still in the pipe
+            if not self._stderr_open or not self._read_stderr():
+                break
+        tail = stderr_tail(self._stderr_tail.decode(errors="replace"))
+        return f"{text}: {tail}" if tail else text
 
     def stderr_text(self) -> str:
         return self.stderr.decode(errors="replace")
+
+
+def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -> str:
+    """The end of a bot's stderr that says why it stopped, on one line: its
+    last ``lines`` lines that carry words (stack frames of JavaScript and
+    punctuation-only lines left out, so Node's ``Error: Cannot find module``
+    survives its trailer), joined by `` | ``, cut from the front to ``chars``.
+    A Python traceback keeps its last frame and the exception."""
+    kept = [line.strip() for line in text.splitlines() if not _NOISE.match(line)]
+    joined = " | ".join(kept[-lines:])
+    return joined if len(joined) <= chars else "..." + joined[-(chars - 3):]
 
 
 def exchange(

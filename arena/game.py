@@ -17,6 +17,15 @@ Rules are pure: no I/O, no clock, no globals.  All chance comes from the
 state's own ``random.Random`` seeded by :meth:`Engine.new_game`, so the same seed
 and the same actions unfold the same game on every machine.
 
+Engines reject what the rules do not allow: :meth:`State.apply` raises
+:class:`IllegalAction` for an action that is not in the seat's legal list
+(a card not in the hand, a made-up value), for a seat that is not to act or a
+missing seat of a simultaneous move, and for any move once the game is over.
+The referee checks legality itself before applying, but a bot's own search,
+a replay of a tampered record or a test must not silently play on from an
+impossible position; :func:`arena.testing.check_engine` tests this for every
+engine.
+
 Wire values: actions are ``str`` or ``int`` (short, hashable and trivial for a
 bot in any language to read back); observations are plain msgpack-able values
 (dict with ``str`` keys, list, str, int, float, bool, None).  An observation
@@ -224,7 +233,10 @@ class State(ABC):
 
     @abstractmethod
     def apply(self, actions: Mapping[Seat, Action]) -> None:
-        """Play one action for every seat in to_act() at once."""
+        """Play one action for every seat in to_act() at once; raise
+        :class:`IllegalAction` (leaving the state unchanged) for an action not
+        in that seat's legal list, a seat missing or not to act, or a game
+        that is over."""
 
     @abstractmethod
     def outcome(self) -> Outcome:

@@ -1,7 +1,8 @@
 """A reusable conformance check for game engines.
 
 ``check_engine(engine)`` plays many random games and asserts the engine
-contract of :mod:`arena.game`; every built-in engine's tests call it and a
+contract of :mod:`arena.game` (including that ``apply`` rejects illegal
+actions and moves after the end); every built-in engine's tests call it and a
 third-party engine's tests should too.  It raises ``AssertionError`` with the
 seed, player count and step of the first violation, so a failure is
 reproducible with ``engine.new_game(players, seed)``.
@@ -16,7 +17,10 @@ from typing import Any
 
 import msgpack
 
-from arena.game import Engine, Outcome, State, competition_ranks
+from arena.game import Engine, IllegalAction, Outcome, State, competition_ranks
+
+#: actions no engine lists as legal: one of each wire type
+MADE_UP = ("\x00no-such-action", 2**31)
 
 @dataclass
 class ConformanceReport:
@@ -74,6 +78,7 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
     assert state.players == n, f"{where}: state.players={state.players}"
     steps = []
     views = []
+    seen: dict = {}  # every action listed as legal so far, for any seat, in order
     while True:
         acting = state.to_act()
         if not acting:
@@ -89,15 +94,19 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
         for seat in acting:
             legal = state.legal_actions(seat)
             _check_legal(legal, at, seat)
+            seen.update(dict.fromkeys(legal))
             chosen[seat] = rng.choice(legal)
         if rng.random() < sample_rate or not steps:
             _check_sampling(engine, state, rng, report, at)
+            _check_rejects(state, chosen, list(seen), at)
         if steps and rng.random() < sample_rate:
             _check_clone(state, chosen, at)
         state.apply(chosen)
         steps.append(chosen)
         report.steps += 1
     _check_outcome(state.outcome(), n, where)
+    _check_rejected(state, steps[-1] if steps else {0: MADE_UP[0]},
+                    f"{where}: a move after the game is over")
     if check_replay:
         _check_determinism(engine, n, game_seed, options, steps, views, where)
 
@@ -122,6 +131,39 @@ def _check_legal(legal, at, seat) -> None:
             f"{at}: action {action!r} is not str or int"
         )
     assert len(set(legal)) == len(legal), f"{at}: duplicate legal actions for {seat}"
+
+
+def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
+    """``apply`` must raise IllegalAction, leaving the state as it was, for
+    an action not in the seat's legal list (a made-up one, and one legal
+    earlier or for another seat, like a card already played), for a missing
+    seat of a simultaneous move and for a seat that is not to act."""
+    for seat in chosen:
+        legal = set(state.legal_actions(seat))
+        wrong = list(MADE_UP) + [action for action in seen if action not in legal][:1]
+        for action in wrong:
+            _check_rejected(state, {**chosen, seat: action},
+                            f"{at}: seat {seat} playing {action!r}, not in its legal list")
+    if len(chosen) > 1:
+        missing = dict(list(chosen.items())[1:])
+        _check_rejected(state, missing, f"{at}: a simultaneous move without seat "
+                                        f"{next(iter(chosen))}")
+    idle = [seat for seat in range(state.players) if seat not in chosen]
+    if idle:
+        extra = {**chosen, idle[0]: next(iter(chosen.values()))}
+        _check_rejected(state, extra, f"{at}: an action from seat {idle[0]}, not to act")
+
+
+def _check_rejected(state: State, actions: dict, what: str) -> None:
+    before = [msgpack.packb(state.observation(s)) for s in range(state.players)]
+    try:
+        state.apply(actions)
+    except IllegalAction:
+        pass
+    else:
+        raise AssertionError(f"{what}: apply() accepted it (it must raise IllegalAction)")
+    after = [msgpack.packb(state.observation(s)) for s in range(state.players)]
+    assert before == after, f"{what}: rejected, but the state changed"
 
 
 def _check_sampling(engine, state: State, rng, report, at) -> None:

@@ -167,7 +167,7 @@ def test_lingering_after_goodbye_is_a_note_not_a_failure(registry, quirky):
 def test_cli_reports_and_exit_status(quirky):
     ok = runner.invoke(app, ["check-bot", "random", "--game", "vegetables", "--games", "1", "-q"])
     assert ok.exit_code == 0, ok.output
-    assert ok.stdout.splitlines()[-1] == "random: ok in 1 game"
+    assert ok.stdout.splitlines()[-1] == "random: ok in vegetables: 1 game against random, 5 edge cases"
     assert ok.stdout.startswith("vegetables  ok ")
 
     bad = runner.invoke(app, ["check-bot", quirky("illegal-when-forced"), "--game", "vegetables",

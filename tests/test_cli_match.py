@@ -75,6 +75,23 @@ def test_games_and_bots_list_what_is_installed():
     bots = arena("bots")
     assert "random" in bots.output and "any" in bots.output
     assert "farm-and-furious-racer" in bots.output
+    # rich tables: a rule under the header, one line per row when redirected
+    assert games.output.splitlines()[1].startswith("─" * 20)
+    [row] = [line for line in games.output.splitlines() if line.startswith("hand-and-foot")]
+    assert row.split()[-1] == "hand-and-foot" and "teams=0" in row
+
+
+def test_games_and_bots_as_json_for_scripts():
+    games = json.loads(arena("games", "--json").output)
+    fnf = next(g for g in games if g["id"] == "farm-and-furious")
+    assert fnf["players"] == [2, 3, 4, 5] and fnf["simultaneous"] is True
+    assert {"name": "track_length", "default": 20, "help": "position of the finish line",
+            "choices": None, "minimum": 1, "maximum": None} in fnf["options"]
+    assert next(g for g in games if g["id"] == "farm-hand")["dummies"] == ["mac", "donald"]
+    bots = {b["name"]: b for b in json.loads(arena("bots", "--json").output)}
+    assert bots["random"]["games"] == ["*"] and bots["random"]["plugin"] == "builtin-bots"
+    assert bots["farm-hand-counter"]["entry"] == "bots.farm_hand:CounterBot"
+    assert [g["id"] for g in games] == sorted(g["id"] for g in games)
 
 
 def test_text_output_names_the_key_that_replays_it():

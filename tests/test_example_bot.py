@@ -107,7 +107,10 @@ def fresh_bot(env):
     env.cli("new-bot", "fresh-bot", "--game", "farm-and-furious", "--game", "vegetables")
     package = env.root / "fresh-bot"
     assert (package / "fresh_bot" / "bot.py").exists()
-    env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "-e", "./fresh-bot")
+    # as its README says: the bot and its test extra, into the arena's environment
+    readme = (package / "README.md").read_text()
+    assert "pip install -e './fresh-bot[test]'" in readme
+    env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "-e", "./fresh-bot[test]")
     # editable: the source folder stays where it is (and the sandbox must see it)
     (package / "fresh_bot" / "bot.py").write_text(
         (package / "fresh_bot" / "bot.py").read_text().replace(
@@ -124,13 +127,13 @@ def test_new_bot_installed_editable_plays_at_once(env, fresh_bot):
     summary = json.loads(result.stdout)
     assert all(s["fault"] is None for g in summary["games"] for s in g["seats"]), summary
     # the package's own test: the bot against random through the real referee
-    env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "pytest")
+    # pytest came with the package's test extra (nothing installed by hand)
     own = env.run(env.bin / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "fresh-bot")
     assert "2 passed" in own.stdout, own.stdout
     check = env.cli("check-bot", "fresh-bot", "--game", "vegetables", "--games", "1",
                     "--quiet", "--sandbox", "strict", check=False)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in 1 game"
+    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in vegetables: 1 game against random, 5 edge cases"
 
 
 def test_small_tournament_with_the_plugin_bots(env, fresh_bot):

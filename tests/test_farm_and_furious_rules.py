@@ -2,6 +2,7 @@
 
 import pytest
 
+from arena.game import IllegalAction
 from arena.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
@@ -88,9 +89,9 @@ def test_rooster_after_a_whistle_cannot_copy_it():
     # the Whistle takes itself back, so no face-up card is left to copy
     state = new(2, rooster=True)
     turn(state, "hen", "duckling")
-    turn(state, "whistle", "duckling")
+    turn(state, "whistle", "dog")
     assert state.observation(0)["face_up"][0] == []
-    assert turn(state, "rooster", "duckling") == [3, 3]
+    assert turn(state, "rooster", "whistle") == [3, 1]
 
 
 def test_tie_at_the_finish_shares_first_place():
@@ -112,9 +113,9 @@ def test_game_stops_after_max_turns_ranked_by_position():
     state = new(2, max_turns=2)
     turn(state, "dog", "duckling")
     assert not state.is_over()
-    turn(state, "hen", "duckling")
+    turn(state, "hen", "whistle")
     assert state.is_over() and state.to_act() == ()
-    assert state.outcome().scores == (3, 2) and state.outcome().ranks == (1, 2)
+    assert state.outcome().scores == (3, 1) and state.outcome().ranks == (1, 2)
 
 
 def test_option_validation():
@@ -130,3 +131,29 @@ def test_option_validation():
 def test_conformance(rooster):
     report = check_engine(ENGINE, 1500, options={"rooster": rooster}, hidden=False)
     assert report.games == 1500 and report.samples > 0
+
+
+@pytest.mark.parametrize("card, complaint", [
+    ("dog", "seat 0 has no 'dog' in hand"),        # played last turn, still face up
+    ("rooster", "seat 0 has no 'rooster' in hand"),  # only with the rooster option
+    ("tractor", "seat 0 has no 'tractor' in hand"),  # no such card
+    (3, "seat 0 has no 3 in hand"),
+])
+def test_a_card_not_in_the_hand_is_rejected_and_nothing_moves(card, complaint):
+    state = new(2)
+    turn(state, "dog", "hen")
+    before = state.observation(0)
+    with pytest.raises(IllegalAction, match=complaint):
+        state.apply({0: card, 1: "duckling"})
+    assert state.observation(0) == before
+
+
+def test_every_seat_plays_at_once_and_nothing_after_the_end():
+    state = new(2, track_length=3)
+    with pytest.raises(IllegalAction, match="every seat plays at once"):
+        state.apply({0: "hen"})
+    turn(state, "hen", "duckling")
+    assert state.is_over()
+    with pytest.raises(IllegalAction, match="the game is over"):
+        state.apply({0: "duckling", 1: "dog"})
+    assert state.observation(0)["positions"] == [3, 1]

@@ -63,4 +63,5 @@ def test_passes_check_bot(c_bot):
     result = CliRunner().invoke(app, ["check-bot", f"cmd:{c_bot}", "--game", "dou-dizhu",
                                       "--game", "farm-hand", "--games", "2", "-q"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == f"cmd:{c_bot}: ok in all 2 games"
+    assert result.stdout.splitlines()[-1] == (
+        f"cmd:{c_bot}: ok in dou-dizhu, farm-hand: 4 games against random, 10 edge cases")

@@ -3,7 +3,7 @@ that the conformance check catches a broken engine."""
 
 import pytest
 
-from arena.game import GameInfo, Option, OptionError, Outcome, PlayerCountError, competition_ranks
+from arena.game import GameInfo, IllegalAction, Option, OptionError, Outcome, PlayerCountError, competition_ranks
 from arena.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
@@ -78,6 +78,60 @@ class NonDeterministic(FarmAndFurious):
 def test_conformance_check_catches_broken_engines(engine, complaint):
     with pytest.raises(AssertionError, match=complaint):
         check_engine(engine, 50, hidden=False)
+
+
+class Lenient(FarmAndFurious):
+    """Farm & Furious as it once was: ``apply`` plays whatever it is given."""
+
+    def new_game(self, players, seed, options=None):
+        state = super().new_game(players, seed, options)
+        strict = state.apply
+
+        def apply(actions):
+            try:
+                strict(actions)
+            except IllegalAction:
+                pass  # ignored instead of raised: the move is silently dropped
+        state.apply = apply
+        return state
+
+
+class ChangesThenRejects(FarmAndFurious):
+    """Raises IllegalAction, but only after moving the seat's token."""
+
+    def new_game(self, players, seed, options=None):
+        state = super().new_game(players, seed, options)
+        strict = state.apply
+
+        def apply(actions):
+            try:
+                strict(actions)
+            except IllegalAction:
+                state._positions[0] += 1
+                raise
+        state.apply = apply
+        return state
+
+
+@pytest.mark.parametrize("engine, complaint", [
+    (Lenient(), "not in its legal list: apply.. accepted it"),
+    (ChangesThenRejects(), "rejected, but the state changed"),
+])
+def test_conformance_check_demands_that_illegal_actions_are_rejected(engine, complaint):
+    check_engine(FarmAndFurious(), 20, hidden=False)  # control: the real engine passes
+    with pytest.raises(AssertionError, match=complaint):
+        check_engine(engine, 20, hidden=False)
+
+
+def test_conformance_check_rejects_moves_after_the_end():
+    class PlaysOn(FarmAndFurious):
+        def new_game(self, players, seed, options=None):
+            state = super().new_game(players, seed, options)
+            strict = state.apply
+            state.apply = lambda actions: None if state.is_over() else strict(actions)
+            return state
+    with pytest.raises(AssertionError, match="a move after the game is over: apply.. accepted it"):
+        check_engine(PlaysOn(), 5, hidden=False)
 
 
 def test_conformance_check_demands_a_sampler_that_hides_something():

@@ -7,6 +7,7 @@ import importlib
 import sys
 import tomllib
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -55,9 +56,32 @@ def test_writes_a_complete_package(folder):
     for path in root.rglob("*.py"):
         ast.parse(path.read_text(), str(path))
     readme = (root / "README.md").read_text()
-    for command in ("pip install -e ./tidy-bot", "arena bots", "arena match vegetables --bot tidy-bot",
+    # the arena is on no index: the README installs it from this checkout first
+    arena_root = Path(__file__).resolve().parents[1]
+    assert f"pip install -e {arena_root}  " in readme
+    assert readme.index(f"pip install -e {arena_root}") < readme.index("pip install -e './tidy-bot[test]'")
+    assert project["project"]["optional-dependencies"]["test"] == ["pytest>=8"]
+    for command in ("pip install -e './tidy-bot[test]'", "arena bots", "arena match vegetables --bot tidy-bot",
                     "arena check-bot tidy-bot --game vegetables --game dou-dizhu", "arena tournament"):
         assert command in readme
+
+
+def test_templates_are_jinja2_files_with_strict_variables(monkeypatch):
+    from arena import newbot
+    rendered = newbot.render(Names.from_name("x-bot"), ("vegetables",), arena_source="/src/arena")
+    assert "pip install -e /src/arena" in rendered["README.md"]
+    assert 'GAMES = (\'vegetables\',)' in rendered["x_bot/plugin.py"]
+    assert all("{{" not in text for text in rendered.values())
+    # a variable the templates use but render() does not give fails loudly
+    monkeypatch.setitem(newbot.FILES, "extra.txt", "README.md.j2")
+    monkeypatch.setattr(newbot, "arena_checkout", lambda: newbot.ARENA_PLACEHOLDER)
+    assert "pip install -e /path/to/farm-arena" in newbot.render(
+        Names.from_name("x-bot"), ("*",))["extra.txt"]
+    import jinja2
+    with pytest.raises(jinja2.UndefinedError, match="games_text"):
+        jinja2.Environment(loader=jinja2.PackageLoader("arena", "templates/newbot"),
+                           undefined=jinja2.StrictUndefined).get_template("README.md.j2").render(
+            name="x", module="x", cls="X", game_example="g", check_games="", arena_source="/")
 
 
 def test_bot_class_documents_every_method(folder):

@@ -1,4 +1,4 @@
-"""VEGEtables rules on hand-built positions (rules page: shared/rules/vegetables.md)."""
+"""VEGEtables rules on hand-built positions (rules: docs/games/vegetables.md)."""
 
 import random
 

@@ -1,11 +1,20 @@
-"""``arena games`` and ``arena bots``: what is installed, from which plugin."""
+"""``arena games`` and ``arena bots``: what is installed, from which plugin,
+as a table or (``--json``) as data for scripts."""
 
 from __future__ import annotations
+
+import io
+import json
+import sys
 
 import typer
 
 from arena.cli._app import app
 from arena.plugins import Registry, installed
+
+#: table width when stdout is not a terminal (a pipe, a file, a test): wide
+#: enough never to wrap, so redirected output is one line per row everywhere
+PIPE_WIDTH = 400
 
 
 def warn_plugin_errors(registry: Registry) -> None:
@@ -13,40 +22,71 @@ def warn_plugin_errors(registry: Registry) -> None:
         typer.echo(f"arena: warning: {error}", err=True)
 
 
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
-    )
+def print_table(headers: list[str], rows: list[list[str]]) -> None:
+    """A plain rich table (no colour, no box), like the CLI's other tables;
+    full width on a terminal, :data:`PIPE_WIDTH` columns elsewhere."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*headers, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for row in rows:
+        table.add_row(*row)
+    if sys.stdout.isatty():
+        Console(highlight=False).print(table)
+        return
+    console = Console(file=io.StringIO(), width=PIPE_WIDTH, color_system=None, highlight=False)
+    console.print(table)
+    typer.echo("\n".join(line.rstrip() for line in console.file.getvalue().splitlines()))
+
+
+def game_info(registry: Registry, game_id: str) -> dict:
+    """One game as ``arena games --json`` lists it."""
+    info = registry.games[game_id].info
+    return {
+        "id": game_id, "version": info.version, "players": list(info.players),
+        "simultaneous": info.simultaneous, "teams": info.teams, "dummies": list(info.dummies),
+        "options": [{"name": o.name, "default": o.default, "help": o.help,
+                     "choices": list(o.choices) if o.choices is not None else None,
+                     "minimum": o.minimum, "maximum": o.maximum} for o in info.options],
+        "summary": info.summary, "plugin": registry.origin[f"game:{game_id}"],
+    }
+
+
+def bot_info(registry: Registry, name: str) -> dict:
+    """One bot as ``arena bots --json`` lists it (``games``: ``["*"]`` for any)."""
+    spec = registry.bots[name]
+    return {"name": name, "version": spec.version, "games": list(spec.games),
+            "entry": spec.entry, "command": list(spec.command) if spec.command else None,
+            "description": spec.description, "plugin": registry.origin[f"bot:{name}"]}
 
 
 @app.command()
-def games() -> None:
+def games(as_json: bool = typer.Option(False, "--json", help="print a JSON list")) -> None:
     """List the installed games: version, player counts, options and plugin."""
     registry = installed()
     warn_plugin_errors(registry)
-    rows = [["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"]]
-    for game_id, engine in sorted(registry.games.items()):
-        info = engine.info
-        rows.append([
-            game_id,
-            info.version,
-            ",".join(map(str, info.players)),
-            "simultaneous" if info.simultaneous else "in turn",
-            info.teams,
-            " ".join(f"{o.name}={o.default}" for o in info.options) or "-",
-            registry.origin[f"game:{game_id}"],
-        ])
-    typer.echo(_table(rows))
+    listed = [game_info(registry, game_id) for game_id in sorted(registry.games)]
+    if as_json:
+        typer.echo(json.dumps(listed))
+        return
+    print_table(["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"], [
+        [g["id"], g["version"], ",".join(map(str, g["players"])),
+         "simultaneous" if g["simultaneous"] else "in turn", g["teams"],
+         " ".join(f"{o['name']}={o['default']}" for o in g["options"]) or "-", g["plugin"]]
+        for g in listed])
 
 
 @app.command()
-def bots() -> None:
+def bots(as_json: bool = typer.Option(False, "--json", help="print a JSON list")) -> None:
     """List the installed bots: version, the games each plays, and plugin."""
     registry = installed()
     warn_plugin_errors(registry)
-    rows = [["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"]]
-    for name, spec in sorted(registry.bots.items()):
-        plays = "any" if "*" in spec.games else ",".join(spec.games)
-        rows.append([name, spec.version, plays, registry.origin[f"bot:{name}"], spec.description])
-    typer.echo(_table(rows))
+    listed = [bot_info(registry, name) for name in sorted(registry.bots)]
+    if as_json:
+        typer.echo(json.dumps(listed))
+        return
+    print_table(["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"], [
+        [b["name"], b["version"], "any" if "*" in b["games"] else ",".join(b["games"]),
+         b["plugin"], b["description"]]
+        for b in listed])

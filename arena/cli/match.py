@@ -1,8 +1,18 @@
-"""``arena match``: one match between bots, printed or as JSON."""
+"""``arena match``: one match between bots, printed or as JSON, optionally
+every deal in every seating (``--rotate``) and stored like a tournament's
+games (``--results``).
+
+The deals come from a fresh secret key (printed at the end, so ``--key``
+replays the match), from the results folder's key, or from ``--seed``,
+which makes them predictable to the bots.  With ``--rotate`` each seating
+is played by fresh bot processes, so no process meets a deal twice."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from itertools import groupby
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -11,12 +21,13 @@ from arena.bots import BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
+from arena.match_summary import summarize, summary_lines
 from arena.plugins import UnknownName, installed
 from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
-from arena.seeds import Key
+from arena.seeds import BadKey, Key, load_or_create
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
                "the seed can recompute every hand); omit it for secret deals")
@@ -48,12 +59,6 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
     return entrants
 
 
-def match_deals(key: Key, players: int, games: int) -> list[Deal]:
-    """The match's deals, bot i in seat i, every seed from the key."""
-    return [Deal(key.derive("deal", number), tuple(range(players)),
-                 key.derive("chance", number)) for number in range(games)]
-
-
 def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
                   key: Key | None = None) -> dict:
     """The ``--json`` document: deterministic for a given seed or key (no timings)."""
@@ -62,6 +67,7 @@ def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
         "seed": seed,
         "key": None if key is None or key.public else key.hex,
         "options": records[0].options if records else {},
+        "summary": [s.to_dict() for s in summarize(records)],
         "games": [
             {
                 "seed": record.seed,
@@ -75,6 +81,67 @@ def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
             for record in records
         ],
     }
+
+
+def match_deals(key: Key, games: int, names: list[str], rotate: bool, teams: str) -> list[Deal]:
+    """``games`` deals from ``key``; with ``rotate`` each is replayed in
+    every seating, as a tournament's ``seating = "auto"`` does (the lineup
+    rotated through the seats; all distinct permutations for fixed-team games,
+    so partnerships vary too; seatings that seat the same bots alike once)."""
+    from arena.tournament.plan import seatings
+
+    order = [tuple(range(len(names)))]
+    if rotate:
+        order = seatings(names, "permute" if teams == "fixed" else "rotate")
+    return [Deal(key.derive("deal", number), seating,
+                 key.derive("chance", number, position), len(order) * number + position)
+            for number in range(games) for position, seating in enumerate(order)]
+
+
+def match_key(seed: int | None, key: str | None, results: Path | None) -> Key:
+    """The key the deals come from: ``--seed``'s (public), ``--key``, the
+    results folder's, or a fresh secret one."""
+    if seed is not None and key is not None:
+        raise ValueError("give --seed or --key, not both")
+    given = (Key.from_public_seed(seed) if seed is not None
+             else Key.from_hex(key) if key is not None else None)
+    if results is None:
+        return given or Key.fresh()
+    results.mkdir(parents=True, exist_ok=True)
+    from arena.store import FILE_NAME
+    return load_or_create(results, given, has_results=(results / FILE_NAME).exists())
+
+
+class MatchStore:
+    """A match's games in a results folder, as a tournament stores them (one
+    plan item, ``match``), so ``arena replay`` and ``arena leaderboard`` read
+    them.  The same match run again into the same folder plays only the games
+    not stored yet; another match there is refused."""
+
+    def __init__(self, folder: Path, game: str, players: int, options: dict,
+                 names: list[str], deals: list[Deal]):
+        from arena.store import Store
+        from arena.tournament.plan import MatchItem, PlannedDeal
+
+        self.item = MatchItem(
+            id="match", order=0, game=game, label=game, players=players, options=options,
+            lineup=tuple(names),
+            deals=tuple(PlannedDeal(d.seed, d.seating, d.chance) for d in deals))
+        plan = json.dumps(self.item.to_dict(), sort_keys=True)
+        self.name = f"match {game}"
+        self.store = Store(folder)
+        try:
+            self.store.claim(self.name, hashlib.sha256(plan.encode()).hexdigest()[:16])
+            self.store.add_items([self.item])
+        except BaseException:
+            self.store.close()
+            raise
+        finished = self.store.finished_keys()
+        self.todo = [index for index in range(len(deals)) if self.item.key(index) not in finished]
+
+    def add(self, index: int, record: GameRecord) -> None:
+        """Store the game played for deal ``index`` of the match."""
+        self.store.add_game(self.item, index, record, self.name)
 
 
 def _describe(record: GameRecord, number: int) -> str:
@@ -102,8 +169,16 @@ def match(
     sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    rotate: bool = typer.Option(False, "--rotate",
+                                help="replay each deal in every seating (duplicate deals)"),
+    results: Optional[Path] = typer.Option(None, "--results",
+                                           help="store the games in this folder, like a "
+                                                "tournament (replay, leaderboard)"),
 ) -> None:
-    """Play GAMES games of GAME between the bots, bot i in seat i."""
+    """Play GAMES games of GAME between the bots, bot i in seat i (with
+    --rotate, every deal in every seating), then a summary line per bot."""
+    from arena.store import StoreError
+
     registry = installed()
     warn_plugin_errors(registry)
     try:
@@ -113,26 +188,56 @@ def match(
         entrants = entrants_for(game, bot)
         limit = Limit(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
-        if seed is not None and key is not None:
-            raise ValueError("give --seed or --key, not both")
-        secret = (Key.from_public_seed(seed) if seed is not None
-                  else Key.from_hex(key) if key is not None else Key.fresh())
-    except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
+        secret = match_key(seed, key, results)
+    except (UnknownName, GameError, BotSpecError, SandboxError, ValueError, BadKey,
+            OSError) as error:
         raise fail(str(error))
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
-    deals = match_deals(secret, len(bot), games)
-    numbers = iter(range(1, games + 1))
+    deals = match_deals(secret, games, bot, rotate, engine.info.teams)
+    store = None
+    if results is not None:
+        try:
+            store = MatchStore(results, game, len(bot), options, [e.name for e in entrants],
+                               deals)
+        except StoreError as error:
+            raise fail(str(error))
+        if len(store.todo) < len(deals) and not as_json:
+            typer.echo(f"{len(deals) - len(store.todo)} of {len(deals)} games already "
+                       f"stored in {results}")
+        deals = [deals[index] for index in store.todo]
+    numbers = iter(range(1, len(deals) + 1))
     if not as_json:
         source = f"seed {seed}" if secret.public else "a secret key"
         typer.echo(f"{game}, deals from {source}, sandbox {level}")
 
-    def show(record: GameRecord) -> None:
-        typer.echo(_describe(record, next(numbers)))
+    def on_game(record: GameRecord, index: int) -> None:
+        if store is not None:
+            store.add(index, record)
+        if not as_json:
+            typer.echo(_describe(record, next(numbers)))
 
-    records = play_match(engine, entrants, deals, options, limit,
-                         on_game=None if as_json else show, sandbox=level, audit=audit)
+    played: list[tuple[int, GameRecord]] = []
+    try:
+        # one match (fresh processes) per seating: no process meets a deal twice
+        for _, group in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
+                                key=lambda d: d.seating):
+            group = list(group)
+            indices = iter(d.index for d in group)
+            played += zip((d.index for d in group), play_match(
+                engine, entrants, group, options, limit,
+                on_game=lambda record: on_game(record, next(indices)),
+                sandbox=level, audit=audit))
+    finally:
+        if store is not None:
+            store.store.close()
+    records = [record for _, record in sorted(played, key=lambda pair: pair[0])]
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records, secret)))
+        return
+    if records:
+        typer.echo("\n".join(summary_lines(records)))
+    if store is not None:
+        typer.echo(f"stored in {results}: arena leaderboard {results}; arena replay {results} 1")
     elif not secret.public:
         typer.echo(f"key {secret.hex} (--key replays this match)")

@@ -113,11 +113,16 @@ class SandboxError(RuntimeError):
     """The sandbox cannot be set up as asked (nothing was started)."""
 
 
+def bot_path() -> str:
+    """The bot's PATH.  The interpreter's folder comes first so ``cmd:python
+    bot.py`` runs the arena's own Python."""
+    return os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])
+
+
 def bot_environment(home: str) -> dict[str, str]:
-    """The only variables a bot sees.  The interpreter's folder comes first on
-    PATH so ``cmd:python bot.py`` runs the arena's own Python."""
+    """The only variables a bot sees."""
     return {
-        "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "PATH": bot_path(),
         "HOME": home,
         "TMPDIR": home,
         "LANG": "C.UTF-8",

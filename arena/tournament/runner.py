@@ -17,6 +17,7 @@ next run continues exactly where this one stopped.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -55,8 +56,13 @@ class Summary:
 class _Progress:
     """A rich progress bar: games done/total, rate, ETA, faults so far.
 
-    Rate and ETA count only games played by this run (not the ones a resumed
-    run finds already stored)."""
+    When the output is not a terminal (redirected to a file, a CI log) a bar
+    would print nothing useful, so a plain line goes to stderr instead, at
+    most every :attr:`PLAIN_EVERY` seconds and once at the end.  Rate and ETA
+    count only games played by this run (not the ones a resumed run finds
+    already stored)."""
+
+    PLAIN_EVERY = 5.0
 
     def __init__(self, enabled: bool, total: int, console=None):
         self.enabled = enabled
@@ -66,7 +72,9 @@ class _Progress:
         self.total_games = total
         self.started = time.monotonic()
         self.bar = None
-        if not enabled:
+        self.plain = enabled and console is None and not sys.stdout.isatty()
+        self.next_line = self.started + self.PLAIN_EVERY
+        if not enabled or self.plain:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
             TimeElapsedColumn
@@ -79,15 +87,27 @@ class _Progress:
         self.task = self.bar.add_task("tournament", total=total, rate="-", eta="-", faults=0)
         self.bar.start()
 
-    def _refresh(self) -> None:
-        if not self.bar:
-            return
+    def _figures(self) -> tuple[str, str]:
         elapsed = max(1e-9, time.monotonic() - self.started)
         rate = self.played / elapsed
         left = max(0, self.total_games - self.done)
         eta = "-" if not self.played else time.strftime("%H:%M:%S", time.gmtime(left / rate))
+        return f"{rate:.2f}/s", eta
+
+    def _line(self) -> None:
+        rate, eta = self._figures()
+        print(f"tournament: {self.done}/{max(self.total_games, self.done)} games, {rate}, "
+              f"ETA {eta}, faults {self.faults}", file=sys.stderr, flush=True)
+
+    def _refresh(self) -> None:
+        if self.plain and time.monotonic() >= self.next_line:
+            self._line()
+            self.next_line = time.monotonic() + self.PLAIN_EVERY
+        if not self.bar:
+            return
+        rate, eta = self._figures()
         self.bar.update(self.task, completed=self.done, total=max(self.total_games, self.done),
-                        rate=f"{rate:.2f}/s", eta=eta, faults=self.faults)
+                        rate=rate, eta=eta, faults=self.faults)
 
     def skip(self, games: int) -> None:
         self.done += games
@@ -100,6 +120,8 @@ class _Progress:
         self._refresh()
 
     def stop(self) -> None:
+        if self.plain:
+            self._line()
         if self.bar:
             self.bar.stop()
 

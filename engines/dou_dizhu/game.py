@@ -1,4 +1,4 @@
-"""Dou Dizhu rules (``../shared/rules/dou-dizhu.md``), engine id ``dou-dizhu``.
+"""Dou Dizhu rules (``docs/games/dou-dizhu.md``), engine id ``dou-dizhu``.
 
 Three players, a 54-card deck, an auction for the landlord, then shedding
 combinations; the landlord plays alone against the two peasants.

@@ -1,4 +1,4 @@
-"""Farm & Furious rules (``../shared/rules/farm-and-furious.md``).
+"""Farm & Furious rules (``docs/games/farm-and-furious.md``).
 
 Every player secretly picks one card per turn; all are revealed together and
 their effects computed from the whole set revealed that turn.  Actions are the
@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from arena.game import Engine, GameInfo, Observation, Option, Outcome, State
+from arena.game import Engine, GameInfo, IllegalAction, Observation, Option, Outcome, State
 
 DOG, HEN, DUCKLING, RABBIT, WHISTLE, ROOSTER = (
     "dog", "hen", "duckling", "rabbit", "whistle", "rooster",
@@ -108,6 +108,14 @@ class FarmAndFuriousState(State):
         return face_up[-1] if face_up else None
 
     def apply(self, actions):
+        if self._over:
+            raise IllegalAction("farm-and-furious: the game is over")
+        if set(actions) != set(range(self.players)):
+            raise IllegalAction(f"farm-and-furious: every seat plays at once, "
+                                f"got seats {sorted(actions)}")
+        for seat, card in actions.items():
+            if card not in self.hand(seat):
+                raise IllegalAction(f"farm-and-furious: seat {seat} has no {card!r} in hand")
         played = [actions[seat] for seat in range(self.players)]
         meaning = [self.effective(seat, card) for seat, card in enumerate(played)]
         dogs = meaning.count(DOG)

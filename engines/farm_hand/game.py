@@ -1,4 +1,4 @@
-"""Farm Hand rules (``../shared/rules/farm-hand.md``), with the Mac and Donald dummies.
+"""Farm Hand rules (``docs/games/farm-hand.md``), with the Mac and Donald dummies.
 
 A trick-taking game without trumps for 1-5 seated players over six rounds:
 everyone bids at once how many tricks they will win, then plays the tricks

@@ -1,4 +1,4 @@
-"""Hand and Foot rules (``../shared/rules/hand-and-foot.md``).
+"""Hand and Foot rules (``docs/games/hand-and-foot.md``).
 
 2, 4, 6, 8 or 9 players in fixed teams (seat ``i`` is on team ``i % T``), with
 ``players + 1`` decks of 54 cards.  Card codes are described in

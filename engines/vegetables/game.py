@@ -1,4 +1,4 @@
-"""VEGEtables rules (``../shared/rules/vegetables.md``), two players.
+"""VEGEtables rules (``docs/games/vegetables.md``), two players.
 
 Cards are written colour letter + number: ``p`` purple, ``g`` green, ``r``
 red, ``y`` yellow, so ``"g7"`` is the green 7; a Tractor on the board is
