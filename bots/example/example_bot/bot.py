@@ -10,13 +10,12 @@ referee's messages arrive (docs/protocol.md describes them all).
 - Every `act` has a time limit (`clock["move"]` seconds, default 1.0, plus
   a per-game bank `clock["bank"]`); too slow, a crash, or an action not in
   `legal` is a fault: the seat is played out at random and ranks last.
-- Use the `seed` from `new_match` for every random choice, so a match can
-  be replayed exactly.
+- Take every random choice from `self.rng`: the bot kit reseeds it from
+  each game's own seed before `new_game`, so every game can be replayed
+  exactly (and a resumed tournament equals an uninterrupted one).
 - The sandbox has no network, and the files your package installs are
   read-only; your home and working folder is a private, empty /tmp.
 """
-
-import random
 
 from arena.botkit import Bot
 
@@ -34,16 +33,16 @@ class ExampleBot(Bot):
         `hello` has "game" (the game id, e.g. "farm-and-furious"), "options"
         (every game option with its value), "players" (bot seats at the
         table), "limits" ({"startup", "move", "bank"} in seconds) and "seed"
-        (an int for your own random choices).
+        (self.rng is already seeded with it).
         """
         self.game = hello["game"]
-        self.rng = random.Random(hello["seed"])
 
     def new_game(self, game):
         """Before each game of the match (no answer).
 
         `game` has "index" (0 for the match's first game), "seat" (your seat
-        in this game, from 0; it can change from game to game) and "players".
+        in this game, from 0; it can change from game to game), "players" and
+        "seed" (self.rng is already reseeded with it).
         """
         self.seat = game["seat"]
 
