@@ -151,7 +151,7 @@ class _Match:
         entrant = self.entrants[index]
         resources = entrant.resources or self.resources
         try:
-            process = BotProcess(entrant.spec.argv(), resources, self.level)
+            process = BotProcess(entrant.spec.argv(), resources, self.level, entrant.spec.files)
         except SandboxError as error:
             return Fault("crash", str(error))
         channel = Channel(process, stderr_cap=resources.output)

@@ -8,13 +8,15 @@ import sys
 import typer
 
 from arena.cli._app import app
-from arena.sandbox import BotProcess, SandboxError
+from arena.sandbox import BotProcess, SandboxError, probe
 from arena.sandbox.layers import choose_level, survey
 
 
 def self_test(level: str) -> list[tuple[str, bool]]:
     """Start the probe bot at ``level`` and check what it could do."""
-    process = BotProcess([sys.executable, "-m", "arena.sandbox.probe"], level=level)
+    # run as a file, like a ``cmd:`` bot: the sandbox shows a bot the files
+    # its command names, not the arena's package
+    process = BotProcess([sys.executable, probe.__file__], level=level)
     try:
         line = process.popen.stdout.readline()
     finally:
