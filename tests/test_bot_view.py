@@ -74,14 +74,12 @@ def installed_bots():
         made += install("snoop-helper", {"__init__.py": "FIRST = 0\n"})
         made += install("snoop-bot", {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
                         requires=("snoop-helper>=1", "farm-arena"))
-        view._distributions.cache_clear()
-        view._owners.cache_clear()
+        view.forget_installed()
         yield SITE / "rival_bot"
     finally:
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
-        view._distributions.cache_clear()
-        view._owners.cache_clear()
+        view.forget_installed()
 
 
 def play(registry, spec, level):

@@ -259,7 +259,22 @@ def _under(path: str, folders) -> bool:
 
 def view_for(argv: list[str], files: tuple[str, ...] = ()) -> View:
     """The read-only view of a bot started as ``argv`` (its kit, its own
-    distribution's closure or its command's files, and ``files``)."""
+    distribution's closure or its command's files, and ``files``); worked
+    out once per process and bot (reading every distribution's metadata
+    costs tens of milliseconds, a bot start-up is about a hundred)."""
+    return _view(tuple(argv), tuple(files))
+
+
+def forget_installed() -> None:
+    """Forget what is installed: the next view looks again (for a process
+    that installs or removes a distribution while it runs)."""
+    for cached in (_view, _owners, _distributions):
+        cached.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
+    argv = list(argv)
     binds, sites = _interpreter()
     kit = closure(list(KIT_REQUIREMENTS))
     allowed = kit | {ARENA_DISTRIBUTION}
