@@ -10,11 +10,9 @@ same bot reads them.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -49,37 +47,13 @@ SNOOP = """
 """
 
 
-def install(name: str, files: dict[str, str], requires: tuple[str, ...] = ()) -> list[Path]:
-    """A distribution in this environment's site-packages, as pip leaves one."""
-    module = name.replace("-", "_")
-    info = SITE / f"{module}-1.0.dist-info"
-    info.mkdir()
-    for relative, text in files.items():
-        (SITE / module / relative).parent.mkdir(parents=True, exist_ok=True)
-        (SITE / module / relative).write_text(textwrap.dedent(text))
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n%s" % (
-        name, "".join(f"Requires-Dist: {r}\n" for r in requires)))
-    (info / "top_level.txt").write_text(module + "\n")
-    records = [f"{module}/{relative}" for relative in files] + [
-        f"{info.name}/{entry}" for entry in ("METADATA", "top_level.txt", "RECORD")]
-    (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))
-    return [info, SITE / module]
-
-
 @pytest.fixture
-def installed_bots():
-    made = []
-    try:
-        made += install("rival-bot", {"__init__.py": "", "weights.txt": SECRET})
-        made += install("snoop-helper", {"__init__.py": "FIRST = 0\n"})
-        made += install("snoop-bot", {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
-                        requires=("snoop-helper>=1", "farm-arena"))
-        view.forget_installed()
-        yield SITE / "rival_bot"
-    finally:
-        for path in made:
-            shutil.rmtree(path, ignore_errors=True)
-        view.forget_installed()
+def installed_bots(install_distribution):
+    install_distribution("rival-bot", {"__init__.py": "", "weights.txt": SECRET})
+    install_distribution("snoop-helper", {"__init__.py": "FIRST = 0\n"})
+    install_distribution("snoop-bot", {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
+                         requires=("snoop-helper>=1", "farm-arena"))
+    return SITE / "rival_bot"
 
 
 def play(registry, spec, level):

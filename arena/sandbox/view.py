@@ -35,13 +35,18 @@ from dataclasses import dataclass
 from importlib import metadata
 from importlib.util import find_spec
 
+from arena import DISTRIBUTION
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-ARENA_DISTRIBUTION = "farm-arena"
+ARENA_DISTRIBUTION = DISTRIBUTION
 #: what ``python -m arena.botkit`` imports from the arena package
 KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py")
 KIT_REQUIREMENTS = ("msgpack",)
+#: what the plugin host (:mod:`arena.plugin_host`) imports besides the kit:
+#: the plugin API and its one requirement
+HOST_MODULES = ("plugins.py", "bots.py", "game.py", "plugin_host.py")
+HOST_REQUIREMENTS = ("pluggy", "packaging")
 #: what the arena's own bots import besides the kit: the engines (their rules
 #: engine is a bot's to use) and the engine contract they are written against
 BOT_PACKAGES = ("engines", "bots")
@@ -215,6 +220,12 @@ def closure(names: list[str]) -> set[str]:
     return seen
 
 
+def provides(name: str, module: str) -> bool:
+    """Whether distribution ``name`` installs top-level module ``module``."""
+    dist = _distributions().get(canonicalize_name(name))
+    return dist is not None and module in _top_names(dist)
+
+
 def _provider(module: str) -> str | None:
     """The distribution that installs top-level module ``module``."""
     for name, dist in _distributions().items():
@@ -279,7 +290,14 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
     kit = closure(list(KIT_REQUIREMENTS))
     allowed = kit | {ARENA_DISTRIBUTION}
     readable = _arena_paths(with_bots=False) + _distribution_view(kit)
-    if len(argv) == 4 and argv[:3] == [sys.executable, "-m", "arena.botkit"]:
+    host = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plugin_host.py")
+    if len(argv) == 4 and argv[:3] == [sys.executable, "-I", host]:
+        # the plugin host: the plugin API, and the distribution whose plugins it loads
+        mine = closure([argv[3], *HOST_REQUIREMENTS])
+        allowed |= mine
+        readable += [os.path.join(os.path.dirname(host), module) for module in HOST_MODULES]
+        readable += _distribution_view(mine)
+    elif len(argv) == 4 and argv[:3] == [sys.executable, "-m", "arena.botkit"]:
         top = argv[3].partition(":")[0].split(".")[0]
         provider = _provider(top)
         if provider is None:
