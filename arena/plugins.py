@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 
 import pluggy
-from packaging.utils import canonicalize_name
 
 from arena import DISTRIBUTION
 from arena.bots import COMMAND_PREFIX, BotSpec, BotSpecError
@@ -138,6 +137,8 @@ def one_line(error: BaseException) -> str:
 
 def trusted(point: EntryPoint) -> bool:
     """Whether ``point`` is imported in this process (see the module's doc)."""
+    from packaging.utils import canonicalize_name
+
     dist = getattr(point, "dist", None)
     return dist is None or point.group == ENGINE_GROUP or canonicalize_name(dist.name) == DISTRIBUTION
 
