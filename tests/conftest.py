@@ -59,14 +59,19 @@ def install_distribution():
     site = Path(sysconfig.get_paths()["purelib"])
     made: list[Path] = []
 
-    def install(name: str, files: dict[str, str], requires=(), entry_points: str = ""):
+    def install(name: str, files: dict[str, str], requires=(), entry_points: str = "",
+                editable: Path | None = None):
+        """``editable``: the source folder of an editable install (the
+        package goes there, a ``.pth`` naming it and ``direct_url.json``
+        into site-packages)."""
         module = name.replace("-", "_")
         info = site / f"{module}-1.0.dist-info"
-        made.extend([info, site / module])
+        home = editable if editable is not None else site
+        made.extend([info, site / module, site / f"{module}.pth"])
         info.mkdir()
         for relative, text in files.items():
-            (site / module / relative).parent.mkdir(parents=True, exist_ok=True)
-            (site / module / relative).write_text(textwrap.dedent(text))
+            (home / module / relative).parent.mkdir(parents=True, exist_ok=True)
+            (home / module / relative).write_text(textwrap.dedent(text))
         (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n%s" % (
             name, "".join(f"Requires-Dist: {r}\n" for r in requires)))
         (info / "top_level.txt").write_text(module + "\n")
@@ -74,10 +79,17 @@ def install_distribution():
         if entry_points:
             (info / "entry_points.txt").write_text(textwrap.dedent(entry_points))
             meta.append("entry_points.txt")
-        records = [f"{module}/{relative}" for relative in files] + [f"{info.name}/{m}" for m in meta]
+        if editable is None:
+            records = [f"{module}/{relative}" for relative in files]
+        else:
+            (site / f"{module}.pth").write_text(f"{editable}\n")
+            (info / "direct_url.json").write_text(
+                '{"url": "file://%s", "dir_info": {"editable": true}}' % editable)
+            records, meta = [f"{module}.pth"], meta + ["direct_url.json"]
+        records += [f"{info.name}/{m}" for m in meta]
         (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))
         view.forget_installed()
-        return site / module
+        return home / module
 
     try:
         yield install

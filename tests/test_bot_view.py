@@ -90,6 +90,37 @@ def test_arena_own_bots_see_no_other_installed_bot(installed_bots):
     assert not any(p.endswith(os.path.join("arena", "referee.py")) for p in seen.binds)
 
 
+NESTED = """
+    import os
+    from arena.botkit import Bot
+
+    HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+    class Nested(Bot):
+        def act(self, observation, legal, clock):
+            try:
+                with open(os.path.join(HERE, "vendor", "inner_bot", "weights.txt")) as f:
+                    return "PWNED:" + f.read()
+            except OSError:
+                return legal[0]
+"""
+
+
+def test_another_distribution_inside_a_bots_source_folder_is_masked(registry, install_distribution,
+                                                                    tmp_path):
+    # outer-bot is an editable install; inner-bot's source lies inside
+    # outer-bot's package folder, which outer-bot's view binds whole
+    outer = install_distribution("outer-bot", {"__init__.py": "", "bot.py": NESTED},
+                                 requires=("farm-arena",), editable=tmp_path / "outer")
+    install_distribution("inner-bot", {"__init__.py": "", "weights.txt": SECRET},
+                         editable=outer / "vendor")
+    spec = BotSpec("nested", entry="outer_bot.bot:Nested")
+    assert str(outer / "vendor" / "inner_bot") in view.view_for(spec.argv()).masks
+    assert f"PWNED:{SECRET}" in (play(registry, spec, "basic").fault_detail or "")
+    assert play(registry, spec, "strict").fault is None
+
+
 @pytest.fixture
 def token():
     token = os.urandom(4).hex()
