@@ -4,8 +4,9 @@ A fresh mount namespace with a read-only view of the system (``/usr``,
 ``/etc``), the Python that runs the bot and only the installed packages it may
 import (:mod:`arena.sandbox.view`), and nothing else of the host: no home
 folders, no other bot's files, no results store.  Machine-wide counters in
-``/proc`` that another bot can move (load, memory, open files, locks) read
-as empty files, and ``/sys`` is not there at all.  Its own folder is a private, size-capped ``/tmp`` (also its
+``/proc`` that another bot can move (load, memory, open files, locks) are
+unreadable (``/dev/null`` bound on a nodev mount), and ``/sys`` is not there
+at all.  Its own folder is a private, size-capped ``/tmp`` (also its
 ``HOME``), and ``/dev/shm`` is private and capped too.  New pid, network, ipc,
 uts and cgroup namespaces: the bot sees only its own processes, has only a
 loopback interface that is down, and dies with the referee.
@@ -23,13 +24,14 @@ SYSTEM = ("/usr", "/etc")
 MERGED = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 HOME = "/tmp"
 #: machine-wide counters another bot moves by working, forking, opening files
-#: or allocating: a channel between bots at one table (empty files here)
+#: or allocating: a channel between bots at one table (made unreadable here)
 PROC_COUNTERS = (
     "/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/vmstat", "/proc/locks",
     "/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat",
     "/proc/zoneinfo", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/uptime",
     "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr", "/proc/sys/fs/dentry-state",
-    "/proc/sys/kernel/random/entropy_avail",
+    "/proc/sys/kernel/random/entropy_avail", "/proc/sys/fs/aio-nr", "/proc/swaps",
+    "/proc/cgroups", "/proc/key-users",
 )
 PROC_FOLDERS = ("/proc/pressure",)
 

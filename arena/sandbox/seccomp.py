@@ -7,7 +7,7 @@ socket but AF_UNIX (no network even if a namespace were shared).
 It also closes channels *between* bots.  The read-only mounts are the same
 inodes in every sandbox, so a lock taken on a shared file (``flock``,
 ``fcntl`` record and open-file-description locks) is seen by every other bot:
-file locks fail with ``ENOLCK``.  Likewise inotify (an ``open`` of a shared
+file locks (and leases and dnotify) fail with ``ENOLCK``.  Likewise inotify (an ``open`` of a shared
 file is an event in another bot's watch), ``mincore`` (which pages of a shared
 file another bot touched) and ``sysinfo`` (the machine-wide process count and
 free memory another bot can move) are denied."""
@@ -32,11 +32,14 @@ DENIED = (
     "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
     "mincore", "sysinfo",
 )
-#: file locks: every lock of ``flock`` and the ``fcntl`` commands below
+#: file locks: every lock of ``flock`` and the ``fcntl`` commands below --
+#: record and OFD locks, and leases and dnotify, which tell the holder when
+#: another process opens or reads a shared file
 LOCK_SYSCALLS = ("fcntl", "fcntl64")
 LOCK_COMMANDS = (
-    5, 6, 7,      # F_GETLK, F_SETLK, F_SETLKW
-    36, 37, 38,   # F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+    5, 6, 7,            # F_GETLK, F_SETLK, F_SETLKW
+    36, 37, 38,         # F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+    1024, 1025, 1026,   # F_SETLEASE, F_GETLEASE, F_NOTIFY
 )
 #: clone flags that would create namespaces: NEWNS, NEWCGROUP, NEWUTS, NEWIPC,
 #: NEWUSER, NEWPID, NEWNET
