@@ -24,7 +24,6 @@ from dataclasses import dataclass, fields
 
 from arena.bots import BotSpec, BotSpecError
 
-HOST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugin_host.py")
 #: how long a distribution's plugins may take to register, and answer at most
 TIMEOUT = 10.0
 MAX_ANSWER = 1 << 20
@@ -35,7 +34,9 @@ def host_argv(distribution: str) -> list[str]:
     """The child's command: ``-I`` so the script's own folder (the arena
     package, whose ``bots.py`` would shadow a top-level ``bots``) is not on
     its path."""
-    return [sys.executable, "-I", HOST, distribution]
+    from arena.sandbox.view import PLUGIN_HOST
+
+    return [sys.executable, "-I", PLUGIN_HOST, distribution]
 
 
 @dataclass

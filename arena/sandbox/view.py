@@ -15,7 +15,9 @@ strict sandbox mounts, besides the system folders, only:
   engines, their contract (``arena/game.py``) and the built-in bots -- not
   the referee, and not the referee's own requirements;
 * for a command bot, the files its command line names (each file alone, not
-  its folder) and the ``files`` the tournament lists for it.
+  its folder) and the ``files`` the tournament lists for it;
+* for the plugin host (:mod:`arena.plugin_host`), the plugin API and the
+  closure of the distribution whose plugins it loads.
 
 Anything of another installed distribution that lies inside a folder mounted
 this way (a bot's source folder inside another's editable checkout) is
@@ -39,14 +41,16 @@ from arena import DISTRIBUTION
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-ARENA_DISTRIBUTION = DISTRIBUTION
+#: the arena package's folder, and the plugin host's script in it
+ARENA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLUGIN_HOST = os.path.join(ARENA, "plugin_host.py")
 #: what ``python -m arena.botkit`` imports from the arena package
 KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py")
 KIT_REQUIREMENTS = ("msgpack",)
 #: what the plugin host (:mod:`arena.plugin_host`) imports besides the kit:
 #: the plugin API and its one requirement
 HOST_MODULES = ("plugins.py", "bots.py", "game.py", "plugin_host.py")
-HOST_REQUIREMENTS = ("pluggy", "packaging")
+HOST_REQUIREMENTS = ("pluggy",)
 #: what the arena's own bots import besides the kit: the engines (their rules
 #: engine is a bot's to use) and the engine contract they are written against
 BOT_PACKAGES = ("engines", "bots")
@@ -172,14 +176,13 @@ def _arena_paths(with_bots: bool) -> list[str]:
     engines and built-in bots for its bots), plus the files that make it
     importable (an editable install's finder, its metadata) -- never the
     referee's modules."""
-    if ARENA_DISTRIBUTION not in _distributions():
+    if DISTRIBUTION not in _distributions():
         return []
-    arena = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     packages = {os.path.realpath(p) for top in ("arena", *BOT_PACKAGES) for p in _arena_package(top)}
-    paths = [p for p in _paths_of(ARENA_DISTRIBUTION) if os.path.realpath(p) not in packages]
-    paths += [os.path.join(arena, module) for module in KIT_MODULES]
+    paths = [p for p in _paths_of(DISTRIBUTION) if os.path.realpath(p) not in packages]
+    paths += [os.path.join(ARENA, module) for module in KIT_MODULES]
     if with_bots:
-        paths += [os.path.join(arena, module) for module in BOT_MODULES]
+        paths += [os.path.join(ARENA, module) for module in BOT_MODULES]
         paths += [p for top in BOT_PACKAGES for p in _arena_package(top)]
     return paths
 
@@ -195,7 +198,7 @@ def _requirements(name: str) -> list[str]:
     """The installed distributions ``name`` declares it needs (markers
     evaluated for this interpreter, extras not taken).  The arena's own needs
     are the referee's; a bot needs only the kit's."""
-    if name == ARENA_DISTRIBUTION:
+    if name == DISTRIBUTION:
         return [n for n in KIT_REQUIREMENTS if n in _distributions()]
     needed = []
     for line in _distributions()[name].requires or ():
@@ -235,8 +238,8 @@ def _provider(module: str) -> str | None:
 
 
 def _distribution_view(names: set[str]) -> list[str]:
-    paths = _arena_paths(with_bots=True) if ARENA_DISTRIBUTION in names else []
-    for name in sorted(names - {ARENA_DISTRIBUTION}):
+    paths = _arena_paths(with_bots=True) if DISTRIBUTION in names else []
+    for name in sorted(names - {DISTRIBUTION}):
         paths += _paths_of(name)
     return paths
 
@@ -245,16 +248,17 @@ def _interpreter() -> tuple[list[str], list[str]]:
     """The interpreter (a venv's links and ``pyvenv.cfg``, the real binary,
     ``libpython``) and the standard library; and the site folders that come
     with them, to be masked."""
-    binds = [os.path.realpath(sys.executable), os.path.join(sysconfig.get_paths()["stdlib"])]
+    binary = os.path.realpath(sys.executable)
+    binds = [binary, sysconfig.get_paths()["stdlib"]]
     folder = os.path.dirname(sys.executable)
     binds += [os.path.join(folder, entry) for entry in os.listdir(folder)
-              if os.path.realpath(os.path.join(folder, entry)) == binds[0]]
+              if os.path.realpath(os.path.join(folder, entry)) == binary]
     if sys.prefix != sys.base_prefix:
         binds.append(os.path.join(sys.prefix, "pyvenv.cfg"))
-    library = sysconfig.get_config_var("LDLIBRARY") or ""
-    for directory in (sysconfig.get_config_var("LIBDIR") or "",):
-        binds += [os.path.join(directory, f) for f in os.listdir(directory)
-                  if library and f.startswith(library)] if os.path.isdir(directory) else []
+    library = sysconfig.get_config_var("LDLIBRARY")
+    libraries = sysconfig.get_config_var("LIBDIR") or ""
+    if library and os.path.isdir(libraries):
+        binds += [os.path.join(libraries, f) for f in os.listdir(libraries) if f.startswith(library)]
     base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     sites = {sysconfig.get_paths(vars=base)[key] for key in ("purelib", "platlib")}
@@ -285,19 +289,20 @@ def forget_installed() -> None:
 
 @functools.lru_cache(maxsize=256)
 def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
-    argv = list(argv)
-    binds, sites = _interpreter()
+    """:func:`view_for` itself.  Three shapes of command are known: the bot
+    kit running a ``module:Class``, the plugin host loading a distribution's
+    plugins, and any other command (a ``cmd:`` bot)."""
+    interpreter, sites = _interpreter()
     kit = closure(list(KIT_REQUIREMENTS))
-    allowed = kit | {ARENA_DISTRIBUTION}
+    allowed = kit | {DISTRIBUTION}
     readable = _arena_paths(with_bots=False) + _distribution_view(kit)
-    host = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plugin_host.py")
-    if len(argv) == 4 and argv[:3] == [sys.executable, "-I", host]:
+    if len(argv) == 4 and argv[:3] == (sys.executable, "-I", PLUGIN_HOST):
         # the plugin host: the plugin API, and the distribution whose plugins it loads
         mine = closure([argv[3], *HOST_REQUIREMENTS])
         allowed |= mine
-        readable += [os.path.join(os.path.dirname(host), module) for module in HOST_MODULES]
+        readable += [os.path.join(ARENA, module) for module in HOST_MODULES]
         readable += _distribution_view(mine)
-    elif len(argv) == 4 and argv[:3] == [sys.executable, "-m", "arena.botkit"]:
+    elif len(argv) == 4 and argv[:3] == (sys.executable, "-m", "arena.botkit"):
         top = argv[3].partition(":")[0].split(".")[0]
         provider = _provider(top)
         if provider is None:
@@ -307,9 +312,9 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
             allowed |= mine
             readable += _distribution_view(mine)
     else:
-        readable += [arg for arg in argv[1:] + argv[:1] if os.path.isabs(arg) and os.path.exists(arg)]
+        readable += [arg for arg in argv if os.path.isabs(arg) and os.path.exists(arg)]
     readable += [os.path.abspath(f) for f in files]
-    binds = [p for p in dict.fromkeys(os.path.normpath(p) for p in binds + readable)
+    binds = [p for p in dict.fromkeys(os.path.normpath(p) for p in interpreter + readable)
              if not _under(p, SYSTEM) or _under(p, sites)]
     covered = [s for s in sites if _under(s, SYSTEM) or _under(s, binds)]
     foreign = [top for top, owners in _owners().items() if not owners & allowed]
