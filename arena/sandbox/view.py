@@ -38,8 +38,6 @@ from importlib import metadata
 from importlib.util import find_spec
 
 from arena import DISTRIBUTION
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
 
 #: the arena package's folder, and the plugin host's script in it
 ARENA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,6 +66,14 @@ class View:
     sites: tuple[str, ...]
     binds: tuple[str, ...]
     masks: tuple[str, ...]
+
+
+def canonicalize_name(name: str) -> str:
+    """PEP 503's form of a distribution name (packaging's, imported only
+    when a view is worked out: it costs every ``arena`` command tens of ms)."""
+    from packaging.utils import canonicalize_name as canonical
+
+    return canonical(name)
 
 
 def _search_path() -> list[str]:
@@ -198,6 +204,8 @@ def _requirements(name: str) -> list[str]:
     """The installed distributions ``name`` declares it needs (markers
     evaluated for this interpreter, extras not taken).  The arena's own needs
     are the referee's; a bot needs only the kit's."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
     if name == DISTRIBUTION:
         return [n for n in KIT_REQUIREMENTS if n in _distributions()]
     needed = []
