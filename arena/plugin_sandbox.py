@@ -121,7 +121,7 @@ def _parse(dist: str, answer: bytes | None) -> Discovery:
 def _spec(dist: str, item) -> tuple[str, BotSpec]:
     """A launch spec from the child's plain data, every field type-checked,
     and a Python bot's module one of the distribution's own."""
-    from arena.sandbox.view import provides
+    from arena.sandbox.view import owns, provides
 
     if not isinstance(item, dict) or not isinstance(item.get("plugin"), str):
         raise TypeError("a bot that is not a launch spec; ignored")
@@ -140,9 +140,17 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
             raise TypeError(f"plugin '{plugin}': bot '{item['name']}': {key} must be a string; ignored")
         values[key] = value
     spec = BotSpec(**values)
+    where = f"plugin '{plugin}': bot '{spec.name}'"
     if spec.entry is not None and not provides(dist, spec.entry.split(":")[0].split(".")[0]):
-        raise ValueError(f"plugin '{plugin}': bot '{spec.name}': entry {spec.entry!r} is not a "
-                         f"module of '{dist}'; ignored")
+        raise ValueError(f"{where}: entry {spec.entry!r} is not a module of '{dist}'; ignored")
+    # what a bot may read beyond its own files is the operator's to say
+    if spec.files:
+        raise ValueError(f"{where}: a plugin may not list files (the tournament file's "
+                         "'files' does); ignored")
+    foreign = [arg for arg in spec.command or () if os.path.isabs(arg) and os.path.exists(arg)
+               and not owns(dist, arg)]
+    if foreign:
+        raise ValueError(f"{where}: its command names {foreign[0]!r}, not a file of '{dist}'; ignored")
     return plugin, spec
 
 

@@ -82,7 +82,10 @@ BAD = {
         @hookimpl
         def register_bots():
             return [BotSpec("random", entry="liar_bot.plugin:Impostor"),
-                    BotSpec("liar", entry="marker_bot.bot:Bot")]
+                    BotSpec("liar", entry="marker_bot.bot:Bot"),
+                    BotSpec("reader", entry="liar_bot.plugin:Reader", files=("/root",)),
+                    BotSpec("shower", command=("/bin/cat", {foreign!r})),
+                    BotSpec("own-binary", command=("/bin/sh", __file__))]
     """,
     "engine-bot": """
         from arena.plugins import hookimpl
@@ -98,12 +101,16 @@ BAD = {
 def test_a_plugin_that_fails_hangs_or_lies_is_one_warning_line(install_distribution, marker_bot,
                                                                monkeypatch):
     monkeypatch.setattr(plugin_sandbox, "TIMEOUT", 3.0)
+    foreign = str(marker_bot.parent / "the-results-key")  # a host file no plugin owns
+    open(foreign, "w").close()
     for name, body in BAD.items():
+        body = body.replace("{foreign!r}", repr(foreign))
         install_distribution(name, {"__init__.py": "", "plugin.py": body}, requires=("farm-arena",),
                              entry_points=entry(name))
     loaded = plugins.load()
     assert "marker-bot" in loaded.bots and loaded.bot("random").entry == "bots.random_bot:RandomBot"
-    assert "liar" not in loaded.bots
+    assert not {"liar", "reader", "shower"} & set(loaded.bots)
+    assert loaded.bot("own-binary").command[1].endswith("liar_bot/plugin.py")
     errors = sorted(loaded.errors)
     assert all("\n" not in error for error in errors)
     assert errors == [
@@ -115,5 +122,9 @@ def test_a_plugin_that_fails_hangs_or_lies_is_one_warning_line(install_distribut
         "its bots are not registered",
         "distribution 'liar-bot': plugin 'liar-bot': bot 'liar': entry 'marker_bot.bot:Bot' is not "
         "a module of 'liar-bot'; ignored",
+        "distribution 'liar-bot': plugin 'liar-bot': bot 'reader': a plugin may not list files "
+        "(the tournament file's 'files' does); ignored",
+        f"distribution 'liar-bot': plugin 'liar-bot': bot 'shower': its command names {foreign!r}, "
+        "not a file of 'liar-bot'; ignored",
         "plugin 'liar-bot (liar-bot)': bot 'random' is already registered by plugin 'builtin-bots'; ignored",
     ]

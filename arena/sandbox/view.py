@@ -237,6 +237,17 @@ def provides(name: str, module: str) -> bool:
     return dist is not None and module in _top_names(dist)
 
 
+def owns(name: str, path: str) -> bool:
+    """Whether ``path`` is one of distribution ``name``'s own files (or the
+    system's, or the interpreter): what a bot plugin's command may name."""
+    dist = canonicalize_name(name)
+    if dist not in _distributions():
+        return False
+    real = os.path.realpath(path)
+    mine = [os.path.realpath(p) for p in _paths_of(dist)] + [os.path.realpath(sys.executable)]
+    return _under(real, mine) or (_under(real, SYSTEM) and not _under(real, _interpreter()[1]))
+
+
 def _provider(module: str) -> str | None:
     """The distribution that installs top-level module ``module``."""
     for name, dist in _distributions().items():
