@@ -27,7 +27,7 @@ from arena.bots import BotSpec, BotSpecError
 #: how long a distribution's plugins may take to register, and answer at most
 TIMEOUT = 10.0
 MAX_ANSWER = 1 << 20
-SPEC_FIELDS = {f.name: f.type for f in fields(BotSpec)}
+SPEC_FIELDS = {f.name for f in fields(BotSpec)}
 
 
 def host_argv(distribution: str) -> list[str]:
@@ -126,7 +126,7 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
     if not isinstance(item, dict) or not isinstance(item.get("plugin"), str):
         raise TypeError("a bot that is not a launch spec; ignored")
     plugin = item.pop("plugin")
-    if set(item) - set(SPEC_FIELDS) or not isinstance(item.get("name"), str):
+    if set(item) - SPEC_FIELDS or not isinstance(item.get("name"), str):
         raise TypeError(f"plugin '{plugin}': a bot that is not a launch spec; ignored")
     values = {}
     for key, value in item.items():

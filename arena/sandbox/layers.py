@@ -47,6 +47,7 @@ def survey() -> list[Layer]:
     root = os.geteuid() == 0
     bwrap = bubblewrap_works()
     groups = cgroups.hierarchies()
+    plugged = bot_distributions()
     return [
         Layer("process group", True, "each bot in its own session; the group is killed as a whole"),
         Layer("resource limits", os.path.exists(PRLIMIT),
@@ -75,8 +76,7 @@ def survey() -> list[Layer]:
               "apt-get install bubblewrap"),
         Layer("plugin sandbox", True,
               "third-party bot plugins register in a sandboxed child"
-              + (f" ({', '.join(bot_distributions())})" if bot_distributions() else
-                 " (none installed here)")
+              + (f" ({', '.join(plugged)})" if plugged else " (none installed here)")
               + ("" if bwrap else "; at the basic level, as no namespaces are available")),
         Layer("cgroups", bool(groups),
               "per-bot " + " and ".join(sorted(groups)) + " limits, kill of escapees" if groups
