@@ -49,6 +49,9 @@ class BotSpec:
     command: tuple[str, ...] | None = None
     version: str = "0"
     description: str = ""
+    #: host paths the bot may read besides its own distribution or its
+    #: command's files (the tournament file's ``files``; strict sandbox)
+    files: tuple[str, ...] = ()
 
     def __post_init__(self):
         if (self.entry is None) == (self.command is None):
@@ -68,7 +71,8 @@ class BotSpec:
         return list(self.command)
 
     @classmethod
-    def from_command(cls, text: str, name: str | None = None) -> "BotSpec":
+    def from_command(cls, text: str, name: str | None = None,
+                     files: tuple[str, ...] = ()) -> "BotSpec":
         """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here).
 
         A bot runs in a private working folder, so every argument naming an
@@ -85,7 +89,8 @@ class BotSpec:
         problem = launch_problem(argv)
         if problem:
             raise BotSpecError(f"bot {text!r}: {problem}")
-        return cls(name=name or text, command=argv, version="cmd", description=line)
+        return cls(name=name or text, command=argv, version="cmd", description=line,
+                   files=tuple(os.path.abspath(f) for f in files))
 
 
 def launch_problem(argv: tuple[str, ...]) -> str | None:

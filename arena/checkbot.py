@@ -97,7 +97,7 @@ class _Session:
     def __init__(self, spec: BotSpec, level: str, limit: Limit, resources: ResourceLimits):
         self.limit = limit
         try:
-            self.process = BotProcess(spec.argv(), resources, level)
+            self.process = BotProcess(spec.argv(), resources, level, spec.files)
         except SandboxError as error:
             raise _Mishandled(Problem("start-up", "crash", str(error), None)) from None
         self.channel = Channel(self.process, stderr_cap=resources.output)

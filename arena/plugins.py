@@ -17,6 +17,15 @@ The built-in games and bots register exactly this way, through the project's
 own entry points.  Loading is per plugin: one that fails to import, raises from
 a hook, returns the wrong type or reuses an id is reported in a one-line error
 naming it, and every other plugin still loads.
+
+Who is trusted: game engines are code the operator chose to install, bots are
+not.  The arena's own distribution and plugins in the ``arena.engines`` group
+(third-party games) are imported here.  Every other distribution's ``arena``
+plugins are bot plugins: they are loaded in a sandboxed child process
+(:mod:`arena.plugin_sandbox`) that returns their launch specs as plain data,
+so this process never imports a third-party bot module; such a plugin may not
+add games.  An :class:`EntryPoint` made by the caller, with no distribution,
+is the caller's to trust and is imported here.
 """
 
 from __future__ import annotations
@@ -27,10 +36,13 @@ from importlib.metadata import EntryPoint, entry_points
 
 import pluggy
 
+from arena import DISTRIBUTION
 from arena.bots import COMMAND_PREFIX, BotSpec, BotSpecError
 from arena.game import Engine
 
 GROUP = "arena"
+#: third-party game engines: trusted, imported in the arena process
+ENGINE_GROUP = "arena.engines"
 hookspec = pluggy.HookspecMarker(GROUP)
 hookimpl = pluggy.HookimplMarker(GROUP)
 
@@ -87,12 +99,16 @@ class Registry:
             games = _collect(manager.hook.register_games(), Engine)
             bots = _collect(manager.hook.register_bots(), BotSpec)
         except Exception as error:  # a broken plugin must not stop the others
-            self.errors.append(f"plugin '{name}': {_one_line(error)}")
+            self.errors.append(f"plugin '{name}': {one_line(error)}")
             return
         for engine in games:
             self._add("game", engine.info.id, engine, self.games, name)
         for bot in bots:
             self._add("bot", bot.name, bot, self.bots, name)
+
+    def add_bot(self, plugin: str, spec: BotSpec) -> None:
+        """Register a launch spec found by a sandboxed plugin."""
+        self._add("bot", spec.name, spec, self.bots, plugin)
 
     def _add(self, kind: str, key: str, value, table: dict, plugin: str) -> None:
         origin_key = f"{kind}:{key}"
@@ -114,23 +130,44 @@ def _collect(results: list, kind: type) -> list:
     return items
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
+def trusted(point: EntryPoint) -> bool:
+    """Whether ``point`` is imported in this process (see the module's doc)."""
+    from packaging.utils import canonicalize_name
+
+    dist = getattr(point, "dist", None)
+    return dist is None or point.group == ENGINE_GROUP or canonicalize_name(dist.name) == DISTRIBUTION
+
+
 def load(points: list[EntryPoint] | None = None) -> Registry:
-    """Load every plugin of the ``arena`` entry-point group, each on its own."""
+    """Load every plugin of the ``arena`` and ``arena.engines`` groups, each
+    on its own; third-party bot plugins in the sandbox."""
     registry = Registry()
-    chosen = entry_points(group=GROUP) if points is None else points
-    for point in sorted(chosen, key=lambda p: p.name):
+    if points is None:
+        points = list(entry_points(group=GROUP)) + list(entry_points(group=ENGINE_GROUP))
+    untrusted: set[str] = set()
+    for point in sorted(points, key=lambda p: p.name):
+        if not trusted(point):
+            untrusted.add(point.dist.name)
+            continue
         try:
             module = point.load()
         except Exception as error:
             dist = f" ({point.dist.name})" if getattr(point, "dist", None) else ""
-            registry.errors.append(f"plugin '{point.name}'{dist}: {_one_line(error)}")
+            registry.errors.append(f"plugin '{point.name}'{dist}: {one_line(error)}")
             continue
         registry.add_plugin(point.name, module)
+    if untrusted:
+        from arena.plugin_sandbox import discover
+
+        for dist, found in sorted(discover(sorted(untrusted)).items()):
+            registry.errors += found.errors
+            for plugin, spec in found.bots:
+                registry.add_bot(f"{plugin} ({dist})", spec)
     return registry
 
 

@@ -182,7 +182,8 @@ class _Match:
         resources = entrant.resources or self.resources
         limit = self._limit(index)
         try:
-            process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level)
+            process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level,
+                                 entrant.spec.files)
         except SandboxError as error:
             return Fault("crash", str(error))
         channel = Channel(process, stderr_cap=resources.output)

@@ -3,8 +3,11 @@
 Start-up: from launching ``random`` to its ``ready`` answer, for a plain
 subprocess (no wrapper at all) and for each level; median ms and the ratio
 to plain.  Round trip: ``act`` → ``action`` of a real Farm & Furious
-observation, inside the strict sandbox against a plain process.
-``--quick`` for a short run.
+observation, inside the strict sandbox against a plain process.  Plugin
+discovery: what a third-party bot distribution adds to the start of
+``arena bots``/``match``/``tournament`` -- its plugins loaded in a sandboxed
+child (the arena's own distribution stands in for it) against importing the
+same entry points here.  ``--quick`` for a short run.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import time
 
 from arena import protocol
 from arena.bots import BotSpec
+from arena import DISTRIBUTION, plugin_sandbox, plugins
 from arena.plugins import installed
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
@@ -87,6 +91,26 @@ def main() -> None:
         bare, strict = statistics.median(runs[None]), statistics.median(runs["strict"])
         print(f"per-move round trip, median of 5 x {moves} moves: plain {bare:.1f} us, "
               f"strict {strict:.1f} us, x{strict / bare:.2f}")
+
+    discovery = {"here": [], "sandboxed": []}
+    for _ in range(repeats):
+        for how in discovery:
+            began = time.perf_counter()
+            if how == "here":
+                _import_fresh()
+            else:
+                plugin_sandbox.discover([DISTRIBUTION])
+            discovery[how].append((time.perf_counter() - began) * 1000)
+    here, boxed = (statistics.median(discovery[k]) for k in ("here", "sandboxed"))
+    print(f"plugin discovery of one distribution, median of {repeats}: imported here "
+          f"{here:.1f} ms (modules cached), sandboxed child {boxed:.1f} ms, adds {boxed - here:.1f} ms")
+
+
+def _import_fresh() -> None:
+    """Load the entry points as the arena's own are (their modules are cached
+    after the first time: the honest floor for the in-process cost)."""
+    plugins.load([p for p in plugins.entry_points(group=plugins.GROUP)
+                  if plugins.trusted(p)])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,8 @@
 import os
+import shutil
 import sys
+import sysconfig
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -44,3 +47,53 @@ def broken_bot():
 @pytest.fixture
 def processes_running():
     return _processes_running
+
+
+@pytest.fixture
+def install_distribution():
+    """Install tiny distributions for real into this environment's
+    site-packages (package files, METADATA, RECORD, entry points, as pip
+    leaves them) for the length of one test."""
+    from arena.sandbox import view
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    made: list[Path] = []
+
+    def install(name: str, files: dict[str, str], requires=(), entry_points: str = "",
+                editable: Path | None = None):
+        """``editable``: the source folder of an editable install (the
+        package goes there, a ``.pth`` naming it and ``direct_url.json``
+        into site-packages)."""
+        module = name.replace("-", "_")
+        info = site / f"{module}-1.0.dist-info"
+        home = editable if editable is not None else site
+        made.extend([info, site / module, site / f"{module}.pth"])
+        info.mkdir()
+        for relative, text in files.items():
+            (home / module / relative).parent.mkdir(parents=True, exist_ok=True)
+            (home / module / relative).write_text(textwrap.dedent(text))
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n%s" % (
+            name, "".join(f"Requires-Dist: {r}\n" for r in requires)))
+        (info / "top_level.txt").write_text(module + "\n")
+        meta = ["METADATA", "top_level.txt", "RECORD"]
+        if entry_points:
+            (info / "entry_points.txt").write_text(textwrap.dedent(entry_points))
+            meta.append("entry_points.txt")
+        if editable is None:
+            records = [f"{module}/{relative}" for relative in files]
+        else:
+            (site / f"{module}.pth").write_text(f"{editable}\n")
+            (info / "direct_url.json").write_text(
+                '{"url": "file://%s", "dir_info": {"editable": true}}' % editable)
+            records, meta = [f"{module}.pth"], meta + ["direct_url.json"]
+        records += [f"{info.name}/{m}" for m in meta]
+        (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))
+        view.forget_installed()
+        return home / module
+
+    try:
+        yield install
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
+        view.forget_installed()

@@ -74,8 +74,21 @@ def test_doctor_reports_every_layer_and_passes_its_self_test():
     result = CliRunner().invoke(app, ["doctor"])
     assert result.exit_code == 0, result.output
     for layer in ("process group", "resource limits", "bubblewrap", "no network",
-                  "uid per seat", "seccomp", "cgroups"):
+                  "uid per seat", "seccomp", "no file locks", "bot view", "plugin sandbox", "cgroups"):
         assert layer in result.output
     assert "default sandbox level: strict" in result.output
+    for check in ("cannot take file locks", "other packages hidden", "machine-wide counters hidden",
+                  "plugins register in the sandbox"):
+        assert f"ok      {check}" in result.output
     assert "FAILED" not in result.output
     assert "ok      cannot open a network socket" in result.output
+
+
+def test_the_doctor_probe_sees_locks_packages_and_counters_at_the_basic_level():
+    # the control for the checks above: without the strict layers each is there
+    from arena.sandbox import probe
+
+    process = BotProcess([sys.executable, probe.__file__], level="basic")
+    report = json.loads(process.popen.stdout.readline())
+    process.kill()
+    assert report["file_lock"] and report["referee_visible"] and report["counters"]

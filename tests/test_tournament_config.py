@@ -205,3 +205,43 @@ players = [2]
     text = str(error.value)
     assert "limits.memory_gb: unknown key" in text
     assert "limits.processes" in text
+
+
+FILES = '''
+name = "files"
+results = "out/files"
+bots = ["random", {{ name = "reader", bot = "cmd:python reader.py", files = {files} }}]
+[[games]]
+id = "farm-and-furious"
+players = [2]
+'''
+
+
+def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(tmp_path, monkeypatch, registry):
+    from arena.tournament.plan import plan
+    from arena.tournament.runner import jobs_for
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reader.py").write_text("")
+    (tmp_path / "model").mkdir()
+    tournament = load(str(write(tmp_path, FILES.format(files='["model"]'))), registry)
+    assert tournament.files == {"random": (), "reader": (str(tmp_path / "model"),)}
+    specs = {e.name: e.spec for job in jobs_for(tournament, registry, plan(tournament), set())
+             for e in job.entrants}
+    assert specs["reader"].files == (str(tmp_path / "model"),) and specs["random"].files == ()
+
+
+def test_bad_files_are_one_line_each(tmp_path, monkeypatch, registry):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reader.py").write_text("")
+    (tmp_path / "out" / "files").mkdir(parents=True)
+    with pytest.raises(ConfigError) as error:
+        load(str(write(tmp_path, FILES.format(files='["nowhere", 3, "out"]'))), registry)
+    assert str(error.value).splitlines() == [
+        f"{tmp_path / 't.toml'}: bots[1].files[0]: 'nowhere': no such file or folder",
+        f"{tmp_path / 't.toml'}: bots[1].files[1]: expected a file or folder path, got 3",
+        f"{tmp_path / 't.toml'}: bots[1].files[2]: 'out' would show the bot the results folder "
+        "'out/files' (and its secret key)",
+    ]
+    with pytest.raises(ConfigError, match=r"bots\[1\]\.files: expected a list"):
+        load(str(write(tmp_path, FILES.format(files='"model"'))), registry)

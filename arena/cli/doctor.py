@@ -8,13 +8,17 @@ import sys
 import typer
 
 from arena.cli._app import app
-from arena.sandbox import BotProcess, SandboxError
+from arena import DISTRIBUTION
+from arena.plugin_sandbox import discover
+from arena.sandbox import BotProcess, SandboxError, probe
 from arena.sandbox.layers import choose_level, survey
 
 
 def self_test(level: str) -> list[tuple[str, bool]]:
     """Start the probe bot at ``level`` and check what it could do."""
-    process = BotProcess([sys.executable, "-m", "arena.sandbox.probe"], level=level)
+    # run as a file, like a ``cmd:`` bot: the sandbox shows a bot the files
+    # its command names, not the arena's package
+    process = BotProcess([sys.executable, probe.__file__], level=level)
     try:
         line = process.popen.stdout.readline()
     finally:
@@ -29,7 +33,12 @@ def self_test(level: str) -> list[tuple[str, bool]]:
             ("cannot ptrace", not report["ptrace"]),
             ("cannot create user namespaces", not report["new_user_namespace"]),
             ("host folders hidden", "home" not in report["root_listing"]),
+            ("cannot take file locks", not report["file_lock"]),
+            ("other packages hidden (only the bot kit and its own)", not report["referee_visible"]),
+            ("machine-wide counters hidden (/proc/loadavg, file-nr)", not report["counters"]),
         ]
+        found = discover([DISTRIBUTION], level)[DISTRIBUTION]
+        checks.append(("plugins register in the sandbox", bool(found.bots)))
     return checks
 
 

@@ -1,9 +1,12 @@
 """The bubblewrap layer: what a strict-sandboxed bot can see.
 
 A fresh mount namespace with a read-only view of the system (``/usr``,
-``/etc``), the Python that runs the bot and the installed packages it may
-import, and nothing else of the host: no home folders, no other bot's files,
-no results store.  Its own folder is a private, size-capped ``/tmp`` (also its
+``/etc``), the Python that runs the bot and only the installed packages it may
+import (:mod:`arena.sandbox.view`), and nothing else of the host: no home
+folders, no other bot's files, no results store.  Machine-wide counters in
+``/proc`` that another bot can move (load, memory, open files, locks) are
+unreadable (``/dev/null`` bound on a nodev mount), and ``/sys`` is not there
+at all.  Its own folder is a private, size-capped ``/tmp`` (also its
 ``HOME``), and ``/dev/shm`` is private and capped too.  New pid, network, ipc,
 uts and cgroup namespaces: the bot sees only its own processes, has only a
 loopback interface that is down, and dies with the referee.
@@ -11,59 +14,30 @@ loopback interface that is down, and dies with the referee.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import sys
-from importlib import metadata
+
+from arena.sandbox.view import view_for
 
 BWRAP = shutil.which("bwrap")
 SYSTEM = ("/usr", "/etc")
 MERGED = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 HOME = "/tmp"
+#: machine-wide counters another bot moves by working, forking, opening files
+#: or allocating: a channel between bots at one table (made unreadable here)
+PROC_COUNTERS = (
+    "/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/vmstat", "/proc/locks",
+    "/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat",
+    "/proc/zoneinfo", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/uptime",
+    "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr", "/proc/sys/fs/dentry-state",
+    "/proc/sys/kernel/random/entropy_avail", "/proc/sys/fs/aio-nr", "/proc/swaps",
+    "/proc/cgroups", "/proc/key-users",
+)
+PROC_FOLDERS = ("/proc/pressure",)
 
 
 def available() -> bool:
     return BWRAP is not None
-
-
-def _editable_sources() -> list[str]:
-    """Package folders of editable installs: they live outside site-packages
-    and must be visible for the bot kit to import them."""
-    found = []
-    for dist in metadata.distributions():
-        try:
-            direct = json.loads(dist.read_text("direct_url.json") or "{}")
-        except (OSError, ValueError):
-            continue
-        if not direct.get("dir_info", {}).get("editable") or not direct["url"].startswith("file://"):
-            continue
-        root = direct["url"][len("file://"):]
-        tops = (dist.read_text("top_level.txt") or "").split()
-        candidates = [os.path.join(base, top + ext) for top in tops
-                      for base in (root, os.path.join(root, "src")) for ext in ("", ".py")]
-        present = [path for path in candidates if os.path.exists(path)]
-        found.extend(present or [root])
-    return found
-
-
-def readonly_paths(argv: list[str]) -> list[str]:
-    """Host paths the bot may read: its interpreter and packages, and the
-    files its command line names."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    paths.update(p for p in sys.path if p and os.path.exists(p))
-    paths.update(_editable_sources())
-    for arg in argv:
-        if os.path.isabs(arg) and os.path.exists(arg):
-            paths.add(arg if os.path.isdir(arg) else os.path.dirname(arg))
-            paths.add(os.path.dirname(os.path.realpath(arg)))
-    paths = {os.path.realpath(p) for p in paths} | {os.path.normpath(p) for p in paths}
-    outside = [p for p in paths if not any(p == s or p.startswith(s + "/") for s in SYSTEM)]
-    kept = []
-    for path in sorted(outside):
-        if not any(path.startswith(k + "/") for k in kept):
-            kept.append(path)
-    return kept
 
 
 def _parents(paths: list[str]) -> list[str]:
@@ -79,7 +53,8 @@ def _parents(paths: list[str]) -> list[str]:
 
 
 def bwrap_argv(argv: list[str], disk: int, environment: dict[str, str],
-               seccomp_fd: int | None, user_namespace: bool) -> list[str]:
+               seccomp_fd: int | None, user_namespace: bool,
+               files: tuple[str, ...] = ()) -> list[str]:
     """The bubblewrap command that runs ``argv``'s chain in the sandbox.
 
     ``user_namespace`` is for an arena not running as root (bubblewrap then
@@ -100,13 +75,44 @@ def bwrap_argv(argv: list[str], disk: int, environment: dict[str, str],
     command += ["--proc", "/proc", "--dev", "/dev",
                 "--perms", "1777", "--size", str(disk), "--tmpfs", HOME,
                 "--perms", "1777", "--size", str(disk), "--tmpfs", "/dev/shm"]
-    readonly = readonly_paths(argv)
-    for parent in _parents(readonly):
-        if parent not in (HOME, "/dev"):
+    for path in PROC_COUNTERS:
+        if os.path.exists(path):
+            command += ["--ro-bind", "/dev/null", path]
+    for path in PROC_FOLDERS:
+        if os.path.isdir(path):
+            command += ["--tmpfs", path, "--remount-ro", path]
+    return command + _view_argv(view_for(argv, files)) + _session_argv(environment, seccomp_fd)
+
+
+def _view_argv(view) -> list[str]:
+    """The mounts of a bot's read-only view: binds outside the masked site
+    folders, the masks, the binds inside them, then other distributions'
+    paths inside a bind hidden again."""
+    def inside(path: str, folders) -> bool:
+        return any(path.startswith(folder + "/") for folder in folders)
+
+    command = []
+    for parent in _parents(list(view.binds)):
+        if parent not in (HOME, "/dev") and not inside(parent, view.binds) and parent not in view.binds:
             command += ["--perms", "0755", "--dir", parent]
-    for path in readonly:
+    later = [path for path in view.binds if inside(path, view.sites)]
+    for path in view.binds:
+        if path not in later:
+            command += ["--ro-bind", path, path]
+    for path in view.sites:
+        command += ["--perms", "0755", "--tmpfs", path]
+    for path in later:
         command += ["--ro-bind", path, path]
-    command += ["--chdir", HOME, "--clearenv"]
+    for path in view.sites:
+        command += ["--remount-ro", path]
+    for path in view.masks:
+        command += ["--ro-bind", "/dev/null", path] if os.path.isfile(path) else \
+            ["--perms", "0755", "--tmpfs", path, "--remount-ro", path]
+    return command
+
+
+def _session_argv(environment: dict[str, str], seccomp_fd: int | None) -> list[str]:
+    command = ["--chdir", HOME, "--clearenv"]
     for key, value in sorted(environment.items()):
         command += ["--setenv", key, value]
     if seccomp_fd is not None:

@@ -47,6 +47,7 @@ def survey() -> list[Layer]:
     root = os.geteuid() == 0
     bwrap = bubblewrap_works()
     groups = cgroups.hierarchies()
+    plugged = bot_distributions()
     return [
         Layer("process group", True, "each bot in its own session; the group is killed as a whole"),
         Layer("resource limits", os.path.exists(PRLIMIT),
@@ -65,11 +66,31 @@ def survey() -> list[Layer]:
               "denies ptrace, process_vm_*, mount, namespaces, bpf, perf, keyctl, io_uring, "
               "pidfd_*, non-AF_UNIX sockets",
               "pip install pyseccomp && apt-get install libseccomp2"),
+        Layer("no file locks", seccomp.available(),
+              "flock and fcntl record/OFD locks, inotify, mincore, sysinfo denied: no signals "
+              "between bots through the files they share",
+              "pip install pyseccomp && apt-get install libseccomp2"),
+        Layer("bot view", bwrap,
+              "a bot reads the stdlib, the bot kit and its own distribution with its declared "
+              "requirements; other bots' packages and /proc counters hidden",
+              "apt-get install bubblewrap"),
+        Layer("plugin sandbox", True,
+              "third-party bot plugins register in a sandboxed child"
+              + (f" ({', '.join(plugged)})" if plugged else " (none installed here)")
+              + ("" if bwrap else "; at the basic level, as no namespaces are available")),
         Layer("cgroups", bool(groups),
               "per-bot " + " and ".join(sorted(groups)) + " limits, kill of escapees" if groups
               else "not writable here: RLIMIT_NPROC under the bot's own uid instead",
               "run as root on a host with a writable cgroup hierarchy"),
     ]
+
+
+def bot_distributions() -> list[str]:
+    """Installed distributions whose plugins register in the plugin sandbox."""
+    from importlib.metadata import entry_points
+
+    from arena.plugins import GROUP, trusted
+    return sorted({p.dist.name for p in entry_points(group=GROUP) if not trusted(p)})
 
 
 def strict_available() -> bool:

@@ -2,6 +2,8 @@
 stdout, what the sandbox lets a bot see and do."""
 
 import ctypes
+import fcntl
+import importlib.util
 import json
 import os
 import socket
@@ -15,6 +17,21 @@ def attempt(action) -> bool:
         return False
 
 
+def importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def read(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def main() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     visible = [p for p in os.listdir("/proc") if p.isdigit()]
@@ -26,6 +43,11 @@ def main() -> None:
         "ptrace": libc.ptrace(16, 1, 0, 0) == 0,            # PTRACE_ATTACH to pid 1
         "new_user_namespace": libc.unshare(0x10000000) == 0,  # CLONE_NEWUSER
         "root_listing": sorted(os.listdir("/")),
+        # a lock on a file every bot can read would be a signal to the others
+        "file_lock": attempt(lambda: fcntl.flock(os.open(os.__file__, os.O_RDONLY), fcntl.LOCK_SH)),
+        # the referee's modules and its requirements are no bot's to read
+        "referee_visible": importable("arena.referee") or importable("pluggy"),
+        "counters": read("/proc/loadavg") + read("/proc/sys/fs/file-nr"),
         "environment": sorted(os.environ),
     }))
 

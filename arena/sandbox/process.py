@@ -132,10 +132,13 @@ def bot_environment(home: str) -> dict[str, str]:
 
 
 class BotProcess:
-    """A running bot: its pipes, its process group and what isolates it."""
+    """A running bot: its pipes, its process group and what isolates it.
+
+    ``files`` are host paths the bot may read besides what its command needs
+    (strict level; see :mod:`arena.sandbox.view`)."""
 
     def __init__(self, argv: list[str], limits: ResourceLimits = ResourceLimits(),
-                 level: str = "basic"):
+                 level: str = "basic", files: tuple[str, ...] = ()):
         if level not in LEVELS:
             raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
         harden_referee()
@@ -146,7 +149,7 @@ class BotProcess:
         self._cgroups: BotCgroups | None = None
         self._seccomp_fd: int | None = None
         try:
-            command, env, cwd = self._chain(argv, limits)
+            command, env, cwd = self._chain(argv, limits, files)
             self.popen = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=cwd, env=env, start_new_session=True, close_fds=True,
@@ -163,7 +166,7 @@ class BotProcess:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
 
-    def _chain(self, argv: list[str], limits: ResourceLimits):
+    def _chain(self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...]):
         if self.level != "strict":
             self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
             os.chmod(self.workdir, 0o700)
@@ -186,7 +189,7 @@ class BotProcess:
             self._seccomp_fd = seccomp.program_fd()
         env = bot_environment(bubblewrap.HOME)
         chain += bubblewrap.bwrap_argv(argv, limits.disk, env, self._seccomp_fd,
-                                       user_namespace=not as_root)
+                                       user_namespace=not as_root, files=files)
         if as_root:
             chain += [SETPRIV, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                       "--inh-caps=-all", "--bounding-set=-all", "--"]

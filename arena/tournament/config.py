@@ -85,6 +85,9 @@ class Tournament:
     scheduler: str | None = None        # dask: a running scheduler's address (None: a local cluster)
     #: per bot name: its sandbox resource limits ([limits], then the bot's own)
     resources: dict[str, ResourceLimits] = field(default_factory=dict)
+    #: per bot name: the host paths it may read besides its own (``files``);
+    #: what a bot sees does not decide the plan, so not in the fingerprint
+    files: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def bot(self, name: str) -> BotEntry:
         return next(entry for entry in self.bots if entry.name == name)
@@ -110,7 +113,7 @@ TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "worker
             "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
 EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
-BOT_KEYS = {"name", "bot", "games", "limits"}
+BOT_KEYS = {"name", "bot", "games", "limits", "files"}
 #: [limits] keys, in the units people write, and the ResourceLimits field and
 #: factor each becomes
 LIMIT_KEYS = {
@@ -224,7 +227,8 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
 
     default_limits = _parse_limits(c, c.get(data, "limits", dict, {}, "limits"),
                                    ResourceLimits(), "limits")
-    bots, resources = _parse_bots(c, data, registry, default_limits)
+    bots, resources, files = _parse_bots(c, data, registry, default_limits,
+                                         results if results is not None else results_dir)
     games = _parse_games(c, data, registry, bots, deals, seating, fmt)
 
     sections = {}
@@ -259,7 +263,7 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         match_deals=match_deals,
         workers=file_workers if workers is None else workers,
         results=results if results is not None else results_dir,
-        sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games),
+        sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games), files=files,
         challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
         executor=executor, scheduler=scheduler, resources=resources,
     )
@@ -338,15 +342,16 @@ def _entries(c: _Checker, raw: list, section: str, key: str, noun: str):
         yield where, item
 
 
-def _parse_bots(c: _Checker, data: dict, registry,
-                default_limits: ResourceLimits) -> tuple[list[BotEntry], dict[str, ResourceLimits]]:
-    """The bots, and each one's resource limits (``default_limits`` under its
-    own ``limits`` table)."""
+def _parse_bots(c: _Checker, data: dict, registry, default_limits: ResourceLimits, results: str
+                ) -> tuple[list[BotEntry], dict[str, ResourceLimits], dict[str, tuple[str, ...]]]:
+    """The bots, each one's resource limits (``default_limits`` under its
+    own ``limits`` table) and the extra paths it may read."""
     raw = c.get(data, "bots", list, [], "bots")
     if "bots" not in data:
         c.error("bots", "missing (list the bots that play)")
     bots: list[BotEntry] = []
     limits: dict[str, ResourceLimits] = {}
+    files: dict[str, tuple[str, ...]] = {}
     seen: set[str] = set()
     for where, item in _entries(c, raw, "bots", "bot", "a bot name"):
         c.unknown(item, BOT_KEYS, f"{where}.")
@@ -375,7 +380,31 @@ def _parse_bots(c: _Checker, data: dict, registry,
         bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None))
         limits[name] = _parse_limits(c, c.get(item, "limits", dict, {}, f"{where}.limits"),
                                      default_limits, f"{where}.limits")
-    return bots, limits
+        files[name] = _parse_files(c, c.get(item, "files", list, [], f"{where}.files"),
+                                   results, f"{where}.files")
+    return bots, limits, files
+
+
+def _parse_files(c: _Checker, raw: list, results: str, where: str) -> tuple[str, ...]:
+    """A bot's ``files``: existing paths (relative ones from the current
+    folder, like a ``cmd:`` line's), none of which shows the results folder,
+    where the tournament's secret deal key is kept."""
+    paths = []
+    store = os.path.realpath(results)
+    for index, item in enumerate(raw):
+        if not isinstance(item, str) or not item:
+            c.error(f"{where}[{index}]", f"expected a file or folder path, got {item!r}")
+            continue
+        path = os.path.abspath(item)
+        real = os.path.realpath(path)
+        if not os.path.exists(path):
+            c.error(f"{where}[{index}]", f"{item!r}: no such file or folder")
+        elif real == store or store.startswith(real.rstrip("/") + "/") or real.startswith(store + "/"):
+            c.error(f"{where}[{index}]", f"{item!r} would show the bot the results folder "
+                    f"{results!r} (and its secret key)")
+        else:
+            paths.append(path)
+    return tuple(paths)
 
 
 def bot_plays(entry: BotEntry, spec: BotSpec, game_id: str) -> bool:

@@ -177,7 +177,8 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
         todo = [index for index in range(len(item.deals)) if item.key(index) not in finished]
         if not todo:
             continue
-        entrants = tuple(Entrant(name, registry.bot(tournament.bot(name).bot),
+        entrants = tuple(Entrant(name, replace(registry.bot(tournament.bot(name).bot),
+                                               files=tournament.files.get(name, ())),
                                  tournament.resources.get(name))
                          for name in item.lineup)
         jobs.append(MatchJob(
