@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.plugins import installed
 from arena.rl.encoding import Encoding, EncodingError
 from arena.rl.registry import encoding_for
 
@@ -21,6 +20,7 @@ def aec_env(game_id: str, players: int | None = None, render_mode: str | None = 
             **options: Any):
     """A PettingZoo AEC environment of ``game_id`` (``players``: the game's
     smallest table when omitted)."""
+    from arena.plugins import installed
     from arena.rl.env import ArenaAECEnv
     return ArenaAECEnv(installed().engine(game_id), players, options, render_mode)
 
@@ -29,6 +29,7 @@ def parallel_env(game_id: str, players: int | None = None, render_mode: str | No
                  **options: Any):
     """A PettingZoo parallel environment of ``game_id``: every step takes one
     action per live agent and plays those of the seats to act."""
+    from arena.plugins import installed
     from arena.rl.parallel import ArenaParallelEnv
     return ArenaParallelEnv(installed().engine(game_id), players, options, render_mode)
 

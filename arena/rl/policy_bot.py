@@ -21,14 +21,13 @@ from typing import Any
 import numpy as np
 
 from arena.botkit import Bot
-from arena.plugins import installed
 from arena.rl.encoding import Encoding
-from arena.rl.registry import encoding_for
+from arena.rl.registry import encoding_for, engine_for
 
 
 def wire_encoding(hello: dict[str, Any]) -> Encoding:
     """The encoding of the match a ``hello`` message announces."""
-    return encoding_for(installed().engine(hello["game"]), hello["players"], hello["options"])
+    return encoding_for(engine_for(hello["game"]), hello["players"], hello["options"])
 
 
 class PolicyBot(Bot):

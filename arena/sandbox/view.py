@@ -50,9 +50,12 @@ KIT_REQUIREMENTS = ("msgpack",)
 HOST_MODULES = ("plugins.py", "bots.py", "game.py", "plugin_host.py")
 HOST_REQUIREMENTS = ("pluggy",)
 #: what the arena's own bots import besides the kit: the engines (their rules
-#: engine is a bot's to use) and the engine contract they are written against
+#: engine is a bot's to use), the engine contract they are written against,
+#: the RL encodings a trained policy plays through (arena.rl.policy_bot) and
+#: what those need
 BOT_PACKAGES = ("engines", "bots")
-BOT_MODULES = ("game.py",)
+BOT_MODULES = ("game.py", "rl")
+BOT_REQUIREMENTS = ("numpy",)
 SYSTEM = ("/usr", "/etc")
 
 
@@ -207,7 +210,7 @@ def _requirements(name: str) -> list[str]:
     from packaging.requirements import InvalidRequirement, Requirement
 
     if name == DISTRIBUTION:
-        return [n for n in KIT_REQUIREMENTS if n in _distributions()]
+        return [n for n in KIT_REQUIREMENTS + BOT_REQUIREMENTS if n in _distributions()]
     needed = []
     for line in _distributions()[name].requires or ():
         try:
