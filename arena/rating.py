@@ -202,7 +202,9 @@ def _count(tallies: dict[str, _Tally], game: StoredGame) -> None:
              in zip(game.bots, game.scores, game.ranks, game.faults)]
     seats += [(DUMMY_PREFIX + name, score, rank, None) for name, score, rank in game.dummies]
     for name, score, rank, fault in seats:
-        tally = tallies.setdefault(name, _Tally())
+        tally = tallies.get(name)
+        if tally is None:
+            tally = tallies[name] = _Tally()
         tally.games += 1
         tally.score_sum += score
         if fault:

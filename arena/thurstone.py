@@ -153,15 +153,11 @@ def _terms(d: np.ndarray, draw: np.ndarray, margin: float):
     return value, grad, hess
 
 
-def draw_margin(evidence: Evidence) -> float:
+def _draw_margin(weights: np.ndarray, draw: np.ndarray) -> float:
     """The draw margin that makes two equal sides draw as often as the
-    comparisons in ``evidence`` did (0 when nothing was drawn)."""
-    drawn = total = 0.0
-    for (row, denominator), count in evidence.counts.items():
-        total += count / denominator
-        if row[2]:
-            drawn += count / denominator
-    share = min(drawn / total, 0.95) if total else 0.0
+    weighted comparisons did (0 when nothing was drawn)."""
+    total = float(weights.sum())
+    share = min(float(weights[draw].sum()) / total, 0.95) if total else 0.0
     return SCALE * NormalDist().inv_cdf(0.5 + share / 2) if share > 0 else 0.0
 
 
@@ -204,7 +200,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     theta = mean.copy()
     if start:
         theta = np.array([start.get(name, m) for name, m in zip(params, mean)])
-    margin = draw_margin(evidence)
+    margin = _draw_margin(w, draw)
 
     def posterior(t):
         value, grad, hess = _terms(design @ t + offset, draw, margin)
