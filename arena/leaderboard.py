@@ -28,7 +28,7 @@ COLUMNS = ["rank", "bot", "mu", "sigma", "conservative", "strength", "games", "w
 OVERALL_COLUMNS = ["rank", "bot", "strength", "entered", "games", "wins", *FAULT_COLUMNS]
 
 
-def pools_from(store: Store, history: int = 60) -> Board:
+def pools_from(store: Store, history: int = 20) -> Board:
     return compute(list(store.games()), history=history)
 
 

@@ -52,7 +52,7 @@ import trueskill
 
 from arena import thurstone
 from arena.store import StoredGame
-from arena.thurstone import FIXED, ROLE_PREFIX, Evidence, Fit, comparison
+from arena.thurstone import FIXED, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
 
 #: TrueSkill's parameters; the rated planner's match quality uses the package
 ENV = trueskill.TrueSkill(mu=thurstone.MU, sigma=thurstone.SIGMA, beta=thurstone.BETA,
@@ -141,7 +141,7 @@ def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
     team_game = max(sizes.values(), default=1) > 1
     uneven = len(set(sizes.values())) > 1
     honest = [not fault for fault in game.faults]
-    sides: list[tuple[tuple[str, ...], str | None, int]] = []   # members, role, rank
+    sides: list[tuple[tuple[str, ...], str, int]] = []   # members, role, rank
     if team_game:
         seats_of: dict[int, list[int]] = {}
         for seat, team in enumerate(game.teams):
@@ -160,27 +160,28 @@ def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
                 sides.append(((bot,), _role(game.players, f"seat {seat}"), game.ranks[seat]))
         count = len(game.bots)
     for name, _score, rank in game.dummies:
-        sides.append(((DUMMY_PREFIX + name,), None, rank))
+        sides.append(((DUMMY_PREFIX + name,), NO_ROLE, rank))
     denominator = max(1, count + len(game.dummies) - 1)
     rows = []
     for i, (members_a, role_a, rank_a) in enumerate(sides):
         for members_b, role_b, rank_b in sides[i + 1:]:
             if members_a == members_b:
                 continue
-            both = role_a is not None and role_b is not None
-            a = (members_a, role_a if both else None)
-            b = (members_b, role_b if both else None)
+            both = role_a and role_b
+            a = (members_a, role_a if both else NO_ROLE)
+            b = (members_b, role_b if both else NO_ROLE)
             rows.append((comparison(a, b, rank_b - rank_a), denominator))
     for seat, bot in enumerate(game.bots):
         if honest[seat]:
             continue
-        loser = ((bot,), None)
+        loser = ((bot,), NO_ROLE)
         for other, other_bot in enumerate(game.bots):
             if honest[other] and other_bot != bot:
-                rows.append((comparison(((other_bot,), None), loser, 1), denominator))
+                rows.append((comparison(((other_bot,), NO_ROLE), loser, 1), denominator))
         for name, _score, _rank in game.dummies:
-            rows.append((comparison(((DUMMY_PREFIX + name,), None), loser, 1), denominator))
-        rows.append((comparison(((FIXED,), None), loser, 1), 1))
+            rows.append((comparison(((DUMMY_PREFIX + name,), NO_ROLE), loser, 1),
+                         denominator))
+        rows.append((comparison(((FIXED,), NO_ROLE), loser, 1), 1))
     return rows
 
 
@@ -300,7 +301,7 @@ def overall(pools: Iterable[Pool]) -> list[OverallStanding]:
     return sorted(result, key=lambda s: (-s.strength, -s.entered, s.name))
 
 
-def compute(games: Iterable[StoredGame], *, history: int = 60) -> Board:
+def compute(games: Iterable[StoredGame], *, history: int = 20) -> Board:
     """The board of ``games``; ``history`` is about how many chart points to
     keep per pool (fits of the games so far, in the order given; 0: none).
     The final ratings do not depend on that order."""

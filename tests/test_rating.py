@@ -174,8 +174,8 @@ def test_equal_bots_get_equal_ratings_whatever_their_bidding():
     for g in games:
         for row, den in comparisons(g):
             (wm, _), (lm, _), draw = row
-            rater.evidence.setdefault("g", thurstone.Evidence()).add(((wm, None), (lm, None),
-                                                                     draw), den)
+            plain_row = ((wm, thurstone.NO_ROLE), (lm, thurstone.NO_ROLE), draw)
+            rater.evidence.setdefault("g", thurstone.Evidence()).add(plain_row, den)
     plain = thurstone.fit(rater.evidence["g"])
     assert plain.ratings["shy"][0] - plain.ratings["eager"][0] > 3
 
@@ -201,7 +201,7 @@ def test_a_fault_costs_more_than_losing():
     # the teammates are rated on the team's result with the fallback at mu 25
     rows = comparisons(game(["a", "b", "c", "d"], [1, 2, 3, 2], teams=[0, 1, 0, 1],
                             faults=[None, None, "crash", None]))
-    team_rows = [row for row, _ in rows if row[0][1] is not None]
+    team_rows = [row for row, _ in rows if row[0][1]]
     assert team_rows == [(((FIXED, "a"), "role:4p:seat 0"), (("b", "d"), "role:4p:seat 1"),
                           False)]
 

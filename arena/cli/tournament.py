@@ -75,7 +75,7 @@ def leaderboard(
         raise fail(f"--format: '{format}' is not one of {', '.join(FORMATS)}")
     try:
         with Store(find_store(results), create=False) as store:
-            pools = pools_from(store, history=60 if format == "html" else 0)
+            pools = pools_from(store, history=20 if format == "html" else 0)
             title = f"{store.meta().get('name', 'Tournament')} — leaderboard"
     except StoreError as error:
         raise fail(str(error))
