@@ -31,6 +31,8 @@ def tournament(
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.dask_executor import ClusterError
+    from arena.tournament.runner import swiss_standings
+    from arena.tournament.swiss import standings_text as swiss_text
 
     try:
         config = load(file, results=str(results) if results is not None else None,
@@ -52,6 +54,9 @@ def tournament(
         typer.echo(f"arena: match failed: {line}", err=True)
     with Store(summary.results, create=False) as store:
         typer.echo(table_text(pools_from(store, history=0)))
+        if config.format == "swiss":
+            for group, standings in swiss_standings(config, store).items():
+                typer.echo(swiss_text(group, standings))
     if summary.leaderboard:
         typer.echo(f"leaderboard: {summary.leaderboard}")
     if summary.interrupted:

@@ -142,17 +142,27 @@ class _GroupRatings:
 
     def __init__(self, store: Store, results: Results):
         self.store, self.results = store, results
-        self.raters: dict[str, Rater] = {}
+        self.raters: dict[str, tuple[str, Rater]] = {}     # group -> (game id, rater)
         self.seen = -1
 
     def __call__(self, group: str) -> dict[str, tuple[float, float]]:
         groups = {item.id: g for (g, _), items in self.results.planned.items() for item in items}
         for game in self.store.games():
             if game.id > self.seen and game.item in groups:
-                self.raters.setdefault(groups[game.item], Rater()).add(game)
+                self.raters.setdefault(groups[game.item], (game.game, Rater()))[1].add(game)
                 self.seen = max(self.seen, game.id)
-        rater = self.raters.get(group)
-        return rater.ratings(next(iter(rater.counts))) if rater else {}
+        if group not in self.raters:
+            return {}
+        game_id, rater = self.raters[group]
+        return rater.ratings(game_id)
+
+
+def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
+    """The Swiss table of every group (``label/Np``) from the stored rounds."""
+    planner = make_planner(tournament)
+    results = _results_view(store)
+    return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
+            for entry, label, players in planner.groups()}
 
 
 def jobs_for(tournament: Tournament, registry, items: list[MatchItem],

@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -115,6 +116,22 @@ def standings(bots: Sequence[str], rounds: Iterable[Round]) -> list[SwissStandin
         table.append(SwissStanding(bot, round(record.points, 9), round(buchholz, 9),
                                    round(berger, 9), record.byes, len(record.results)))
     return sorted(table, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger))
+
+
+def standings_text(group: str, table: Sequence[SwissStanding], width: int = 100) -> str:
+    """The Swiss table of one group for the terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Table(title=f"swiss {group}", title_justify="left")
+    for head in ("#", "bot", "points", "Buchholz", "Sonneborn-Berger", "rounds", "byes"):
+        out.add_column(head, justify="left" if head == "bot" else "right")
+    for rank, s in enumerate(table, start=1):
+        out.add_row(str(rank), s.name, f"{s.points:.2f}", f"{s.buchholz:.2f}",
+                    f"{s.sonneborn_berger:.2f}", str(s.rounds), str(s.byes))
+    console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+    console.print(out)
+    return console.file.getvalue().rstrip("\n")
 
 
 def met_counts(rounds: Iterable[Round]) -> dict[frozenset, int]:
