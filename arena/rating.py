@@ -6,7 +6,9 @@ a MAP fit of TrueSkill's model, reported as TrueSkill's mu and sigma), and
 shuffling the games changes nothing.  :class:`Rater` takes games one by one
 and refits only the pools that changed, from the last fit (warm start), so
 a caller that keeps it (the tournament runner, a cached leaderboard) pays
-only for the new games.
+only for the new games.  A Rater pickles; ``(games, last_id)`` says which
+stored games it holds, so a cache keyed by the store can add the games with
+a larger id and refit.
 
 How a game becomes pairwise comparisons (:func:`comparisons`):
 

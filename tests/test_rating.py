@@ -1,6 +1,7 @@
 """Ratings: small hand-checked cases, and the properties issue 18 asks for
 (order-free, repeat tables, roles, faults, overall, calibration)."""
 
+import pickle
 import random
 from statistics import NormalDist
 
@@ -102,6 +103,19 @@ def test_a_warm_start_gives_the_same_fit():
     for bot in "abc":
         assert warm.ratings[bot][0] == pytest.approx(fresh.ratings[bot][0], abs=1e-8)
         assert warm.ratings[bot][1] == pytest.approx(fresh.ratings[bot][1], abs=1e-8)
+
+
+def test_a_pickled_rater_resumes_with_new_games():
+    games = free_for_all({"a": 28.0, "b": 25.0, "c": 22.0}, 300, 3, seed=9)
+    rater = Rater()
+    rater.extend(games[:250])
+    rater.board()
+    cached = pickle.loads(pickle.dumps(rater))
+    assert (cached.games, cached.last_id) == (250, 249)
+    cached.extend(g for g in games if g.id > cached.last_id)
+    resumed, fresh = mus(cached.board()), mus(compute(games, history=0))
+    for bot in "abc":
+        assert resumed[bot] == pytest.approx(fresh[bot], abs=1e-8)
 
 
 def test_one_against_two_updates_both_peasants():
