@@ -1,9 +1,11 @@
 """The leaderboard: ratings from the store as a table, JSON, CSV or HTML.
 
-Per game and overall: rank, bot, mu, sigma, the conservative mu - 3 sigma
-(the sort key), games, wins, mean score and faults by kind.  The HTML page is
-one self-contained file (inline CSS and SVG, no scripts, nothing fetched)
-with a chart of every bot's rating (mu) over the games played.
+Per game: rank, bot, mu, sigma, the conservative mu - 3 sigma (the sort
+key), strength (mean P(beating each other bot head to head)), games, wins,
+mean score and faults by kind.  Overall: each bot's mean strength over the
+games it entered (see :mod:`arena.rating`).  The HTML page is one
+self-contained file (inline CSS and SVG, no scripts, nothing fetched) with a
+chart of every bot's rating (mu) over the games played.
 """
 
 from __future__ import annotations
@@ -15,78 +17,116 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.rating import OVERALL, Ratings, compute
+from arena.rating import OVERALL, Board, OverallStanding, Pool, compute
 from arena.records import FAULTS
 from arena.store import Store
 
 FORMATS = ("table", "json", "csv", "html")
-COLUMNS = ["rank", "bot", "mu", "sigma", "conservative", "games", "wins", "mean_score",
-           *[f"faults_{kind}" for kind in FAULTS]]
+FAULT_COLUMNS = [f"faults_{kind}" for kind in FAULTS]
+COLUMNS = ["rank", "bot", "mu", "sigma", "conservative", "strength", "games", "wins",
+           "mean_score", *FAULT_COLUMNS]
+OVERALL_COLUMNS = ["rank", "bot", "strength", "entered", "games", "wins", *FAULT_COLUMNS]
 
 
-def pools_from(store: Store, history: int = 300) -> dict[str, Ratings]:
+def pools_from(store: Store, history: int = 20) -> Board:
     return compute(list(store.games()), history=history)
 
 
-def rows(pool: Ratings) -> list[dict[str, Any]]:
+def _strength(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def rows(pool: Pool | list[OverallStanding]) -> list[dict[str, Any]]:
+    """A game's rows (``COLUMNS``) or, for the overall list, ``OVERALL_COLUMNS``."""
     result = []
-    for rank, standing in enumerate(pool.table(), start=1):
-        row = {"rank": rank, "bot": standing.name, "mu": round(standing.mu, 3),
-               "sigma": round(standing.sigma, 3),
-               "conservative": round(standing.conservative, 3), "games": standing.games,
-               "wins": standing.wins, "mean_score": round(standing.mean_score, 3)}
-        for kind in FAULTS:
-            row[f"faults_{kind}"] = standing.faults.get(kind, 0)
-        result.append(row)
+    if isinstance(pool, Pool):
+        for rank, standing in enumerate(pool.table(), start=1):
+            result.append({"rank": rank, "bot": standing.name, "mu": round(standing.mu, 3),
+                           "sigma": round(standing.sigma, 3),
+                           "conservative": round(standing.conservative, 3),
+                           "strength": _strength(standing.strength), "games": standing.games,
+                           "wins": standing.wins, "mean_score": round(standing.mean_score, 3),
+                           **{f"faults_{k}": standing.faults.get(k, 0) for k in FAULTS}})
+        return result
+    for rank, standing in enumerate(pool, start=1):
+        result.append({"rank": rank, "bot": standing.name,
+                       "strength": _strength(standing.strength), "entered": standing.entered,
+                       "games": standing.games, "wins": standing.wins,
+                       **{f"faults_{k}": standing.faults.get(k, 0) for k in FAULTS}})
     return result
 
 
-def _selected(pools: dict[str, Ratings], game: str | None) -> list[Ratings]:
+def _selected(board: Board, game: str | None) -> list[tuple[str, Any]]:
+    """(name, pool or overall list) to show, overall first."""
+    pools = board.pools
     if game is not None:
         if game not in pools:
-            known = ", ".join(sorted(k for k in pools if k != OVERALL)) or "none"
+            known = ", ".join(sorted(pools)) or "none"
             raise KeyError(f"no games of '{game}' in the store (stored: {known})")
-        return [pools[game]]
-    return [pools[OVERALL]] + [pools[k] for k in sorted(pools) if k != OVERALL]
+        return [(game, pools[game])]
+    return [(OVERALL, board.overall)] + [(k, pools[k]) for k in sorted(pools)]
 
 
-def render(pools: dict[str, Ratings], fmt: str = "table", game: str | None = None,
+def _games(board: Board, name: str) -> int:
+    return board.games if name == OVERALL else board.pools[name].games
+
+
+def render(board: Board, fmt: str = "table", game: str | None = None,
            title: str = "") -> str:
     """The leaderboard of ``game`` (default: overall then every game) as text."""
-    chosen = _selected(pools, game)
+    chosen = _selected(board, game)
     if fmt == "table":
-        return "\n".join(table_text(pool) for pool in chosen)
+        return "\n".join(table_text(board, name) for name, _ in chosen)
     if fmt == "json":
-        return json.dumps({pool.name: {"games": pool.games, "bots": rows(pool)}
-                           for pool in chosen}, indent=2)
+        return json.dumps({name: {"games": _games(board, name), "bots": rows(pool)}
+                           for name, pool in chosen}, indent=2)
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=["pool", *COLUMNS], lineterminator="\n")
+        writer = csv.DictWriter(out, fieldnames=["pool", *COLUMNS, "entered"],
+                                lineterminator="\n")
         writer.writeheader()
-        for pool in chosen:
+        for name, pool in chosen:
             for row in rows(pool):
-                writer.writerow({"pool": pool.name, **row})
+                writer.writerow({"pool": name, **row})
         return out.getvalue()
     if fmt == "html":
-        return html_page(pools, title=title, only=game)
+        return html_page(board, title=title, only=game)
     raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
-def table_text(pool: Ratings, width: int = 120) -> str:
+def _faults(row: dict[str, Any]) -> str:
+    return ", ".join(f"{kind} {row['faults_' + kind]}" for kind in FAULTS
+                     if row["faults_" + kind]) or "-"
+
+
+def _cells(name: str, row: dict[str, Any]) -> list[str]:
+    """A row's shown cells, as in ``_heads``."""
+    strength = "-" if row["strength"] is None else f"{row['strength']:.3f}"
+    if name == OVERALL:
+        return [str(row["rank"]), row["bot"], strength, str(row["entered"]),
+                str(row["games"]), str(row["wins"]), _faults(row)]
+    return [str(row["rank"]), row["bot"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
+            f"{row['conservative']:.2f}", strength, str(row["games"]), str(row["wins"]),
+            f"{row['mean_score']:.2f}", _faults(row)]
+
+
+def _heads(name: str) -> list[str]:
+    if name == OVERALL:
+        return ["#", "bot", "strength", "games entered", "seats", "wins", "faults"]
+    return ["#", "bot", "mu", "sigma", "mu-3σ", "strength", "games", "wins", "mean score",
+            "faults"]
+
+
+def table_text(board: Board, name: str = OVERALL, width: int = 120) -> str:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{pool.name} ({pool.games} games)", title_justify="left")
-    for name, justify in (("#", "right"), ("bot", "left"), ("mu", "right"),
-                          ("sigma", "right"), ("mu-3σ", "right"), ("games", "right"),
-                          ("wins", "right"), ("mean score", "right"), ("faults", "left")):
-        table.add_column(name, justify=justify)
+    pool = board.overall if name == OVERALL else board.pools[name]
+    table = Table(title=f"{name} ({_games(board, name)} games)", title_justify="left")
+    for head in _heads(name):
+        table.add_column(head, justify="left" if head in ("bot", "faults") else "right")
     for row in rows(pool):
-        faults = ", ".join(f"{kind} {row['faults_' + kind]}" for kind in FAULTS
-                           if row["faults_" + kind]) or "-"
-        table.add_row(str(row["rank"]), row["bot"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
-                      f"{row['conservative']:.2f}", str(row["games"]), str(row["wins"]),
-                      f"{row['mean_score']:.2f}", faults)
+        table.add_row(*_cells(name, row))
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
     console.print(table)
     return console.file.getvalue().rstrip("\n")
@@ -108,7 +148,7 @@ tr.dummy td{color:#888;font-style:italic}svg{background:#fff;border:1px solid #e
 """
 
 
-def chart_svg(pool: Ratings, width: int = 900, height: int = 320) -> str:
+def chart_svg(pool: Pool, width: int = 900, height: int = 320) -> str:
     """Each bot's mu over the games of this pool, as inline SVG."""
     points = pool.history
     if not points:
@@ -156,36 +196,36 @@ def chart_svg(pool: Ratings, width: int = 900, height: int = 320) -> str:
     return "".join(parts)
 
 
-def table_html(pool: Ratings) -> str:
-    heads = ["#", "bot", "mu", "sigma", "mu − 3σ", "games", "wins", "mean score",
-             *FAULTS]
+def table_html(board: Board, name: str) -> str:
+    pool = board.overall if name == OVERALL else board.pools[name]
     out = ["<table><tr>" + "".join(
-        f'<th class="bot">{h}</th>' if h == "bot" else f"<th>{h}</th>" for h in heads) + "</tr>"]
+        f'<th class="bot">{h}</th>' if h == "bot" else f"<th>{h}</th>"
+        for h in _heads(name)) + "</tr>"]
     for row in rows(pool):
         css = ' class="dummy"' if row["bot"].startswith("dummy:") else ""
-        cells = [row["rank"], f'<td class="bot">{html.escape(row["bot"])}</td>',
-                 f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['conservative']:.2f}",
-                 row["games"], row["wins"], f"{row['mean_score']:.2f}",
-                 *[row["faults_" + kind] for kind in FAULTS]]
+        cells = _cells(name, row)
         out.append(f"<tr{css}>" + "".join(
-            c if isinstance(c, str) and c.startswith("<td") else f"<td>{c}</td>"
-            for c in cells) + "</tr>")
+            f'<td class="bot">{html.escape(cell)}</td>' if index == 1
+            else f"<td>{html.escape(cell)}</td>" for index, cell in enumerate(cells)) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
 
 
-def html_page(pools: dict[str, Ratings], title: str = "", only: str | None = None) -> str:
+def html_page(board: Board, title: str = "", only: str | None = None) -> str:
     title = title or "Leaderboard"
     body = [f"<h1>{html.escape(title)}</h1>",
-            '<p class="muted">Sorted by the conservative rating mu − 3σ (TrueSkill). '
-            "Ratings are recomputed from the stored games in plan order; dummies "
-            "(engine-played seats) are shown in grey.</p>"]
-    for pool in _selected(pools, only):
-        heading = "Overall (all games)" if pool.name == OVERALL else pool.name
-        body.append(f'<h2 id="{html.escape(pool.name)}">{html.escape(heading)} '
-                    f'<span class="muted">{pool.games} games</span></h2>')
-        body.append(table_html(pool))
-        body.append(chart_svg(pool))
+            '<p class="muted">Per game: TrueSkill-scale ratings fitted to all stored games '
+            "at once (the same for any order of the games), sorted by mu − 3σ; strength is "
+            "the mean chance of beating each other bot of the game head to head. Overall: "
+            "the mean strength over the games a bot entered. Dummies (engine-played seats) "
+            "are shown in grey and never ranked overall.</p>"]
+    for name, _ in _selected(board, only):
+        heading = "Overall (all games)" if name == OVERALL else name
+        body.append(f'<h2 id="{html.escape(name)}">{html.escape(heading)} '
+                    f'<span class="muted">{_games(board, name)} games</span></h2>')
+        body.append(table_html(board, name))
+        if name != OVERALL:
+            body.append(chart_svg(board.pools[name]))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")

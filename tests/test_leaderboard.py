@@ -67,19 +67,19 @@ def test_json(store):
 def test_csv(store):
     rows = list(csv.DictReader(io.StringIO(render(pools_from(store), "csv"))))
     assert {r["pool"] for r in rows} == {"overall", "dou-dizhu", "farm-hand"}
-    assert list(rows[0]) == ["pool", *COLUMNS]
+    assert list(rows[0]) == ["pool", *COLUMNS, "entered"]
     assert [r["rank"] for r in rows if r["pool"] == "farm-hand"] == ["1", "2", "3"]
 
 
 def test_html_is_self_contained_with_a_chart(store, tmp_path):
     page = render(pools_from(store), "html", title="demo")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert page.count("<svg") == 3 and "<polyline" in page
+    assert page.count("<svg") == 2 and "<polyline" in page
     assert "<script" not in page and not re.search(r"(src|href)=", page)
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "alpha" in page and "dummy:mac" in page
     path = write_html(store, tmp_path / "board.html")
-    assert path.read_text().count("<svg") == 3
+    assert path.read_text().count("<svg") == 2
 
 
 def test_cli_formats_and_errors(tmp_path, store):

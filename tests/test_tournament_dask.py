@@ -86,10 +86,11 @@ def stored_rows(results):
 
 def ratings(results):
     with Store(results, create=False) as store:
-        pools = pools_from(store, history=0)
-    return {pool: [(s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins,
-                    dict(s.faults)) for s in ratings.table()]
-            for pool, ratings in pools.items()}
+        board = pools_from(store, history=0)
+    per_game = {pool: [(s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins,
+                        dict(s.faults)) for s in ratings.table()]
+                for pool, ratings in board.pools.items()}
+    return per_game, [(s.name, round(s.strength, 9), s.entered) for s in board.overall]
 
 
 def check_complete(results, tournament):

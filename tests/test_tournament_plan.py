@@ -166,7 +166,7 @@ def play_round(batch, results, winner_order):
         for k in range(len(item.deals)):
             bots = item.bots_at(k)
             ranks = [1 + sorted(set(bots), key=winner_order.index).index(b) for b in bots]
-            results.games.setdefault(item.id, []).append((bots, ranks, len(bots)))
+            results.games.setdefault(item.id, []).append((bots, ranks, []))
 
 
 def test_swiss_rounds_pair_by_points_and_avoid_rematches():

@@ -32,11 +32,12 @@ def tournament(
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.leaderboard import pools_from, table_text
-    from arena.rating import OVERALL
     from arena.seeds import BadKey, Key
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.dask_executor import ClusterError
+    from arena.tournament.runner import swiss_standings
+    from arena.tournament.swiss import standings_text as swiss_text
 
     try:
         config = load(file, results=str(results) if results is not None else None,
@@ -58,7 +59,10 @@ def tournament(
     for line in summary.errors[:10]:
         typer.echo(f"arena: match failed: {line}", err=True)
     with Store(summary.results, create=False) as store:
-        typer.echo(table_text(pools_from(store, history=0)[OVERALL]))
+        typer.echo(table_text(pools_from(store, history=0)))
+        if config.format == "swiss":
+            for group, standings in swiss_standings(config, store).items():
+                typer.echo(swiss_text(group, standings))
     if summary.leaderboard:
         typer.echo(f"leaderboard: {summary.leaderboard}")
     if summary.interrupted:
@@ -104,7 +108,7 @@ def leaderboard(
         raise fail(f"--format: '{format}' is not one of {', '.join(FORMATS)}")
     try:
         with Store(find_store(results), create=False) as store:
-            pools = pools_from(store, history=300 if format == "html" else 0)
+            pools = pools_from(store, history=20 if format == "html" else 0)
             title = f"{store.meta().get('name', 'Tournament')} — leaderboard"
     except StoreError as error:
         raise fail(str(error))

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.seeds import Key
+from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
 
 
@@ -187,11 +188,11 @@ def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
 class Results:
     """What a planner may look at: finished games' seats, grouped by item."""
 
-    #: item id -> list of (bots by seat, ranks by seat, number ranked incl. dummies)
-    games: dict[str, list[tuple[list[str], list[int], int]]] = field(default_factory=dict)
+    #: item id -> list of (bots by seat, ranks by seat, ranks of the dummies)
+    games: dict[str, list[tuple[list[str], list[int], list[int]]]] = field(default_factory=dict)
     #: (group, round) -> items already planned (and stored) for that round
     planned: dict[tuple[str, int], list[MatchItem]] = field(default_factory=dict)
-    #: per game id: bot -> (mu, sigma) from the stored games (rated format)
+    #: per group (``label/Np``): bot -> (mu, sigma) from that group's stored games
     ratings: Callable[[str], dict[str, tuple[float, float]]] | None = None
 
 
@@ -300,41 +301,50 @@ class SwissPlanner(Planner):
                 batch.extend(items)
         return batch
 
+    def history(self, entry: GameEntry, group: str, round_: int,
+                results: Results) -> list[swiss.Round]:
+        """The group's rounds before ``round_``, as stored (byes: the bots
+        entered but seated at none of the round's tables)."""
+        rounds = []
+        for r in range(round_):
+            items = results.planned.get((group, r), [])
+            lineups: dict[tuple[str, ...], list] = {}
+            for item in items:
+                lineups.setdefault(item.lineup, []).extend(results.games.get(item.id, []))
+            seated = {bot for lineup in lineups for bot in lineup}
+            rounds.append(swiss.Round(tables=list(lineups.values()), lineups=list(lineups),
+                                      byes=[bot for bot in entry.bots if bot not in seated]))
+        return rounds
+
+    def standings(self, entry: GameEntry, group: str, results: Results,
+                  round_: int | None = None) -> list[swiss.SwissStanding]:
+        """The Swiss table of ``group`` after the rounds before ``round_`` (all)."""
+        if round_ is None:
+            round_ = 1 + max((r for g, r in results.planned if g == group), default=-1)
+        return swiss.standings(entry.bots, self.history(entry, group, round_, results))
+
     def pair(self, entry: GameEntry, label: str, players: int, round_: int,
              results: Results) -> list[tuple[str, ...]]:
         group = f"{label}/{players}p"
-        points: dict[str, float] = {bot: 0.0 for bot in entry.bots}
-        met: dict[frozenset, int] = defaultdict(int)
-        for (g, r), items in results.planned.items():
-            if g != group or r >= round_:
-                continue
-            for item in items:
-                for bots, ranks, ranked in results.games.get(item.id, []):
-                    for bot, rank in zip(bots, ranks):
-                        if bot in points and ranked > 1:
-                            points[bot] += (ranked - rank) / (ranked - 1)
-                for a, b in itertools.combinations(set(item.lineup), 2):
-                    met[frozenset((a, b))] += 1
+        rounds = self.history(entry, group, round_, results)
+        table = swiss.standings(entry.bots, rounds)
         rng = random.Random(plan_seed(self.tournament.seed, "swiss", group, round_))
         tiebreak = {bot: rng.random() for bot in entry.bots}
-        order = sorted(entry.bots, key=lambda bot: (-points[bot], tiebreak[bot]))
-        tables = []
-        while len(order) >= players:
-            table = [order.pop(0)]
-            while len(table) < players:
-                window = order[: max(players * 2, 4)]
-                best = min(window, key=lambda bot: (sum(met[frozenset((bot, t))] for t in table),
-                                                    order.index(bot)))
-                order.remove(best)
-                table.append(best)
-            tables.append(tuple(table))
-        return tables
+        order = [s.name for s in sorted(table, key=lambda s: (-s.points, -s.buchholz,
+                                                               -s.sonneborn_berger,
+                                                               tiebreak[s.name]))]
+        byes = swiss.choose_byes(order, {s.name: s.byes for s in table},
+                                 len(order) % players)
+        seated = [bot for bot in order if bot not in byes]
+        points = {s.name: s.points for s in table}
+        return swiss.pair(seated, players, points, swiss.met_counts(rounds))
 
 
 class RatedPlanner(Planner):
     """TrueSkill matchmaking: fill each batch with the best-quality tables for
-    the most uncertain bots, until every sigma is below the target or the
-    game budget of the group is spent."""
+    the most uncertain bots, until every sigma of the group (game entry and
+    table size, rated on its own games) is below the target or the group's
+    game budget is spent."""
 
     CANDIDATES = 2000
 
@@ -342,6 +352,21 @@ class RatedPlanner(Planner):
         super().__init__(tournament, key)
         self.step = 0
         self.finished: set[str] = set()
+        #: what a run should say on start: targets the budget cannot reach
+        self.notes = [note for entry, label, players in self.groups()
+                      if (note := self._reach(entry, label, players))]
+
+    def _reach(self, entry: GameEntry, label: str, players: int) -> str | None:
+        from arena.thurstone import reachable_sigma
+
+        games = self.tournament.budget * players / max(1, len(entry.bots))
+        best = reachable_sigma(games)
+        if best <= self.tournament.sigma:
+            return None
+        return (f"rated: {label}/{players}p: sigma {self.tournament.sigma:g} is out of reach: "
+                f"{self.tournament.budget} games give each of its {len(entry.bots)} bots "
+                f"about {games:.0f}, so sigma gets to about {best:.2f} at best; "
+                f"the group will play its whole budget")
 
     def estimate(self) -> int:
         return sum(self.tournament.budget for _ in self.groups())
@@ -365,7 +390,7 @@ class RatedPlanner(Planner):
             played = sum(len(results.games.get(item.id, []))
                          for (g, _), items in results.planned.items() if g == group
                          for item in items)
-            ratings = results.ratings(entry.id) if results.ratings else {}
+            ratings = results.ratings(group) if results.ratings else {}
             current = {bot: ratings.get(bot, (ENV.mu, ENV.sigma)) for bot in entry.bots}
             if played >= self.tournament.budget or all(s < self.tournament.sigma
                                                        for _, s in current.values()):

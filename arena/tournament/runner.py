@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from arena import seeds
+from arena.rating import Rater
 from arena.records import GameRecord
 from arena.referee import Entrant
 from arena.store import Store
@@ -159,13 +160,41 @@ def _results_view(store: Store) -> Results:
     for item in store.items():
         results.planned.setdefault((item.group, item.round), []).append(item)
     for game in store.games():
-        results.games.setdefault(game.item, []).append((game.bots, game.ranks, game.ranked))
-
-    def ratings(game_id: str):
-        from arena.rating import current
-        return current(list(store.games(game_id)), game_id)
-    results.ratings = ratings
+        results.games.setdefault(game.item, []).append(
+            (game.bots, game.ranks, [d[2] for d in game.dummies]))
+    results.ratings = _GroupRatings(store, results)
     return results
+
+
+class _GroupRatings:
+    """``{bot: (mu, sigma)}`` of one plan group (game entry and table size)
+    for rated matchmaking: each call adds only the games stored since the
+    last one and refits from the last fit."""
+
+    def __init__(self, store: Store, results: Results):
+        self.store, self.results = store, results
+        self.raters: dict[str, tuple[str, Rater]] = {}     # group -> (game id, rater)
+        self.seen = -1
+
+    def __call__(self, group: str) -> dict[str, tuple[float, float]]:
+        groups = {item.id: g for (g, _), items in self.results.planned.items() for item in items}
+        for game in self.store.games():
+            if game.id > self.seen and game.item in groups:
+                self.raters.setdefault(groups[game.item], (game.game, Rater()))[1].add(game)
+                self.seen = max(self.seen, game.id)
+        if group not in self.raters:
+            return {}
+        game_id, rater = self.raters[group]
+        return rater.ratings(game_id)
+
+
+def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
+    """The Swiss table of every group (``label/Np``) from the stored rounds.
+    The planner deals nothing here, so any key serves."""
+    planner = make_planner(tournament, seeds.Key.from_public_seed(tournament.seed))
+    results = _results_view(store)
+    return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
+            for entry, label, players in planner.groups()}
 
 
 def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
@@ -235,6 +264,9 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
             # a cluster's threads, not the file's workers, size rated batches
             tournament = replace(tournament, workers=executor.workers)
         planner = make_planner(tournament, key)
+        for note in getattr(planner, "notes", []):
+            log.warning(note)
+            print(note, file=sys.stderr)
         results = _results_view(store)
         finished = store.finished_keys()
         bar = _Progress(progress, planner.estimate(), console)
@@ -250,7 +282,7 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
                     finished.add(item.key(event.index))
                     results.games.setdefault(item.id, []).append(
                         ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                         len(record.seats) + len(record.dummies)))
+                         [d.rank for d in record.dummies]))
                     faults = record.faults()
                     summary.faults.update(faults)
                     bar.game(len(faults))
