@@ -93,6 +93,13 @@ class StoredGame:
     dummies: list[list[Any]]      # [name, score, rank]
     moves: int = 0
     duration: float = 0.0
+    seed: int = 0                 # the deal: the same seed at one game and table size
+
+    @property
+    def deal(self) -> tuple[str, int, int]:
+        """Games of one deal (its seatings, and every table given the same
+        seed) share this key; the statistics resample whole deals."""
+        return (self.game, self.players, self.seed)
 
     @property
     def ranked(self) -> int:
@@ -197,7 +204,7 @@ class Store:
     def games(self, game: str | None = None) -> Iterator[StoredGame]:
         """Finished games in plan order (item order, then index in the item)."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
-               "faults, dummies, moves, duration FROM games")
+               "faults, dummies, moves, duration, seed FROM games")
         args: tuple = ()
         if game is not None:
             sql += " WHERE game = ?"
@@ -205,10 +212,17 @@ class Store:
         sql += " ORDER BY ord, idx"
         loads = json.loads
         for (id_, key, item, order, index, game_id, players, bots, scores, ranks, teams,
-             faults, dummies, moves, duration) in self.db.execute(sql, args):
+             faults, dummies, moves, duration, seed) in self.db.execute(sql, args):
             yield StoredGame(id_, key, item, order, index, game_id, players, loads(bots),
                              loads(scores), loads(ranks), loads(teams), loads(faults),
-                             loads(dummies), moves, duration)
+                             loads(dummies), moves, duration, seed)
+
+    def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
+        """Every game's ``(id, key, tournament, finished, record)`` in plan order."""
+        rows = self.db.execute("SELECT id, key, tournament, finished, record FROM games "
+                               "ORDER BY ord, idx")
+        for id_, key, tournament, finished, blob in rows:
+            yield id_, key, tournament, finished, decode_record(blob)
 
     def game_ids(self) -> list[str]:
         return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]
