@@ -76,6 +76,22 @@ def shape(value: Any, cards: set[str]) -> dict[str, Any]:
     return {"kind": "text", "text": "–" if value is None else str(value)}
 
 
+def _has_cards(node: dict[str, Any]) -> bool:
+    if node["kind"] == "cards":
+        return True
+    children = node.get("items", [])
+    return any(_has_cards(c[1] if isinstance(c, tuple) else c) for c in children)
+
+
+def cards_first(node: dict[str, Any]) -> dict[str, Any]:
+    """An observation's entries holding cards first (hands, tricks, melds):
+    what a person looks for before the bookkeeping."""
+    if node["kind"] != "map":
+        return node
+    items = sorted(node["items"], key=lambda item: not _has_cards(item[1]))
+    return {"kind": "map", "items": items}
+
+
 def frames(engine: Engine, record: GameRecord, seats: list[int] | None = None) -> list[Frame]:
     """Every frame of ``record`` holding the observations of ``seats``
     (default: every seat)."""
@@ -107,7 +123,8 @@ def frames(engine: Engine, record: GameRecord, seats: list[int] | None = None) -
             raise ReplayError(f"move {number + 1} does not replay: {error}")
         acted = sorted(actions.items())
     for frame in result:
-        frame.views = {seat: shape(view, cards) for seat, view in frame.views.items()}
+        frame.views = {seat: cards_first(shape(view, cards))
+                       for seat, view in frame.views.items()}
     return result
 
 
