@@ -5,6 +5,6 @@ of spaCy's CLI); importing this package registers them all.
 """
 
 from arena.cli._app import app
-from arena.cli import catalog, checkbot, doctor, match, newbot, tournament, viewer  # noqa: F401  (registers the commands)
+from arena.cli import catalog, checkbot, doctor, match, newbot, sprt, tournament, viewer  # noqa: F401  (registers the commands)
 
 __all__ = ["app"]
