@@ -35,12 +35,7 @@ def difference(records: list[GameRecord], a: str, b: str) -> float:
     they play on different teams)."""
     gaps = []
     for record in records:
-        game = StoredGame(0, "", "", 0, 0, record.game, record.players,
-                          [s.bot for s in record.seats], [s.score for s in record.seats],
-                          [s.rank for s in record.seats], [s.team for s in record.seats],
-                          [s.fault for s in record.seats],
-                          [[d.name, d.score, d.rank] for d in record.dummies])
-        seen = showings(game)
+        seen = showings(StoredGame.from_record(record))
         if not seen[a].teams & seen[b].teams:
             gaps.append(seen[a].place - seen[b].place)
     return sum(gaps) / len(gaps) if gaps else 0.0

@@ -101,6 +101,15 @@ class StoredGame:
         seed) share this key; the statistics resample whole deals."""
         return (self.game, self.players, self.seed)
 
+    @classmethod
+    def from_record(cls, record: GameRecord, key: str = "", item: str = "") -> "StoredGame":
+        """The store's view of a game record not read from the store."""
+        seats = record.seats
+        return cls(0, key, item, 0, 0, record.game, record.players, [s.bot for s in seats],
+                   [s.score for s in seats], [s.rank for s in seats], [s.team for s in seats],
+                   [s.fault for s in seats], [[d.name, d.score, d.rank] for d in record.dummies],
+                   len(record.steps), record.duration, record.seed)
+
     @property
     def ranked(self) -> int:
         """How many places the game had (bot seats and dummies)."""
@@ -155,6 +164,14 @@ class Store:
             self.db.execute("BEGIN")
             for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file)):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
+        with self.db:
+            if value is None:
+                self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- the plan -------------------------------------------------------------
     def add_items(self, items: Iterable) -> None:

@@ -46,6 +46,8 @@ def tournament(
     typer.echo(f"{config.name}: played {summary.played} games"
                + (f", {summary.skipped} already stored" if summary.skipped else "")
                + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}")
+    if summary.stopped:
+        typer.echo(f"stopped: {summary.stopped}")
     if summary.faults:
         typer.echo("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items())))
     for line in summary.errors[:10]:
