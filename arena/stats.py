@@ -34,9 +34,9 @@ from arena.store import StoredGame
 
 DUMMY_PREFIX = "dummy:"
 LEVEL = 0.95                 # the intervals' coverage
-RESAMPLES = 2000             # bootstrap resamples per interval
+RESAMPLES = 1000             # bootstrap resamples per interval
 SEED = 20260                 # fixed: the same games give the same intervals
-_CHUNK = 4_000_000           # resample weights drawn at a time (memory bound)
+_CHUNK = 4_000_000           # resampled deal indices drawn at a time (memory bound)
 
 Interval = tuple[float, float]
 
@@ -99,8 +99,8 @@ def bootstrap(clusters: Sequence[tuple[float, int]], *, level: float = LEVEL,
     rows = max(1, _CHUNK // n)
     for start in range(0, resamples, rows):
         size = min(rows, resamples - start)
-        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=size)
-        estimates.append((weights @ sums) / np.maximum(weights @ counts, 1e-12))
+        drawn = rng.integers(0, n, size=(size, n))      # n deals, with replacement
+        estimates.append(sums[drawn].sum(axis=1) / counts[drawn].sum(axis=1))
     values = np.concatenate(estimates)
     tail = (1.0 - level) / 2
     low, high = np.quantile(values, [tail, 1.0 - tail])
@@ -156,15 +156,26 @@ def _clustered(pairs: Iterable[tuple[tuple, float]]) -> tuple[float, list[tuple[
     return (sum(s for s, _ in clusters) / total if total else 0.0), clusters
 
 
+Seen = list[tuple[tuple, dict[str, Showing]]]      # (deal, showings) per game
+
+
+def _seen(games: Sequence[StoredGame]) -> Seen:
+    return [(game.deal, showings(game)) for game in games]
+
+
 def summarise(games: Sequence[StoredGame], *, scores: bool = True,
               dummies: bool = True) -> dict[str, Summary]:
     """Per participant: games, seats, wins, faults, place (and mean score,
     unless ``scores`` is False: across games scores mean different things)."""
+    return _summarise(_seen(games), scores=scores, dummies=dummies)
+
+
+def _summarise(seen: Seen, *, scores: bool = True, dummies: bool = True) -> dict[str, Summary]:
     played: dict[str, list[tuple[tuple, Showing]]] = defaultdict(list)
-    for game in games:
-        for name, showing in showings(game).items():
+    for deal, present in seen:
+        for name, showing in present.items():
             if dummies or not name.startswith(DUMMY_PREFIX):
-                played[name].append((game.deal, showing))
+                played[name].append((deal, showing))
     result = {}
     for name, entries in played.items():
         summary = Summary(name, games=len(entries),
@@ -184,13 +195,16 @@ def summarise(games: Sequence[StoredGame], *, scores: bool = True,
 def head_to_head(games: Sequence[StoredGame]) -> dict[str, dict[str, Meeting]]:
     """``result[a][b]``: how ``a`` did against ``b`` (both directions are
     there; teammates in a game did not meet in it)."""
+    return _head_to_head(_seen(games))
+
+
+def _head_to_head(seen: Seen) -> dict[str, dict[str, Meeting]]:
     met: dict[tuple[str, str], list[tuple[tuple, float, float]]] = defaultdict(list)
-    for game in games:
-        present = showings(game)
+    for deal, present in seen:
         for a, sa in present.items():
             for b, sb in present.items():
-                if a != b and not (sa.teams & sb.teams):
-                    met[(a, b)].append((game.deal, sa.place - sb.place, sa.score - sb.score))
+                if a < b and not (sa.teams & sb.teams):
+                    met[(a, b)].append((deal, sa.place - sb.place, sa.score - sb.score))
     result: dict[str, dict[str, Meeting]] = defaultdict(dict)
     for (a, b), rows in met.items():
         meeting = Meeting(a, b, games=len(rows),
@@ -200,6 +214,10 @@ def head_to_head(games: Sequence[StoredGame]) -> dict[str, dict[str, Meeting]]:
         meeting.score_diff, clusters = _clustered((deal, d) for deal, _, d in rows)
         meeting.interval = bootstrap(clusters)
         result[a][b] = meeting
+        mirror = None if meeting.interval is None else (-meeting.interval[1],
+                                                        -meeting.interval[0])
+        result[b][a] = Meeting(b, a, meeting.games, meeting.below, meeting.ties,
+                               meeting.above, -meeting.score_diff, mirror)
     return dict(result)
 
 
@@ -226,20 +244,19 @@ class Statistics:
 
 def compute(games: Iterable[StoredGame]) -> Statistics:
     games = list(games)
-    by_game: dict[str, list[StoredGame]] = defaultdict(list)
-    for game in games:
-        by_game[game.game].append(game)
-    tables: dict[str, dict[int, Table]] = {}
-    for game_id, played in by_game.items():
-        by_size: dict[int, list[StoredGame]] = defaultdict(list)
-        for game in played:
-            by_size[game.players].append(game)
-        tables[game_id] = {size: Table(game_id, size, len(group), summarise(group),
-                                       head_to_head(group))
-                           for size, group in sorted(by_size.items())}
+    seen = _seen(games)
+    by_game: dict[str, Seen] = defaultdict(list)
+    by_size: dict[tuple[str, int], Seen] = defaultdict(list)
+    for game, entry in zip(games, seen):
+        by_game[game.game].append(entry)
+        by_size[(game.game, game.players)].append(entry)
+    tables: dict[str, dict[int, Table]] = {game_id: {} for game_id in by_game}
+    for (game_id, size), group in sorted(by_size.items()):
+        tables[game_id][size] = Table(game_id, size, len(group), _summarise(group),
+                                      _head_to_head(group))
     return Statistics(
-        overall=summarise(games, scores=False, dummies=False),
-        games={game_id: summarise(played) for game_id, played in by_game.items()},
+        overall=_summarise(seen, scores=False, dummies=False),
+        games={game_id: _summarise(group) for game_id, group in by_game.items()},
         tables=tables,
-        counts={game_id: len(played) for game_id, played in by_game.items()},
+        counts={game_id: len(group) for game_id, group in by_game.items()},
     )

@@ -14,6 +14,7 @@ faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from flask import Flask, abort, jsonify, request
@@ -24,13 +25,18 @@ from arena.store import Store, StoreError
 
 
 class Board:
-    """The leaderboard document, recomputed only when the store has grown."""
+    """The leaderboard document, recomputed when the store has grown, but
+    not more often than every few times its cost (a big store during a run
+    would otherwise keep a core busy)."""
+
+    PAUSE = 5.0         # times the last computation's cost
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.lock = threading.Lock()
         self.count = -1
         self.board: dict = {}
+        self.ready_at = 0.0
 
     def store(self) -> Store:
         return Store(self.folder, create=False)
@@ -38,9 +44,11 @@ class Board:
     def current(self) -> dict:
         with self.lock, self.store() as store:
             count = store.count()
-            if count != self.count:
+            if count != self.count and time.monotonic() >= self.ready_at:
+                started = time.monotonic()
                 self.board = leaderboard.from_store(store, history=300)
                 self.count = count
+                self.ready_at = time.monotonic() + self.PAUSE * (time.monotonic() - started)
             return self.board
 
 
@@ -63,8 +71,8 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
 
     @app.get("/api/count")
     def count():
-        with board.store() as store:
-            return jsonify({"games": store.count()})
+        """The games the leaderboard shows (it follows the store when it may)."""
+        return jsonify({"games": board.current()["overall"]["games"]})
 
     @app.get("/api/leaderboard")
     def board_json():
