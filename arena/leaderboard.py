@@ -35,6 +35,9 @@ OVERALL = "overall"
 COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
            "games", "seats", "wins", "mean_score", "score_low", "score_high",
            "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
+#: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
+PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
+                "diff_low", "diff_high"]
 
 
 @dataclass
@@ -190,7 +193,9 @@ def render(board: dict[str, Any], fmt: str = "table", game: str | None = None,
     """The leaderboard (default: overall then every game) as text."""
     chosen = pools(board, game)
     if fmt == "table":
-        return "\n".join(table_text(board, pool, detail=game is not None) for pool in chosen)
+        stopped = board["tournament"].get("stopped")
+        return "\n".join(([f"stopped: {stopped}"] if stopped else []) +
+                         [table_text(board, pool, detail=game is not None) for pool in chosen])
     if fmt == "json":
         return json.dumps({"tournament": board["tournament"],
                            **{pool: board[pool] for pool in chosen}}, indent=2)
@@ -215,9 +220,10 @@ def flat(line: dict[str, Any]) -> dict[str, Any]:
 
 def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
     """A line per participant of every pool, and of every table size
-    (``players``; empty for a whole game or overall)."""
+    (``players``; empty for a whole game or overall), then a line per
+    head-to-head pair (``against`` filled in)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=["pool", "players", *COLUMNS],
+    writer = csv.DictWriter(out, fieldnames=["pool", "players", *COLUMNS, *PAIR_COLUMNS],
                             lineterminator="\n", restval="")
     writer.writeheader()
     for pool in chosen:
@@ -226,6 +232,15 @@ def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
         for size, table in board[pool].get("players", {}).items():
             for line in table["bots"]:
                 writer.writerow({"pool": pool, "players": size, **flat(line)})
+        for size, matrix in board[pool].get("head_to_head", {}).items():
+            for a, others in matrix.items():
+                for b, m in others.items():
+                    low, high = m["interval"] or ["", ""]
+                    writer.writerow({"pool": pool, "players": size, "bot": a, "against": b,
+                                     "met": m["games"], "above": m["above"], "ties": m["ties"],
+                                     "below": m["below"], "above_share": m["above_share"],
+                                     "score_diff": m["score_diff"], "diff_low": low,
+                                     "diff_high": high})
     return out.getvalue()
 
 

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.leaderboard import COLUMNS, chart, from_store, ratings, render, write_html
+from arena.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
+    write_html
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
@@ -80,10 +81,16 @@ def test_json_keys(store):
 def test_csv(store):
     rows = list(csv.DictReader(io.StringIO(render(from_store(store), "csv"))))
     assert {r["pool"] for r in rows} == {"overall", "dou-dizhu", "farm-hand"}
-    assert list(rows[0]) == ["pool", "players", *COLUMNS]
-    assert [r["rank"] for r in rows if r["pool"] == "farm-hand" and not r["players"]] == \
+    assert list(rows[0]) == ["pool", "players", *COLUMNS, *PAIR_COLUMNS]
+    bots = [r for r in rows if not r["against"]]
+    assert [r["rank"] for r in bots if r["pool"] == "farm-hand" and not r["players"]] == \
         ["1", "2", "3"]
-    assert {r["players"] for r in rows if r["pool"] == "farm-hand"} == {"", "2"}
+    assert {r["players"] for r in bots if r["pool"] == "farm-hand"} == {"", "2"}
+    pair = next(r for r in rows if r["bot"] == "alpha" and r["against"] == "beta"
+                and r["pool"] == "farm-hand")
+    assert (pair["pool"], pair["players"], pair["met"], pair["above"]) == ("farm-hand", "2",
+                                                                          "12", "9")
+    assert float(pair["diff_low"]) <= float(pair["score_diff"]) <= float(pair["diff_high"])
 
 
 def test_html_is_self_contained_with_a_chart(store, tmp_path):
