@@ -83,3 +83,27 @@ def test_replay_of_a_seat_holds_only_what_that_seat_was_shown(client, stored, vi
 def test_only_reads(client):
     assert client.post("/").status_code == 405
     assert client.delete("/game/1").status_code == 405
+
+
+def test_arena_serve_listens_on_loopback_and_serves(viewer_results, tmp_path):
+    import subprocess
+    import sys
+    import urllib.request
+
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    missing = CliRunner().invoke(app, ["serve", str(tmp_path / "none")])
+    assert missing.exit_code == 2 and "no results store" in missing.output
+    process = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(viewer_results),
+                                "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"on (http://127\.0\.0\.1:\d+/)", line)
+        assert match, line
+        with urllib.request.urlopen(match[1] + "api/count", timeout=10) as reply:
+            assert json.load(reply)["games"] > 0
+    finally:
+        process.terminate()
+        process.wait(10)
