@@ -100,10 +100,8 @@ def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
         names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
     else:
         names = sorted(summaries, key=lambda n: (-summaries[n].place, n))
-    lines = [row(summaries[name], rated=rated, scores=scores) for name in names]
-    for rank, line in enumerate(lines, start=1):
-        line["rank"] = rank
-    return [{"rank": line.pop("rank"), **line} for line in lines]
+    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores)}
+            for rank, name in enumerate(names, start=1)]
 
 
 def meeting(m: stats.Meeting) -> dict[str, Any]:
@@ -244,6 +242,10 @@ def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
     return out.getvalue()
 
 
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def _interval_text(pair: list[float] | None, digits: int = 2) -> str:
     return "-" if pair is None else f"{pair[0]:.{digits}f}–{pair[1]:.{digits}f}"
 
@@ -256,23 +258,18 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
 
     entry = board[pool]
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
-    rated = pool == OVERALL or "mu" in (entry["bots"][0] if entry["bots"] else {})
     table = Table(title=f"{pool} ({entry['games']} games)", title_justify="left")
-    columns = [("#", "right"), ("bot", "left")]
-    if rated:
-        columns += [("mu", "right"), ("sigma", "right"), ("mu±2σ", "right")]
-    columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
+    columns = [("#", "right"), ("bot", "left"), ("mu", "right"), ("sigma", "right"),
+               ("mu±2σ", "right"), ("games", "right"), ("seats", "right"), ("wins", "right")]
     if pool != OVERALL:
         columns += [("mean score [95%]", "right")]
     columns += [("place [95%]", "right"), ("faults", "left")]
     for name, justify in columns:
         table.add_column(name, justify=justify)
     for line in entry["bots"]:
-        cells = [str(line["rank"]), line["bot"] + (" (dummy)" if line["dummy"] else "")]
-        if rated:
-            cells += [f"{line['mu']:.2f}", f"{line['sigma']:.2f}",
-                      _interval_text(line["interval"])]
-        cells += [str(line["games"]), str(line["seats"]), str(line["wins"])]
+        cells = [str(line["rank"]), line["bot"] + (" (dummy)" if line["dummy"] else ""),
+                 _number(line["mu"]), _number(line["sigma"]), _interval_text(line["interval"]),
+                 str(line["games"]), str(line["seats"]), str(line["wins"])]
         if pool != OVERALL:
             cells.append(f"{line['mean_score']:.2f} [{_interval_text(line['score_interval'])}]")
         cells.append(f"{line['place']:.2f} [{_interval_text(line['place_interval'])}]")
