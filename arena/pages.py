@@ -8,7 +8,6 @@ so a file written here works offline and as an e-mail attachment.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -17,42 +16,15 @@ import jinja2
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"]
 
-_SUITS = {"s": ("♠", "black"), "c": ("♣", "black"), "h": ("♥", "red"), "d": ("♦", "red")}
-_COLOURS = ("purple", "yellow", "red", "orange", "blue", "green")
-_LETTERS = {"p": "purple", "g": "green", "r": "red", "y": "yellow"}
-_RANKS = {"t": "10", "j": "J", "q": "Q", "k": "K", "a": "A"}
-_JOKERS = {"jk": ("Joker", "joker"), "B": ("Joker", "joker black"),
-           "R": ("Joker", "joker red")}
-
-
-def card_face(code: str) -> dict[str, str]:
-    """How to draw a card code of any game: its label and a CSS class
-    (Hand and Foot's ``"th"``, Farm Hand's ``"purple7"``, Vegetables'
-    ``"p7"``, Dou Dizhu's ``"T"``; anything else is drawn as written)."""
-    if code in _JOKERS:
-        label, css = _JOKERS[code]
-        return {"label": label, "css": css}
-    if len(code) == 2 and code[1] in _SUITS and code[0] in "23456789tjqka":
-        glyph, css = _SUITS[code[1]]
-        return {"label": _RANKS.get(code[0], code[0]) + glyph, "css": css}
-    match = re.fullmatch(r"([a-z]+?)(\d+)", code)
-    if match and (match[1] in _COLOURS or match[1] in _LETTERS):
-        return {"label": match[2], "css": _LETTERS.get(match[1], match[1])}
-    if code == "T":
-        return {"label": "10", "css": "black"}
-    return {"label": code, "css": "plain"}
-
-
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("arena", "templates"),
                              autoescape=jinja2.select_autoescape(default=True),
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.filters["card"] = card_face
     env.filters["interval"] = lambda pair, digits=2: (
         "–" if pair is None else f"{pair[0]:.{digits}f} – {pair[1]:.{digits}f}")
-    env.globals["palette"] = PALETTE
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False}   # observations keep their order
     return env
 
 
@@ -106,15 +78,16 @@ def leaderboard_page(board: dict[str, Any], *, title: str = "", only: list[str] 
                   title=title or "Leaderboard", live=live, refresh_ms=refresh_ms)
 
 
+
 def replay_page(record, engine, *, title: str, view: str | None = None,
                 live: bool = False) -> str:
     """The replay viewer of one stored game.
 
-    ``view`` is ``"table"`` or ``"seat N"``-style ``"N"``; the live viewer
-    embeds only that view's frames (a seat's page holds nothing that seat
-    was not shown) and links to the others; without ``view`` (offline) the
-    page embeds every view and switches between them in place."""
-    from arena.frames import TABLE, frames, view_of
+    ``view`` is a seat number or ``"table"``: the live viewer embeds only
+    that view (a seat's page holds nothing that seat was not shown) and
+    links to the others.  Without ``view`` (the offline file) the page holds
+    the whole table and switches between the views in place."""
+    from arena.frames import TABLE, payload, replay
 
     ids = [str(seat) for seat in range(record.players)] + [TABLE]
     labels = {str(seat): f"seat {seat}: {s.bot}" for seat, s in enumerate(record.seats)}
@@ -123,23 +96,13 @@ def replay_page(record, engine, *, title: str, view: str | None = None,
     if engine.info.version != record.version:
         warning = (f"This game was played with {record.game} {record.version}; it is replayed "
                    f"with {engine.info.version}.")
-    if view is None:
-        every = frames(engine, record)
-        embedded = {name: [view_of(f, None if name == TABLE else int(name)) for f in every]
-                    for name in ids}
-        current = TABLE
-    else:
-        seat = None if view == TABLE else int(view)
-        embedded = {view: [view_of(f, seat) for f in
-                           frames(engine, record, None if seat is None else [seat])]}
-        current = view
-    views = []
-    for name in ids:
-        shown = embedded.get(name)
-        views.append({"id": name, "label": labels[name], "embedded": shown is not None,
-                      "frames": [dict(f, number=k) for k, f in enumerate(shown or [])],
-                      "href": f"?view={name}"})
+    seat = None if view in (None, TABLE) else int(view)
+    game = replay(engine, record, None if seat is None else [seat])
+    data = payload(game, seat)
+    current = view or TABLE
+    views = [{"id": name, "label": labels[name], "embedded": view is None or name == view,
+              "href": f"?view={name}"} for name in ids]
     options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
     return render("replay.html", title=title, record=record, views=views, current=current,
-                  last=len(record.steps), live=live, warning=warning, options=options)
-
+                  last=len(record.steps), live=live, warning=warning, options=options,
+                  data=data, bots=[s.bot for s in record.seats])

@@ -43,10 +43,12 @@ def test_offline_replay_page_is_self_contained(viewer_results, tmp_path):
     assert result.exit_code == 0, result.output
     page = page_file.read_text()
     assert not re.search(r"(src|href)=", page) and "http" not in page
-    views = set(re.findall(r'<div class="view" data-view="([^"]+)"', page))
+    views = set(re.findall(r'<button type="button" data-view="([^"]+)"', page))
     assert views == {"0", "1", "2", "table"}
-    assert page.count('<section class="frame"') == 4 * (game.moves + 1)
-    assert 'class="card' in page
+    data = json.loads(re.search(r'id="replay-data">(.*?)</script>', page, re.S)[1])
+    assert len(data["frames"]) == game.moves + 1
+    assert all(set(frame["views"]) == {"0", "1", "2"} for frame in data["frames"])
+    assert data["cards"]
     bad = CliRunner().invoke(app, ["replay", str(viewer_results), "999999", "--html",
                                    str(page_file)])
     assert bad.exit_code == 2 and "no game '999999'" in bad.output

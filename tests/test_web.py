@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from arena.frames import frames
+from arena.frames import replay
 from arena.plugins import installed
 from arena.store import Store
 from arena.web import create_app
@@ -45,37 +45,46 @@ def test_bot_page_lists_its_games_and_fault_details(client, stored):
     assert client.get("/bot/nobody").status_code == 404
 
 
-def test_replay_of_a_seat_holds_only_what_that_seat_was_shown(client, stored, viewer_results):
+def embedded(page: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)'
+                                r'</script>', page, re.S)[1])
+
+
+def rebuilt(data: dict) -> list[dict]:
+    """The observations the page's script rebuilds, frame by frame."""
+    current: dict = {}
+    frames = []
+    for frame in data["frames"]:
+        for seat, change in frame["views"].items():
+            view = {**current.get(seat, {}), **change["set"]}
+            for key in change.get("-", []):
+                view.pop(key, None)
+            current[seat] = view
+        frames.append({seat: current[seat] for seat in frame["views"]})
+    return frames
+
+
+def test_replay_of_a_seat_holds_exactly_what_that_seat_was_shown(client, stored,
+                                                                 viewer_results):
     game = next(g for g in stored if g.game == "hand-and-foot")
     with Store(viewer_results, create=False) as store:
         _, _, record = store.record(game.id)
-    every = frames(installed().engine(record.game), record)
-    kept_off = set()
+    truth = replay(installed().engine(record.game), record)
     for seat in range(record.players):
-        page = client.get(f"/game/{game.id}?view={seat}").get_data(as_text=True)
-        sections = re.findall(r'<section class="frame" data-frame="(\d+)".*?</section>', page,
-                              re.S)
-        assert len(sections) == len(record.steps) + 1
-        blocks = re.split(r'<section class="frame" data-frame="\d+"', page)[1:]
-        others = [s for s in range(record.players) if s != seat]
-        hidden_somewhere = 0
-        for block, frame in zip(blocks, every):
-            assert f'data-seat="{seat}"' in block
-            assert not any(f'data-seat="{o}"' in block for o in others)
-            shown = set(re.findall(r'data-card="([^"]+)"', block))
-            visible = json.dumps(frame.views[seat])
-            assert all(f'"{card}"' in visible for card in shown)
-            # the other seats' hands (the table view has them) stay off this page
-            hidden = {c for o in others for key, node in frame.views[o]["items"]
-                      if key == "hand" for c in node.get("cards", []) if f'"{c}"' not in visible}
-            hidden_somewhere += bool(hidden)
-            kept_off |= hidden
-            assert not hidden & shown
-        assert hidden_somewhere, "the other hands should hold cards this seat does not see"
-    table = client.get(f"/game/{game.id}?view=table").get_data(as_text=True)
-    assert all(f'data-seat="{s}"' in table for s in range(record.players))
-    # control: the whole table's view does show the cards kept off the seats' pages
-    assert all(f'data-card="{c}"' in table for c in kept_off)
+        data = embedded(client.get(f"/game/{game.id}?view={seat}").get_data(as_text=True))
+        assert len(data["frames"]) == len(record.steps) + 1
+        views = rebuilt(data)
+        for frame, shown, packed in zip(truth.frames, views, data["frames"]):
+            assert shown == {str(seat): frame.views[seat]}       # that seat's, exactly
+            assert all(s == seat for s, _ in packed["acted"])
+            assert set(packed["legal"]) <= {str(seat)}
+        # the other hands were in the game but are not on this page
+        other = 1 - seat
+        hidden = [c for frame in truth.frames for c in frame.views[other]["hand"]
+                  if c not in json.dumps(frame.views[seat])]
+        assert hidden
+    table = embedded(client.get(f"/game/{game.id}?view=table").get_data(as_text=True))
+    assert rebuilt(table)[5] == {str(s): v for s, v in truth.frames[5].views.items()}
     assert client.get(f"/game/{game.id}?view=7").status_code == 400
     assert client.get("/game/99999").status_code == 404
 
