@@ -90,6 +90,16 @@ def test_leaderboard_at_desktop_and_phone_width_follows_new_games(served, browse
     page.close()
 
 
+def test_static_leaderboard_file_fits_a_phone(viewer_results, browser):
+    page = browser.new_page(viewport=PHONE)
+    page.goto((viewer_results / "leaderboard.html").as_uri())
+    expect(page.locator("#pool-overall table").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.scripts.length") == 0
+    page.screenshot(path=str(SHOTS / "leaderboard-static-phone.png"), full_page=False)
+    page.close()
+
+
 def test_replay_steps_and_shows_one_seat_only_what_it_was_shown(served, browser):
     folder, url = served
     with Store(folder, create=False) as store:
