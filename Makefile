@@ -16,6 +16,11 @@ $(STAMP): pyproject.toml
 	  { apt-get install -y -qq bubblewrap libseccomp2 >/dev/null 2>&1 || \
 	    { apt-get update -qq && apt-get install -y -qq bubblewrap libseccomp2 >/dev/null; }; }; } || \
 	  echo "warning: bubblewrap is not installed; bots will run in the basic sandbox (see arena doctor)"
+	@# the browser tests of the web viewer drive Debian's chromium through Playwright
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; }; } || \
+	  echo "warning: chromium is not installed; the browser tests will fail"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,rl]'
 	touch $(STAMP)

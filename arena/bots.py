@@ -16,7 +16,6 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-from arena.sandbox.process import bot_path
 
 ANY_GAME = "*"
 COMMAND_PREFIX = "cmd:"
@@ -104,6 +103,8 @@ def launch_problem(argv: tuple[str, ...]) -> str | None:
     :func:`arena.sandbox.bubblewrap.readonly_paths`, and the bot's PATH holds
     only system folders and the arena's interpreter, so a program that passes
     here is also one the sandbox can see."""
+    from arena.sandbox.process import bot_path  # not at import: the plugin host has no sandbox
+
     program = argv[0]
     if os.sep in program:
         if not os.path.exists(program):

@@ -1,240 +1,353 @@
-"""The leaderboard: ratings from the store as a table, JSON, CSV or HTML.
+"""The leaderboard: ratings and statistics from the store, in every format.
 
-Per game: rank, bot, mu, sigma, the conservative mu - 3 sigma (the sort
-key), strength (mean P(beating each other bot head to head)), games, wins,
-mean score and faults by kind.  Overall: each bot's mean strength over the
-games it entered (see :mod:`arena.rating`).  The HTML page is one
-self-contained file (inline CSS and SVG, no scripts, nothing fetched) with a
-chart of every bot's rating (mu) over the games played.
+One document (:func:`build`) holds everything; the table, JSON, CSV and
+HTML renderings (and the web viewer) only present it, so no format knows
+more than another.  Its keys are documented in docs/tournaments.md.
+
+* ``overall``: bots only (engine-played dummies are no contestants), ranked
+  by their overall strength (:mod:`arena.rating`: the mean over the games a
+  bot entered of its chance of beating each other bot of that game), shown
+  with how many games it entered; no mean score (scores of different games
+  do not add up), the place share instead.
+* one entry per game: every participant, dummies included and marked,
+  ranked by the game's rating, with mean score and place and their
+  intervals; ``players`` splits the statistics by table size and
+  ``head_to_head`` holds a matrix per table size.
+
+Ratings are read through :func:`ratings` alone (one adapter over
+:mod:`arena.rating`), so a new rating fit changes only that function.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.rating import OVERALL, Board, OverallStanding, Pool, compute
+from arena import stats
 from arena.records import FAULTS
-from arena.store import Store
+from arena.store import Store, StoredGame
 
 FORMATS = ("table", "json", "csv", "html")
-FAULT_COLUMNS = [f"faults_{kind}" for kind in FAULTS]
-COLUMNS = ["rank", "bot", "mu", "sigma", "conservative", "strength", "games", "wins",
-           "mean_score", *FAULT_COLUMNS]
-OVERALL_COLUMNS = ["rank", "bot", "strength", "entered", "games", "wins", *FAULT_COLUMNS]
+OVERALL = "overall"
+COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
+           "strength", "entered",
+           "games", "seats", "wins", "mean_score", "score_low", "score_high",
+           "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
+#: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
+PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
+                "diff_low", "diff_high"]
 
 
-def pools_from(store: Store, history: int = 20) -> Board:
-    return compute(list(store.games()), history=history)
+@dataclass
+class Rated:
+    """One rating pool as the leaderboard reads it."""
+
+    order: list[str]                                    # best first
+    mu: dict[str, float]
+    sigma: dict[str, float]
+    #: (games rated in the pool so far, {participant: mu}) for the charts
+    history: list[tuple[int, dict[str, float]]] = field(default_factory=list)
+    #: per participant: its strength (chance of beating the others head to
+    #: head; overall, the mean over its games) and, overall, games entered
+    strength: dict[str, float | None] = field(default_factory=dict)
+    entered: dict[str, int] = field(default_factory=dict)
+    #: overall: the strength's interval (see :func:`strength_interval`)
+    interval: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
-def _strength(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)
+def strength_interval(pool, name: str) -> tuple[float, float] | None:
+    """The strength ``name`` would have with its mu at -2 and +2 sigma (the
+    others' ratings as fitted): the rating interval seen as a strength."""
+    from arena.thurstone import beat_probability
+
+    me = pool.standings[name]
+    others = [s for s in pool.standings.values() if not s.dummy and s is not me]
+    if not others:
+        return None
+    low, high = ((sum(beat_probability((me.mu + shift * me.sigma, me.sigma), (o.mu, o.sigma))
+                      for o in others) / len(others)) for shift in (-2, 2))
+    return low, high
 
 
-def rows(pool: Pool | list[OverallStanding]) -> list[dict[str, Any]]:
-    """A game's rows (``COLUMNS``) or, for the overall list, ``OVERALL_COLUMNS``."""
-    result = []
-    if isinstance(pool, Pool):
-        for rank, standing in enumerate(pool.table(), start=1):
-            result.append({"rank": rank, "bot": standing.name, "mu": round(standing.mu, 3),
-                           "sigma": round(standing.sigma, 3),
-                           "conservative": round(standing.conservative, 3),
-                           "strength": _strength(standing.strength), "games": standing.games,
-                           "wins": standing.wins, "mean_score": round(standing.mean_score, 3),
-                           **{f"faults_{k}": standing.faults.get(k, 0) for k in FAULTS}})
-        return result
-    for rank, standing in enumerate(pool, start=1):
-        result.append({"rank": rank, "bot": standing.name,
-                       "strength": _strength(standing.strength), "entered": standing.entered,
-                       "games": standing.games, "wins": standing.wins,
-                       **{f"faults_{k}": standing.faults.get(k, 0) for k in FAULTS}})
-    return result
+def ratings(games: Sequence[StoredGame], history: int = 0) -> dict[str, Rated]:
+    """The adapter: mu, sigma, strength and the ranking per game id, and the
+    overall ranking by strength (no mu or sigma: it is not a rating pool)."""
+    from arena.rating import compute
+
+    board = compute(games, history=history)
+    rated = {name: Rated(order=[s.name for s in pool.table()],
+                         mu={n: s.mu for n, s in pool.standings.items()},
+                         sigma={n: s.sigma for n, s in pool.standings.items()},
+                         history=list(pool.history),
+                         strength={n: s.strength for n, s in pool.standings.items()})
+             for name, pool in board.pools.items()}
+    intervals: dict[str, list[tuple[float, float]]] = {}
+    for pool in board.pools.values():
+        for name, standing in pool.standings.items():
+            found = None if standing.dummy else strength_interval(pool, name)
+            if found is not None:
+                intervals.setdefault(name, []).append(found)
+    rated[OVERALL] = Rated(
+        order=[s.name for s in board.overall], mu={}, sigma={},
+        strength={s.name: s.strength for s in board.overall},
+        entered={s.name: s.entered for s in board.overall},
+        interval={name: (sum(p[0] for p in pairs) / len(pairs),
+                         sum(p[1] for p in pairs) / len(pairs))
+                  for name, pairs in intervals.items()})
+    return rated
 
 
-def _selected(board: Board, game: str | None) -> list[tuple[str, Any]]:
-    """(name, pool or overall list) to show, overall first."""
-    pools = board.pools
-    if game is not None:
-        if game not in pools:
-            known = ", ".join(sorted(pools)) or "none"
-            raise KeyError(f"no games of '{game}' in the store (stored: {known})")
-        return [(game, pools[game])]
-    return [(OVERALL, board.overall)] + [(k, pools[k]) for k in sorted(pools)]
+def _round(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
 
 
-def _games(board: Board, name: str) -> int:
-    return board.games if name == OVERALL else board.pools[name].games
+def _pair(interval: stats.Interval | None) -> list[float] | None:
+    return None if interval is None else [round(interval[0], 3), round(interval[1], 3)]
 
 
-def render(board: Board, fmt: str = "table", game: str | None = None,
+def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[str, Any]:
+    """One participant's line of a table (``rank`` is filled in by the caller)."""
+    line: dict[str, Any] = {"bot": summary.name, "dummy": summary.dummy}
+    if rated is not None:
+        mu = rated.mu.get(summary.name)
+        sigma = rated.sigma.get(summary.name)
+        line["mu"] = _round(mu)
+        line["sigma"] = _round(sigma)
+        line["interval"] = (_pair(rated.interval.get(summary.name)) if mu is None else
+                            [round(mu - 2 * sigma, 3), round(mu + 2 * sigma, 3)])
+        line["strength"] = _round(rated.strength.get(summary.name))
+        if rated.entered:
+            line["entered"] = rated.entered.get(summary.name, 0)
+    line.update(games=summary.games, seats=summary.seats, wins=summary.wins)
+    if scores:
+        line["mean_score"] = _round(summary.mean_score)
+        line["score_interval"] = _pair(summary.score_interval)
+    line["place"] = _round(summary.place)
+    line["place_interval"] = _pair(summary.place_interval)
+    for kind in FAULTS:
+        line[f"faults_{kind}"] = summary.faults.get(kind, 0)
+    return line
+
+
+def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
+            scores: bool) -> list[dict[str, Any]]:
+    if rated is not None:
+        position = {name: index for index, name in enumerate(rated.order)}
+        names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
+    else:
+        names = sorted(summaries, key=lambda n: (-summaries[n].place, n))
+    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores)}
+            for rank, name in enumerate(names, start=1)]
+
+
+def meeting(m: stats.Meeting) -> dict[str, Any]:
+    return {"games": m.games, "above": m.above, "ties": m.ties, "below": m.below,
+            "above_share": round(m.above_share, 3), "score_diff": round(m.score_diff, 3),
+            "interval": _pair(m.interval)}
+
+
+def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[str, list]:
+    """Per participant, its rating after each of *its own* games (sampled
+    like the pool's history): ``[[games played, mu], ...]``.  A line over
+    its own games never bridges games it did not play."""
+    points: dict[str, list[list[float]]] = {name: [] for name in names}
+    played: dict[str, int] = {name: 0 for name in names}
+    snapshots = iter(rated.history)
+    snapshot = next(snapshots, None)
+    for number, game in enumerate([None, *games]):
+        if game is not None:
+            for name in set(game.bots) | {stats.DUMMY_PREFIX + d[0] for d in game.dummies}:
+                if name in played:
+                    played[name] += 1
+        while snapshot is not None and snapshot[0] == number:
+            for name, mu in snapshot[1].items():
+                if name in points and played[name]:
+                    line = points[name]
+                    if line and line[-1][0] == played[name]:
+                        line[-1][1] = mu
+                    else:
+                        line.append([played[name], mu])
+            snapshot = next(snapshots, None)
+    return {name: line for name, line in points.items() if line}
+
+
+def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
+          stopped: str | None = None) -> dict[str, Any]:
+    """The leaderboard document (see the module docstring)."""
+    games = list(games)
+    pools = ratings(games, history=history)
+    figures = stats.compute(games)
+    overall = pools.get(OVERALL, Rated([], {}, {}))
+    contestants = replace(overall, order=[n for n in overall.order
+                                          if not n.startswith(stats.DUMMY_PREFIX)])
+    board: dict[str, Any] = {OVERALL: {"games": len(games),
+                                       "bots": _ranked(figures.overall, contestants, False)}}
+    if history:
+        board[OVERALL]["chart"] = chart(games, contestants, contestants.order)
+    for game_id in sorted(figures.games):
+        rated = pools.get(game_id, Rated([], {}, {}))
+        entry: dict[str, Any] = {
+            "games": figures.counts[game_id],
+            "bots": _ranked(figures.games[game_id], rated, True),
+            "players": {str(size): {"games": table.games,
+                                    "bots": _ranked(table.bots, None, True)}
+                        for size, table in figures.tables[game_id].items()},
+            "head_to_head": {str(size): {a: {b: meeting(m) for b, m in sorted(row.items())}
+                                         for a, row in sorted(table.head_to_head.items())}
+                             for size, table in figures.tables[game_id].items()},
+        }
+        if history:
+            entry["chart"] = chart([g for g in games if g.game == game_id], rated, rated.order)
+        board[game_id] = entry
+    board_meta = {"name": name}
+    if stopped:
+        board_meta["stopped"] = stopped
+    return {"tournament": board_meta, **board}
+
+
+def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
+    meta = store.meta()
+    return build(list(store.games()), history=history, name=meta.get("name", ""),
+                 stopped=meta.get("stopped"))
+
+
+def pools(board: dict[str, Any], game: str | None = None) -> list[str]:
+    """The pools to show: ``game`` alone, or overall then every game."""
+    names = [key for key in board if key != "tournament"]
+    if game is None:
+        return names
+    if game not in board or game in (OVERALL, "tournament"):
+        known = ", ".join(n for n in names if n != OVERALL) or "none"
+        raise KeyError(f"no games of '{game}' in the store (stored: {known})")
+    return [game]
+
+
+def render(board: dict[str, Any], fmt: str = "table", game: str | None = None,
            title: str = "") -> str:
-    """The leaderboard of ``game`` (default: overall then every game) as text."""
-    chosen = _selected(board, game)
+    """The leaderboard (default: overall then every game) as text."""
+    chosen = pools(board, game)
     if fmt == "table":
-        return "\n".join(table_text(board, name) for name, _ in chosen)
+        stopped = board["tournament"].get("stopped")
+        return "\n".join(([f"stopped: {stopped}"] if stopped else []) +
+                         [table_text(board, pool, detail=game is not None) for pool in chosen])
     if fmt == "json":
-        return json.dumps({name: {"games": _games(board, name), "bots": rows(pool)}
-                           for name, pool in chosen}, indent=2)
+        return json.dumps({"tournament": board["tournament"],
+                           **{pool: board[pool] for pool in chosen}}, indent=2)
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=["pool", *COLUMNS, "entered"],
-                                lineterminator="\n")
-        writer.writeheader()
-        for name, pool in chosen:
-            for row in rows(pool):
-                writer.writerow({"pool": name, **row})
-        return out.getvalue()
+        return csv_text(board, chosen)
     if fmt == "html":
-        return html_page(board, title=title, only=game)
+        from arena.pages import leaderboard_page
+        return leaderboard_page(board, title=title, only=chosen)
     raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
-def _faults(row: dict[str, Any]) -> str:
-    return ", ".join(f"{kind} {row['faults_' + kind]}" for kind in FAULTS
-                     if row["faults_" + kind]) or "-"
+def flat(line: dict[str, Any]) -> dict[str, Any]:
+    """A table line with its intervals as two columns each (CSV)."""
+    out = dict(line)
+    for key, low, high in (("interval", "interval_low", "interval_high"),
+                           ("score_interval", "score_low", "score_high"),
+                           ("place_interval", "place_low", "place_high")):
+        pair = out.pop(key, None) or ["", ""]
+        out[low], out[high] = pair
+    return out
 
 
-def _cells(name: str, row: dict[str, Any]) -> list[str]:
-    """A row's shown cells, as in ``_heads``."""
-    strength = "-" if row["strength"] is None else f"{row['strength']:.3f}"
-    if name == OVERALL:
-        return [str(row["rank"]), row["bot"], strength, str(row["entered"]),
-                str(row["games"]), str(row["wins"]), _faults(row)]
-    return [str(row["rank"]), row["bot"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
-            f"{row['conservative']:.2f}", strength, str(row["games"]), str(row["wins"]),
-            f"{row['mean_score']:.2f}", _faults(row)]
+def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
+    """A line per participant of every pool, and of every table size
+    (``players``; empty for a whole game or overall), then a line per
+    head-to-head pair (``against`` filled in)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["pool", "players", *COLUMNS, *PAIR_COLUMNS],
+                            lineterminator="\n", restval="")
+    writer.writeheader()
+    for pool in chosen:
+        for line in board[pool]["bots"]:
+            writer.writerow({"pool": pool, "players": "", **flat(line)})
+        for size, table in board[pool].get("players", {}).items():
+            for line in table["bots"]:
+                writer.writerow({"pool": pool, "players": size, **flat(line)})
+        for size, matrix in board[pool].get("head_to_head", {}).items():
+            for a, others in matrix.items():
+                for b, m in others.items():
+                    low, high = m["interval"] or ["", ""]
+                    writer.writerow({"pool": pool, "players": size, "bot": a, "against": b,
+                                     "met": m["games"], "above": m["above"], "ties": m["ties"],
+                                     "below": m["below"], "above_share": m["above_share"],
+                                     "score_diff": m["score_diff"], "diff_low": low,
+                                     "diff_high": high})
+    return out.getvalue()
 
 
-def _heads(name: str) -> list[str]:
-    if name == OVERALL:
-        return ["#", "bot", "strength", "games entered", "seats", "wins", "faults"]
-    return ["#", "bot", "mu", "sigma", "mu-3σ", "strength", "games", "wins", "mean score",
-            "faults"]
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
-def table_text(board: Board, name: str = OVERALL, width: int = 120) -> str:
+def _interval_text(pair: list[float] | None, digits: int = 2) -> str:
+    return "-" if pair is None else f"{pair[0]:.{digits}f}–{pair[1]:.{digits}f}"
+
+
+def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool = False) -> str:
+    """A terminal table of one pool (with ``detail``: its table sizes and
+    head-to-head too)."""
     from rich.console import Console
     from rich.table import Table
 
-    pool = board.overall if name == OVERALL else board.pools[name]
-    table = Table(title=f"{name} ({_games(board, name)} games)", title_justify="left")
-    for head in _heads(name):
-        table.add_column(head, justify="left" if head in ("bot", "faults") else "right")
-    for row in rows(pool):
-        table.add_row(*_cells(name, row))
+    entry = board[pool]
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+    table = Table(title=f"{pool} ({entry['games']} games)", title_justify="left")
+    overall = pool == OVERALL
+    columns = [("#", "right"), ("bot", "left")]
+    columns += ([("strength", "right"), ("±2σ", "right"), ("entered", "right")] if overall else
+                [("mu", "right"), ("sigma", "right"), ("mu±2σ", "right"), ("strength", "right")])
+    columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
+    if not overall:
+        columns += [("mean score [95%]", "right")]
+    columns += [("place [95%]", "right"), ("faults", "left")]
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for line in entry["bots"]:
+        cells = [str(line["rank"]), line["bot"] + (" (dummy)" if line["dummy"] else "")]
+        strength = "-" if line.get("strength") is None else f"{line['strength']:.3f}"
+        cells += ([strength, _interval_text(line["interval"], 3), str(line.get("entered", 0))]
+                  if overall else
+                  [_number(line["mu"]), _number(line["sigma"]), _interval_text(line["interval"]),
+                   strength])
+        cells += [str(line["games"]), str(line["seats"]), str(line["wins"])]
+        if not overall:
+            cells.append(f"{line['mean_score']:.2f} [{_interval_text(line['score_interval'])}]")
+        cells.append(f"{line['place']:.2f} [{_interval_text(line['place_interval'])}]")
+        cells.append(", ".join(f"{kind} {line['faults_' + kind]}" for kind in FAULTS
+                               if line["faults_" + kind]) or "-")
+        table.add_row(*cells)
     console.print(table)
+    if detail:
+        for size, matrix in entry.get("head_to_head", {}).items():
+            pairs = Table(title=f"{pool}, {size} players: head-to-head", title_justify="left")
+            for name, justify in (("bot", "left"), ("against", "left"), ("games", "right"),
+                                  ("above", "right"), ("ties", "right"), ("below", "right"),
+                                  ("score diff [95%]", "right")):
+                pairs.add_column(name, justify=justify)
+            for a, others in matrix.items():
+                for b, m in others.items():
+                    pairs.add_row(a, b, str(m["games"]), str(m["above"]), str(m["ties"]),
+                                  str(m["below"]),
+                                  f"{m['score_diff']:+.2f} [{_interval_text(m['interval'])}]")
+            console.print(pairs)
     return console.file.getvalue().rstrip("\n")
-
-
-# -- HTML -----------------------------------------------------------------------
-
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"]
-
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
-max-width:1000px;color:#222;padding:0 1em}
-h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.5em 0 1em}th,td{padding:.25em .6em;text-align:right}
-th{background:#f3f3f3}td.bot,th.bot{text-align:left}tr:nth-child(even) td{background:#fafafa}
-tr.dummy td{color:#888;font-style:italic}svg{background:#fff;border:1px solid #eee}
-.muted{color:#777;font-size:.9em}
-"""
-
-
-def chart_svg(pool: Pool, width: int = 900, height: int = 320) -> str:
-    """Each bot's mu over the games of this pool, as inline SVG."""
-    points = pool.history
-    if not points:
-        return '<p class="muted">no games yet</p>'
-    names = [s.name for s in pool.table()]
-    values = [mu for _, snapshot in points for mu in snapshot.values()] or [25.0]
-    low, high = min(values), max(values)
-    if high - low < 1:
-        low, high = low - 1, high + 1
-    left, right, top, bottom = 50, 190, 15, 35
-    plot_w, plot_h = width - left - right, height - top - bottom
-    last = max(points[-1][0], 1)
-
-    def x(n):
-        return left + plot_w * n / last
-
-    def y(v):
-        return top + plot_h * (high - v) / (high - low)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{html.escape(pool.name)} ratings over games">']
-    for step in range(5):
-        value = low + (high - low) * step / 4
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
-                     f'y2="{y(value):.1f}" stroke="#eee"/>')
-        parts.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" font-size="11" '
-                     f'text-anchor="end" fill="#666">{value:.1f}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 6}" font-size="11" '
-                 f'text-anchor="middle" fill="#666">games rated (0–{last})</text>')
-    parts.append(f'<text x="12" y="{top + plot_h / 2}" font-size="11" fill="#666" '
-                 f'transform="rotate(-90 12 {top + plot_h / 2})" text-anchor="middle">mu</text>')
-    for index, name in enumerate(names):
-        colour = PALETTE[index % len(PALETTE)]
-        coords = [(x(0), y(25.0))] + [(x(n), y(snap[name])) for n, snap in points if name in snap]
-        polyline = " ".join(f"{a:.1f},{b:.1f}" for a, b in coords)
-        dash = ' stroke-dasharray="4 3"' if name.startswith("dummy:") else ""
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.6"{dash} '
-                     f'points="{polyline}"><title>{html.escape(name)}</title></polyline>')
-        ly = top + 14 + 16 * index
-        parts.append(f'<line x1="{left + plot_w + 12}" x2="{left + plot_w + 30}" y1="{ly - 4}" '
-                     f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
-        parts.append(f'<text x="{left + plot_w + 34}" y="{ly}" font-size="11">'
-                     f'{html.escape(name[:24])}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def table_html(board: Board, name: str) -> str:
-    pool = board.overall if name == OVERALL else board.pools[name]
-    out = ["<table><tr>" + "".join(
-        f'<th class="bot">{h}</th>' if h == "bot" else f"<th>{h}</th>"
-        for h in _heads(name)) + "</tr>"]
-    for row in rows(pool):
-        css = ' class="dummy"' if row["bot"].startswith("dummy:") else ""
-        cells = _cells(name, row)
-        out.append(f"<tr{css}>" + "".join(
-            f'<td class="bot">{html.escape(cell)}</td>' if index == 1
-            else f"<td>{html.escape(cell)}</td>" for index, cell in enumerate(cells)) + "</tr>")
-    out.append("</table>")
-    return "\n".join(out)
-
-
-def html_page(board: Board, title: str = "", only: str | None = None) -> str:
-    title = title or "Leaderboard"
-    body = [f"<h1>{html.escape(title)}</h1>",
-            '<p class="muted">Per game: TrueSkill-scale ratings fitted to all stored games '
-            "at once (the same for any order of the games), sorted by mu − 3σ; strength is "
-            "the mean chance of beating each other bot of the game head to head. Overall: "
-            "the mean strength over the games a bot entered. Dummies (engine-played seats) "
-            "are shown in grey and never ranked overall.</p>"]
-    for name, _ in _selected(board, only):
-        heading = "Overall (all games)" if name == OVERALL else name
-        body.append(f'<h2 id="{html.escape(name)}">{html.escape(heading)} '
-                    f'<span class="muted">{_games(board, name)} games</span></h2>')
-        body.append(table_html(board, name))
-        if name != OVERALL:
-            body.append(chart_svg(board.pools[name]))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
 
 
 def write_html(store: Store, path: Path) -> Path:
     """Write the page next to the store (atomically: a reader never sees half)."""
-    meta = store.meta()
-    page = html_page(pools_from(store), title=f"{meta.get('name', 'Tournament')} — leaderboard")
+    from arena.pages import leaderboard_page
+
+    board = from_store(store, history=20)
+    page = leaderboard_page(board, title=f"{board['tournament']['name'] or 'Tournament'}"
+                                         " — leaderboard")
     path = Path(path)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(page, encoding="utf-8")

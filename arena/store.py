@@ -95,6 +95,22 @@ class StoredGame:
     dummies: list[list[Any]]      # [name, score, rank]
     moves: int = 0
     duration: float = 0.0
+    seed: int = 0                 # the deal: the same seed at one game and table size
+
+    @property
+    def deal(self) -> tuple[str, int, int]:
+        """Games of one deal (its seatings, and every table given the same
+        seed) share this key; the statistics resample whole deals."""
+        return (self.game, self.players, self.seed)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, key: str = "", item: str = "") -> "StoredGame":
+        """The store's view of a game record not read from the store."""
+        seats = record.seats
+        return cls(0, key, item, 0, 0, record.game, record.players, [s.bot for s in seats],
+                   [s.score for s in seats], [s.rank for s in seats], [s.team for s in seats],
+                   [s.fault for s in seats], [[d.name, d.score, d.rank] for d in record.dummies],
+                   len(record.steps), record.duration, record.seed)
 
     @property
     def ranked(self) -> int:
@@ -162,6 +178,14 @@ class Store:
             raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
                              f"this one {fingerprint}); give the tournament's own key")
 
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
+        with self.db:
+            if value is None:
+                self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     # -- the plan -------------------------------------------------------------
     def add_items(self, items: Iterable) -> None:
         """Record planned matches (items already stored keep their order)."""
@@ -210,7 +234,7 @@ class Store:
     def games(self, game: str | None = None) -> Iterator[StoredGame]:
         """Finished games in plan order (item order, then index in the item)."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
-               "faults, dummies, moves, duration FROM games")
+               "faults, dummies, moves, duration, seed FROM games")
         args: tuple = ()
         if game is not None:
             sql += " WHERE game = ?"
@@ -218,10 +242,17 @@ class Store:
         sql += " ORDER BY ord, idx"
         loads = json.loads
         for (id_, key, item, order, index, game_id, players, bots, scores, ranks, teams,
-             faults, dummies, moves, duration) in self.db.execute(sql, args):
+             faults, dummies, moves, duration, seed) in self.db.execute(sql, args):
             yield StoredGame(id_, key, item, order, index, game_id, players, loads(bots),
                              loads(scores), loads(ranks), loads(teams), loads(faults),
-                             loads(dummies), moves, duration)
+                             loads(dummies), moves, duration, seed)
+
+    def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
+        """Every game's ``(id, key, tournament, finished, record)`` in plan order."""
+        rows = self.db.execute("SELECT id, key, tournament, finished, record FROM games "
+                               "ORDER BY ord, idx")
+        for id_, key, tournament, finished, blob in rows:
+            yield id_, key, tournament, finished, decode_record(blob)
 
     def game_ids(self) -> list[str]:
         return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]

@@ -97,3 +97,52 @@ def install_distribution():
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
         view.forget_installed()
+
+
+VIEWER_TOURNAMENT = """
+name = "viewer"
+seed = 11
+deals = 2
+workers = 2
+sandbox = "none"
+bots = ["random", "farm-and-furious-racer", "dou-dizhu-greedy", "farm-hand-counter",
+        "hand-and-foot-builder",
+        {{ name = "cheater", bot = "{cheater}", games = ["farm-and-furious"] }}]
+
+[[games]]
+id = "farm-and-furious"
+players = [2]
+options = {{ track_length = 10 }}
+
+[[games]]
+id = "dou-dizhu"
+players = [3]
+deals = 1
+
+[[games]]
+id = "farm-hand"
+players = [1, 2]
+deals = 1
+
+[[games]]
+id = "hand-and-foot"
+players = [2]
+options = {{ target = 2000, max_rounds = 1 }}
+deals = 1
+"""
+
+
+@pytest.fixture(scope="session")
+def viewer_results(tmp_path_factory):
+    """A small real results folder, played once per session: built-in bots in
+    four games, and a bot that plays an illegal action (faults to look at)."""
+    from arena.plugins import installed
+    from arena.tournament import load, run
+
+    folder = tmp_path_factory.mktemp("viewer")
+    path = folder / "viewer.toml"
+    path.write_text(VIEWER_TOURNAMENT.format(cheater=_broken_bot("illegal")))
+    summary = run(load(path, installed(), results=str(folder / "results")), installed(),
+                  progress=False)
+    assert summary.played and not summary.errors, summary.errors
+    return folder / "results"

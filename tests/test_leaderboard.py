@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.leaderboard import COLUMNS, pools_from, render, write_html
+from arena.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
+    write_html
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
@@ -44,42 +45,84 @@ def store(tmp_path):
 
 
 def test_table(store):
-    text = render(pools_from(store), "table")
+    text = render(from_store(store), "table")
     assert text.index("overall (13 games)") < text.index("dou-dizhu") < text.index("farm-hand (12")
     row = next(line for line in text.splitlines() if "alpha" in line)
     assert row.split()[1] == "1"          # rank 1 on the first (overall) board
-    assert "dummy:mac" in text and "timeout 1" in text
-    only = render(pools_from(store), "table", game="dou-dizhu")
-    assert "overall" not in only and "dou-dizhu (1 games)" in only
+    assert "dummy:mac (dummy)" in text and "timeout 1" in text
+    only = render(from_store(store), "table", game="farm-hand")
+    assert "overall" not in only and "farm-hand, 2 players: head-to-head" in only
 
 
-def test_json(store):
-    data = json.loads(render(pools_from(store), "json"))
-    assert list(data) == ["overall", "dou-dizhu", "farm-hand"]
+def test_json_keys(store):
+    data = json.loads(render(from_store(store), "json"))
+    assert list(data) == ["tournament", "overall", "dou-dizhu", "farm-hand"]
     alpha = data["farm-hand"]["bots"][0]
     assert alpha["bot"] == "alpha" and alpha["games"] == 12 and alpha["wins"] == 9
-    assert alpha["conservative"] == pytest.approx(alpha["mu"] - 3 * alpha["sigma"], abs=1e-2)
+    low, high = alpha["interval"]
+    assert low == pytest.approx(alpha["mu"] - 2 * alpha["sigma"], abs=1e-2)
+    assert high == pytest.approx(alpha["mu"] + 2 * alpha["sigma"], abs=1e-2)
     beta = next(r for r in data["farm-hand"]["bots"] if r["bot"] == "beta")
-    assert beta["faults_timeout"] == 1 and beta["mean_score"] == pytest.approx((9 * 2 + 3 * 9) / 12, abs=1e-3)
-    assert set(COLUMNS) <= set(alpha)
+    assert beta["faults_timeout"] == 1
+    assert beta["mean_score"] == pytest.approx((9 * 2 + 3 * 9) / 12, abs=1e-3)
+    assert beta["score_interval"][0] < beta["mean_score"] < beta["score_interval"][1]
+    mac = next(r for r in data["farm-hand"]["bots"] if r["bot"] == "dummy:mac")
+    assert mac["dummy"] is True
+    # the overall ranking: no dummies, no mean score mixed across games
+    assert [r["bot"] for r in data["overall"]["bots"]] == ["alpha", "beta"]
+    assert "mean_score" not in data["overall"]["bots"][0]
+    meeting = data["farm-hand"]["head_to_head"]["2"]["alpha"]["beta"]
+    assert (meeting["games"], meeting["above"], meeting["below"]) == (12, 9, 3)
+    assert meeting["score_diff"] == pytest.approx((9 * 7 - 3 * 7) / 12, abs=1e-3)
+    assert len(meeting["interval"]) == 2
+    assert data["farm-hand"]["players"]["2"]["games"] == 12
 
 
 def test_csv(store):
-    rows = list(csv.DictReader(io.StringIO(render(pools_from(store), "csv"))))
+    rows = list(csv.DictReader(io.StringIO(render(from_store(store), "csv"))))
     assert {r["pool"] for r in rows} == {"overall", "dou-dizhu", "farm-hand"}
-    assert list(rows[0]) == ["pool", *COLUMNS, "entered"]
-    assert [r["rank"] for r in rows if r["pool"] == "farm-hand"] == ["1", "2", "3"]
+    assert list(rows[0]) == ["pool", "players", *COLUMNS, *PAIR_COLUMNS]
+    bots = [r for r in rows if not r["against"]]
+    assert [r["rank"] for r in bots if r["pool"] == "farm-hand" and not r["players"]] == \
+        ["1", "2", "3"]
+    assert {r["players"] for r in bots if r["pool"] == "farm-hand"} == {"", "2"}
+    pair = next(r for r in rows if r["bot"] == "alpha" and r["against"] == "beta"
+                and r["pool"] == "farm-hand")
+    assert (pair["pool"], pair["players"], pair["met"], pair["above"]) == ("farm-hand", "2",
+                                                                          "12", "9")
+    assert float(pair["diff_low"]) <= float(pair["score_diff"]) <= float(pair["diff_high"])
 
 
 def test_html_is_self_contained_with_a_chart(store, tmp_path):
-    page = render(pools_from(store), "html", title="demo")
+    page = render(from_store(store, history=300), "html", title="demo")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    # a chart per game (the overall ranking is no rating pool: no chart)
     assert page.count("<svg") == 2 and "<polyline" in page
     assert "<script" not in page and not re.search(r"(src|href)=", page)
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert 'name="viewport"' in page and "overflow-x:auto" in page
     assert "alpha" in page and "dummy:mac" in page
     path = write_html(store, tmp_path / "board.html")
     assert path.read_text().count("<svg") == 2
+
+
+def test_charts_follow_each_bot_over_its_own_games(tmp_path):
+    store = Store(tmp_path)
+    item = MatchItem(id="z", order=0, game="vegetables", label="vegetables", players=2,
+                     options={}, lineup=("a", "b"),
+                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(10)))
+    for k in range(10):     # c plays only the first and the last game
+        other = "c" if k in (0, 9) else "b"
+        store.add_game(item, k, GameRecord("vegetables", "1", {}, k, 2, [
+            SeatRecord("a", 1.0, 1, 0), SeatRecord(other, 0.0, 2, 1)]))
+    games = list(store.games())
+    rated = ratings(games, history=300)["vegetables"]
+    lines = chart(games, rated, ["a", "b", "c"])
+    assert [n for n, _ in lines["a"]] == list(range(1, 11))
+    assert [n for n, _ in lines["b"]] == list(range(1, 9))
+    assert [n for n, _ in lines["c"]] == [1, 2]             # no line across games 2-9
+    assert lines["c"][1][1] < lines["c"][0][1]
+    store.close()
 
 
 def test_cli_formats_and_errors(tmp_path, store):

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.leaderboard import pools_from
+from arena.rating import compute
 from arena.referee import Entrant
 from arena.sandbox.process import sandbox_orphans
 from arena.store import Store
@@ -86,7 +86,7 @@ def stored_rows(results):
 
 def ratings(results):
     with Store(results, create=False) as store:
-        board = pools_from(store, history=0)
+        board = compute(list(store.games()), history=0)
     per_game = {pool: [(s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins,
                         dict(s.faults)) for s in ratings.table()]
                 for pool, ratings in board.pools.items()}

@@ -31,7 +31,7 @@ def tournament(
                                            "folder's, made on the first run)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
-    from arena.leaderboard import pools_from, table_text
+    from arena.leaderboard import OVERALL, from_store, table_text
     from arena.seeds import BadKey, Key
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
@@ -54,12 +54,14 @@ def tournament(
     typer.echo(f"{config.name}: played {summary.played} games"
                + (f", {summary.skipped} already stored" if summary.skipped else "")
                + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}")
+    if summary.stopped:
+        typer.echo(f"stopped: {summary.stopped}")
     if summary.faults:
         typer.echo("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items())))
     for line in summary.errors[:10]:
         typer.echo(f"arena: match failed: {line}", err=True)
     with Store(summary.results, create=False) as store:
-        typer.echo(table_text(pools_from(store, history=0)))
+        typer.echo(table_text(from_store(store), OVERALL))
         if config.format == "swiss":
             for group, standings in swiss_standings(config, store).items():
                 typer.echo(swiss_text(group, standings))
@@ -101,19 +103,19 @@ def leaderboard(
     format: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
     """Ratings per game and overall from a results folder."""
-    from arena.leaderboard import FORMATS, pools_from, render
+    from arena.leaderboard import FORMATS, from_store, render
     from arena.store import Store, StoreError, find_store
 
     if format not in FORMATS:
         raise fail(f"--format: '{format}' is not one of {', '.join(FORMATS)}")
     try:
         with Store(find_store(results), create=False) as store:
-            pools = pools_from(store, history=20 if format == "html" else 0)
+            board = from_store(store, history=20 if format == "html" else 0)
             title = f"{store.meta().get('name', 'Tournament')} — leaderboard"
     except StoreError as error:
         raise fail(str(error))
     try:
-        text = render(pools, format, game, title=title)
+        text = render(board, format, game, title=title)
     except KeyError as error:
         raise fail(error.args[0])
     typer.echo(text.rstrip("\n"))
@@ -124,8 +126,11 @@ def replay(
     results: Path = typer.Argument(..., help="results folder"),
     game_id: str = typer.Argument(..., help="the game's number (or its key) in the store"),
     verify: bool = typer.Option(False, "--verify", help="re-run it through the engine and compare"),
+    html: Optional[Path] = typer.Option(None, "--html",
+                                        help="write a self-contained replay page to this file"),
 ) -> None:
-    """Print a stored game move by move (and re-run it to verify)."""
+    """Print a stored game move by move (and re-run it to verify), or write
+    its replay page (--html)."""
     from arena.game import GameError
     from arena.plugins import UnknownName, installed
     from arena.store import Store, StoreError
@@ -135,6 +140,10 @@ def replay(
             number, key, record = store.record(game_id)
     except StoreError as error:
         raise fail(str(error))
+    if html is not None:
+        from arena.cli.viewer import write_replay
+        write_replay(record, f"game {number} ({key})", html)
+        return
     options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items())) or "defaults"
     typer.echo(f"game {number} ({key}): {record.game} {record.version}, seed {record.seed}, "
                f"{record.players} players, options {options}")

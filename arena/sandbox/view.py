@@ -290,6 +290,18 @@ def _interpreter() -> tuple[list[str], list[str]]:
     return binds, sorted(s for s in sites if os.path.isdir(s))
 
 
+def _environment_pth(sites: list[str]) -> list[str]:
+    """``.pth`` files of the interpreter's own site folders that no
+    distribution installed: the environment's own set-up (e.g. a venv layered
+    over another by ``site.addsitedir``), which the bot's interpreter needs
+    to find what is bound for it.  They name folders; nothing in those is
+    shown unless bound."""
+    owned = _owners()
+    return [os.path.join(folder, entry) for folder in sites if _under(folder, [sys.prefix])
+            for entry in sorted(os.listdir(folder))
+            if entry.endswith(".pth") and os.path.join(folder, entry) not in owned]
+
+
 def _under(path: str, folders) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
@@ -336,6 +348,7 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
     else:
         readable += [arg for arg in argv if os.path.isabs(arg) and os.path.exists(arg)]
     readable += [os.path.abspath(f) for f in files]
+    readable += _environment_pth(sites)
     binds = [p for p in dict.fromkeys(os.path.normpath(p) for p in interpreter + readable)
              if not _under(p, SYSTEM) or _under(p, sites)]
     covered = [s for s in sites if _under(s, SYSTEM) or _under(s, binds)]

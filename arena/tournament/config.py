@@ -88,6 +88,9 @@ class Tournament:
     #: per bot name: the host paths it may read besides its own (``files``);
     #: what a bot sees does not decide the plan, so not in the fingerprint
     files: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: [stop]: when enough is known (not part of the plan: a resumed run may change it)
+    stop_confidence: float | None = None
+    stop_budget: int | None = None
 
     def bot(self, name: str) -> BotEntry:
         return next(entry for entry in self.bots if entry.name == name)
@@ -110,7 +113,8 @@ class Tournament:
 MATCH_DEALS = 12
 
 TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "workers", "results", "sandbox",
-            "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
+            "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler",
+            "stop"}
 EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
 BOT_KEYS = {"name", "bot", "games", "limits", "files"}
@@ -256,6 +260,8 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
     budget = c.get(rated, "budget", int, 500, "rated.budget", minimum=1)
     batch = c.get(rated, "batch", int, 0, "rated.batch", minimum=0)
 
+    stop_confidence, stop_budget = _parse_stop(c, c.get(data, "stop", dict, {}, "stop"))
+
     if c.errors:
         raise ConfigError(c.errors)
     return Tournament(
@@ -266,7 +272,19 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games), files=files,
         challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
         executor=executor, scheduler=scheduler, resources=resources,
+        stop_confidence=stop_confidence, stop_budget=stop_budget,
     )
+
+
+def _parse_stop(c: _Checker, table: dict) -> tuple[float | None, int | None]:
+    """``[stop]``: ``confidence`` (between 0 and 1) and ``budget`` (games)."""
+    c.unknown(table, {"confidence", "budget"}, "stop.")
+    confidence = c.get(table, "confidence", float, None, "stop.confidence")
+    if confidence is not None and not 0 < confidence < 1:
+        c.error("stop.confidence", f"must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
+        confidence = None
+    budget = c.get(table, "budget", int, None, "stop.budget", minimum=1)
+    return confidence, budget
 
 
 def _parse_limits(c: _Checker, table: dict, base: ResourceLimits, where: str) -> ResourceLimits:

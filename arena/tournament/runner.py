@@ -28,10 +28,11 @@ from arena import seeds
 from arena.rating import Rater
 from arena.records import GameRecord
 from arena.referee import Entrant
-from arena.store import Store
+from arena.store import Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.plan import MatchItem, Results, make_planner
+from arena.tournament.stopping import Enough, StopRule, Stopper
 
 log = logging.getLogger("arena.tournament")
 LOG_FILE = "tournament.log"
@@ -52,6 +53,7 @@ class Summary:
     missing: int = 0          # games still unplayed when the run stopped on failed matches
     seconds: float = 0.0
     leaderboard: Path | None = None
+    stopped: str | None = None    # why a stopping rule ended the run
 
 
 class _Progress:
@@ -219,6 +221,23 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
     return jobs
 
 
+def _stopper_for(tournament: Tournament, store: Store) -> Stopper | None:
+    """The ``[stop]`` rule, caught up with what is stored (None: no rule)."""
+    if tournament.stop_confidence is None and tournament.stop_budget is None:
+        return None
+    stopper = Stopper(StopRule(tournament.stop_confidence, tournament.stop_budget))
+    stopper.plan(store.items())
+    for game in store.games():
+        stopper.add(game)
+    return stopper
+
+
+def _check(stopper: Stopper | None) -> None:
+    reason = stopper.reason() if stopper is not None else None
+    if reason:
+        raise Enough(reason)
+
+
 def _executor_for(tournament: Tournament, registry) -> Executor:
     """The executor the tournament asks for (``executor``, ``scheduler``)."""
     if tournament.executor == "dask":
@@ -269,6 +288,9 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
             print(note, file=sys.stderr)
         results = _results_view(store)
         finished = store.finished_keys()
+        store.set_meta("stopped", None)
+        stopper = _stopper_for(tournament, store)
+        _check(stopper)
         bar = _Progress(progress, planner.estimate(), console)
         items_by_id: dict[str, MatchItem] = {}
         failures: list[str] = []
@@ -286,6 +308,9 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
                     faults = record.faults()
                     summary.faults.update(faults)
                     bar.game(len(faults))
+                    if stopper is not None:
+                        stopper.add(StoredGame.from_record(record, item.key(event.index)))
+                        _check(stopper)
             elif isinstance(event, JobDone) and event.error:
                 message = event.error.strip().splitlines()[-1]
                 failures.append(f"{event.item}: {message}")
@@ -296,6 +321,8 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
             if not batch:
                 break
             store.add_items(batch)
+            if stopper is not None:
+                stopper.plan(batch)
             for item in batch:
                 items_by_id[item.id] = item
                 group = results.planned.setdefault((item.group, item.round), [])
@@ -320,6 +347,10 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
                 summary.missing = sum(len(job.indices) for job in jobs)
                 break
         completed = not summary.missing
+    except Enough as stop:
+        summary.stopped = str(stop)
+        store.set_meta("stopped", summary.stopped)
+        log.info("stopped: %s", summary.stopped)
     except KeyboardInterrupt:
         summary.interrupted = True
         log.warning("interrupted: abandoning the matches in progress")

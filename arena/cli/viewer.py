@@ -1,0 +1,88 @@
+"""``arena serve`` (the web viewer), ``arena export`` (JSON lines) and the
+offline replay page behind ``arena replay --html``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.cli._app import app, fail
+
+
+def write_replay(record, title: str, path: Path) -> None:
+    """One self-contained page with every view of the game."""
+    from arena.frames import ReplayError
+    from arena.pages import replay_page
+    from arena.plugins import UnknownName, installed
+
+    try:
+        engine = installed().engine(record.game)
+        page = replay_page(record, engine, title=title)
+    except (UnknownName, ReplayError) as error:
+        raise fail(str(error))
+    try:
+        Path(path).write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise fail(f"--html: cannot write {path}: {error.strerror}")
+    typer.echo(f"replay: {path}")
+
+
+@app.command()
+def serve(
+    results: Optional[Path] = typer.Argument(None, help="results folder "
+                                             "(default: the latest under results/)"),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", min=0, max=65535,
+                             help="port to listen on (0: any free port)"),
+) -> None:
+    """Serve a read-only web viewer of a results folder: the leaderboard
+    (following a running tournament), bot pages and game replays."""
+    from werkzeug.serving import make_server
+
+    from arena.store import StoreError, find_store
+    from arena.web import create_app
+
+    try:
+        folder = find_store(results)
+        application = create_app(folder)
+    except StoreError as error:
+        raise fail(str(error))
+    try:
+        server = make_server(host, port, application, threaded=True)
+    except OSError as error:
+        raise fail(f"cannot listen on {host}:{port}: {error.strerror}")
+    typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)",
+               err=False)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+@app.command()
+def export(
+    results: Path = typer.Argument(..., help="results folder"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="write to this file instead of stdout"),
+) -> None:
+    """Every stored game as JSON lines (schema in docs/tournaments.md)."""
+    from arena.export import lines
+    from arena.store import Store, StoreError
+
+    try:
+        with Store(results, create=False) as store:
+            if output is None:
+                for line in lines(store):
+                    typer.echo(line)
+                return
+            with open(output, "w", encoding="utf-8") as out:
+                for line in lines(store):
+                    out.write(line + "\n")
+    except StoreError as error:
+        raise fail(str(error))
+    except OSError as error:
+        raise fail(f"--output: cannot write {output}: {error.strerror}")
