@@ -100,6 +100,13 @@ class Tournament:
         text = json.dumps(data, sort_keys=True, default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def conditions(self) -> dict[str, Any]:
+        """What the games are played under without changing the plan: the
+        time control and each bot's resource limits.  A store refuses a
+        resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
+        return {"time": asdict(self.time),
+                "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
+
 
 TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "workers", "results", "sandbox",
             "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}

@@ -22,6 +22,7 @@ from arena.referee import Entrant
 from arena.store import Store
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
+from arena.tournament.lock import RunLock
 from arena.tournament.plan import MatchItem, Results, make_planner
 
 log = logging.getLogger("arena.tournament")
@@ -173,7 +174,18 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
         registry = installed()
     started = time.monotonic()
     folder = Path(tournament.results)
-    folder.mkdir(parents=True, exist_ok=True)
+    with RunLock(folder):            # one run per folder; a bad folder is refused
+        return _run_locked(tournament, registry, given_registry, folder, started,
+                           progress=progress, console=console, executor=executor,
+                           write_leaderboard=write_leaderboard)
+
+
+def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
+                *, progress: bool, console, executor: Executor | None,
+                write_leaderboard: bool) -> Summary:
+    with Store(folder) as store:    # a bad store or a changed plan: refused before anything starts
+        store.claim(tournament.name, tournament.fingerprint(), tournament.path,
+                    tournament.conditions())
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
     executor = executor or _executor_for(tournament, given_registry)
@@ -182,13 +194,7 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
     completed = False
     try:
         executor.start()              # fork the workers before the store is opened
-        opened = Store(folder)
-        try:
-            opened.claim(tournament.name, tournament.fingerprint(), tournament.path)
-        except BaseException:
-            opened.close()
-            raise
-        store = opened
+        store = Store(folder)
         log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
                  tournament.format, executor.workers, folder)
         if tournament.executor == "dask" and executor.workers != tournament.workers:
