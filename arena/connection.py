@@ -14,7 +14,7 @@ import os
 import select
 import time
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any, Hashable, Protocol
 
 from arena import protocol
 from arena.sandbox import BotProcess
@@ -28,6 +28,24 @@ class Fault:
 
     kind: str      # "timeout", "crash" or "protocol" (see arena.records.FAULTS)
     detail: str
+
+
+class Deadline(Protocol):
+    """A deadline that is not a fixed instant (the referee's move clock,
+    which charges a bot only its own time): whether it has passed at
+    ``now``, and when to look again.  A plain float is a fixed instant."""
+
+    def expired(self, now: float) -> bool: ...
+
+    def wake(self, now: float) -> float: ...
+
+
+def _expired(deadline: float | Deadline, now: float) -> bool:
+    return deadline.expired(now) if hasattr(deadline, "expired") else now >= deadline
+
+
+def _wake(deadline: float | Deadline, now: float) -> float:
+    return deadline.wake(now) if hasattr(deadline, "wake") else deadline
 
 
 class Channel:
@@ -115,7 +133,7 @@ def exchange(
     """Wait until every channel in ``waiting`` has sent one message or failed.
 
     ``waiting`` maps a key to ``(channel, deadline)`` with deadlines on the
-    ``time.monotonic`` clock.  ``bystanders`` are other live channels whose
+    ``time.monotonic`` clock, or :class:`Deadline` objects.  ``bystanders`` are other live channels whose
     stderr and pending input are serviced meanwhile.  A message that is
     already waiting when this is called was sent unasked: a protocol fault.
     """
@@ -136,7 +154,7 @@ def exchange(
                 else:
                     results[key] = (message, now)
                     continue
-            if channel.fault is None and now >= deadline:
+            if channel.fault is None and _expired(deadline, now):
                 channel.fault = Fault("timeout", "no answer before the deadline")
             if channel.fault is not None:
                 results[key] = (channel.fault, now)
@@ -144,7 +162,8 @@ def exchange(
                 pending[key] = (channel, deadline)
         if not pending:
             return results
-        _poll(pending, bystanders, min(deadline for _, deadline in pending.values()) - now)
+        _poll(pending, bystanders, min(_wake(deadline, now) for _, deadline in pending.values())
+              - now)
 
 
 def _poll(pending, bystanders, timeout: float) -> None:

@@ -31,6 +31,7 @@ def tournament(
     from arena.rating import OVERALL
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
+    from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
 
     try:
@@ -40,6 +41,10 @@ def tournament(
         for line in error.errors:
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2)
+    serves = default_workers()
+    if config.scheduler is None and config.workers > serves:
+        typer.echo(f"arena: warning: {config.workers} workers on a machine that serves "
+                   f"{serves} at once: matches will not go faster", err=True)
     try:
         summary = run(config, progress=not quiet)
     except (StoreError, ClusterError) as error:

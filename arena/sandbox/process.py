@@ -34,6 +34,7 @@ from arena.sandbox import bubblewrap, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.uids import UidLease
+from arena.sandbox.usage import Usage, children, process_cpu, waited
 
 LEVELS = ("none", "basic", "strict")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -154,6 +155,7 @@ class BotProcess:
             self._release()
             raise
         self.pid = self.popen.pid
+        self._main: int | None = None
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
@@ -187,6 +189,29 @@ class BotProcess:
                       "--inh-caps=-all", "--bounding-set=-all", "--"]
         chain += limits.prlimit_argv(processes=True) + argv
         return chain, env, "/"
+
+    def main_pid(self) -> int:
+        """The bot's own first process: the started process itself, or in
+        the strict sandbox the one below bubblewrap's two (the outer one and
+        the init of the bot's pid namespace); found once it exists."""
+        if self._main is not None:
+            return self._main
+        pid = self.pid
+        for _ in range(2 if self.level == "strict" else 0):
+            below = children(pid)
+            if len(below) != 1:
+                return pid              # not started yet: look again next time
+            pid = below[0]
+        self._main = pid
+        return pid
+
+    def usage(self) -> Usage:
+        """What the bot has had of the machine so far: its tree's CPU time
+        (its cgroup's, else its main process's) and the time its main process
+        waited for a CPU (see :mod:`arena.sandbox.usage`)."""
+        main = self.main_pid()
+        cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
+        return Usage(cpu if cpu is not None else process_cpu(main), waited(main))
 
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it

@@ -126,10 +126,19 @@ SECTION_KEYS = {"gauntlet": {"challenger"}, "swiss": {"rounds"},
 
 
 def default_workers() -> int:
+    """What the machine can serve: the CPUs this process may run on, and no
+    more than its cgroup's CPU quota.  More workers than that only make every
+    bot wait for a CPU (the referee does not charge that wait, but matches
+    get no faster)."""
+    from arena.sandbox.cgroups import cpu_quota
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+    quota = cpu_quota()
+    if quota is not None:
+        cpus = min(cpus, math.ceil(quota))
+    return max(1, cpus)
 
 
 def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
