@@ -125,6 +125,15 @@ class BotCgroups:
                 with open(os.path.join(path, key), "w") as f:
                     f.write(str(value))
 
+    @classmethod
+    def existing(cls, paths: list[str]) -> "BotCgroups":
+        """Groups made earlier (by a referee now dead), to kill and remove."""
+        group = cls.__new__(cls)
+        group.paths = list(paths)
+        group.v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
+        group._cpu_file = None
+        return group
+
     def cpu_time(self) -> float | None:
         """CPU seconds of every process that ever was in the group (None:
         no CPU accounting here)."""
@@ -168,6 +177,8 @@ class BotCgroups:
 
     def remove(self) -> None:
         for path in self.paths:
+            if not os.path.isdir(path):
+                continue
             for _ in range(200):
                 try:
                     os.rmdir(path)

@@ -32,6 +32,7 @@ import time
 
 from arena.sandbox import bubblewrap, seccomp
 from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.uids import UidLease
 from arena.sandbox.usage import Usage, children, process_cpu, waited
@@ -51,6 +52,20 @@ def harden_referee() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+@functools.lru_cache(maxsize=1)
+def _death_signal_argv() -> tuple[str, ...]:
+    """``setpriv --pdeathsig KILL --``: outside bubblewrap (which has its own
+    ``--die-with-parent``) a bot is killed when its referee dies, even by
+    ``kill -9``, instead of living on in its own session.  Empty where
+    setpriv is missing or too old for the option."""
+    argv = (SETPRIV, "--pdeathsig", "KILL", "--")
+    try:
+        ok = subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return argv if ok else ()
 
 
 def _descendants(pid: int) -> list[int]:
@@ -162,14 +177,15 @@ class BotProcess:
 
     def _chain(self, argv: list[str], limits: ResourceLimits):
         if self.level != "strict":
-            self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
+            self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
             os.chmod(self.workdir, 0o700)
             env = bot_environment(self.workdir)
+            head = list(_death_signal_argv())
             if self.level == "none":
-                return argv, env, self.workdir
+                return head + argv, env, self.workdir
             if not os.path.exists(PRLIMIT):
                 raise SandboxError("prlimit not found: install util-linux")
-            return limits.prlimit_argv(processes=False) + argv, env, self.workdir
+            return head + limits.prlimit_argv(processes=False) + argv, env, self.workdir
         if not bubblewrap.available():
             raise SandboxError("the strict sandbox needs bubblewrap: apt-get install bubblewrap")
         as_root = os.geteuid() == 0

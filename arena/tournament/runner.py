@@ -10,7 +10,10 @@ and keeps every game already committed; the leaderboard is written anyway.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -19,7 +22,8 @@ from typing import Callable
 
 from arena.records import GameRecord
 from arena.referee import Entrant
-from arena.store import Store
+from arena.sandbox.leftovers import remove_leftovers
+from arena.store import FILE_NAME, Store
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
@@ -174,27 +178,57 @@ def run(tournament: Tournament, registry=None, *, progress: bool = True, console
         registry = installed()
     started = time.monotonic()
     folder = Path(tournament.results)
-    with RunLock(folder):            # one run per folder; a bad folder is refused
+    with RunLock(folder), _terminate_as_interrupt():   # one run per folder
         return _run_locked(tournament, registry, given_registry, folder, started,
                            progress=progress, console=console, executor=executor,
                            write_leaderboard=write_leaderboard)
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (``kill``, a service manager) stops the run like Ctrl-C: the
+    workers are stopped, their bots ended and the leaderboard written,
+    instead of the driver vanishing mid-step.  Only the main thread can set
+    a signal handler; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _claim(store: Store, tournament: Tournament) -> Store:
+    """``store``, tied to ``tournament`` (closed if it refuses)."""
+    try:
+        store.claim(tournament.name, tournament.fingerprint(), tournament.path,
+                    tournament.conditions())
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
 def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
                 *, progress: bool, console, executor: Executor | None,
                 write_leaderboard: bool) -> Summary:
-    with Store(folder) as store:    # a bad store or a changed plan: refused before anything starts
-        store.claim(tournament.name, tournament.fingerprint(), tournament.path,
-                    tournament.conditions())
+    if (folder / FILE_NAME).exists():   # a bad store or a changed plan: refused before anything starts
+        _claim(Store(folder), tournament).close()
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
+    remove_leftovers()                # of earlier runs killed outright
     executor = executor or _executor_for(tournament, given_registry)
     bar = None
     store = None
     completed = False
     try:
         executor.start()              # fork the workers before the store is opened
-        store = Store(folder)
+        store = _claim(Store(folder), tournament)
         log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
                  tournament.format, executor.workers, folder)
         if tournament.executor == "dask" and executor.workers != tournament.workers:
@@ -247,6 +281,7 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
         if bar is not None:
             bar.stop()
         executor.close(cancel=not completed)   # abandoned matches: their games are replayed
+        remove_leftovers()                     # of workers that died during the run
         if store is not None:
             summary.stored = store.count()
             if write_leaderboard:
