@@ -17,6 +17,8 @@ import os
 import signal
 import time
 
+from arena.sandbox.usage import StatFile
+
 ROOT = "/sys/fs/cgroup"
 JOIN_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
@@ -113,14 +115,15 @@ class BotCgroups:
         settings = {"pids": {"pids.max": processes},
                     "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory},
                     "cpu": {}, "cpuacct": {}}
-        self._cpu_file: str | None = None
+        self._cpu_file: StatFile | None = None
         for controller, base in sorted(hierarchies().items()):
             path = os.path.join(base, name)
             if path not in self.paths:
                 os.makedirs(path, exist_ok=True)
                 self.paths.append(path)
             if controller in ("cpu", "cpuacct"):
-                self._cpu_file = os.path.join(path, "cpu.stat" if self.v2 else "cpuacct.usage")
+                self._cpu_file = StatFile(os.path.join(path, "cpu.stat" if self.v2 else
+                                                       "cpuacct.usage"))
             for key, value in settings[controller].items():
                 with open(os.path.join(path, key), "w") as f:
                     f.write(str(value))
@@ -137,12 +140,8 @@ class BotCgroups:
     def cpu_time(self) -> float | None:
         """CPU seconds of every process that ever was in the group (None:
         no CPU accounting here)."""
-        if self._cpu_file is None:
-            return None
-        try:
-            with open(self._cpu_file) as f:
-                text = f.read()
-        except OSError:
+        text = self._cpu_file.read() if self._cpu_file is not None else None
+        if text is None:
             return None
         if not self.v2:
             return int(text) / 1e9                      # cpuacct.usage: nanoseconds
@@ -176,6 +175,8 @@ class BotCgroups:
                 time.sleep(0.001)
 
     def remove(self) -> None:
+        if self._cpu_file is not None:
+            self._cpu_file.close()
         for path in self.paths:
             if not os.path.isdir(path):
                 continue

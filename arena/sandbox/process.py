@@ -35,7 +35,7 @@ from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.uids import UidLease
-from arena.sandbox.usage import Usage, children, process_cpu, waited
+from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
 
 LEVELS = ("none", "basic", "strict")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -171,6 +171,7 @@ class BotProcess:
             raise
         self.pid = self.popen.pid
         self._main: int | None = None
+        self._clock_files: tuple[StatFile, StatFile] | None = None   # schedstat, stat
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
@@ -206,28 +207,32 @@ class BotProcess:
         chain += limits.prlimit_argv(processes=True) + argv
         return chain, env, "/"
 
-    def main_pid(self) -> int:
+    def _main_pid(self) -> int | None:
         """The bot's own first process: the started process itself, or in
         the strict sandbox the one below bubblewrap's two (the outer one and
-        the init of the bot's pid namespace); found once it exists."""
-        if self._main is not None:
-            return self._main
+        the init of the bot's pid namespace); None until it exists."""
         pid = self.pid
         for _ in range(2 if self.level == "strict" else 0):
             below = children(pid)
             if len(below) != 1:
-                return pid              # not started yet: look again next time
+                return None
             pid = below[0]
-        self._main = pid
         return pid
 
     def usage(self) -> Usage:
         """What the bot has had of the machine so far: its tree's CPU time
         (its cgroup's, else its main process's) and the time its main process
         waited for a CPU (see :mod:`arena.sandbox.usage`)."""
-        main = self.main_pid()
+        if self._clock_files is None:
+            main = self._main_pid()
+            if main is None:
+                return Usage()          # still starting: nothing of its own yet
+            self._clock_files = (StatFile(f"/proc/{main}/schedstat"),
+                                 StatFile(f"/proc/{main}/stat"))
+        schedstat, stat = self._clock_files
         cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
-        return Usage(cpu if cpu is not None else process_cpu(main), waited(main))
+        return Usage(cpu if cpu is not None else stat_cpu(stat.read()),
+                     schedstat_waited(schedstat.read()))
 
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
@@ -249,6 +254,9 @@ class BotProcess:
         self._release()
 
     def _release(self) -> None:
+        for file in self._clock_files or ():
+            file.close()
+        self._clock_files = None
         if self._cgroups is not None:
             self._cgroups.kill_all()
             self._cgroups.remove()

@@ -7,11 +7,17 @@ waiting on a run queue); the CPU time of a whole tree comes from the bot's
 cgroup where it has one (every process that ever joined, the exited and the
 escaped ones included), else from ``/proc/<pid>/stat`` of its main process
 (its threads, and the children it waited for).
+
+The clock is read at least twice a move, so each file is opened once and
+read again with ``pread`` (benchmarks/move_clock.py has the cost).  An open
+``/proc/<pid>`` file stays bound to that process: once it is gone, reads fail
+instead of reading a later process that got the same pid.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -26,25 +32,54 @@ class Usage:
     waited: float = 0.0
 
 
-def waited(pid: int | str = "thread-self") -> float:
-    """Seconds the task ``pid`` (default: the calling thread) spent runnable
-    on a run queue; 0 once it is gone."""
+class StatFile:
+    """A small /proc or cgroup file, opened once and read again and again."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._fd: int | None = None
+
+    def read(self) -> str | None:
+        """Its current text; None if it cannot be read (the process is gone)."""
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(self._fd, 4096, 0).decode()
+        except OSError:
+            return None
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def schedstat_waited(text: str | None) -> float:
+    """Seconds on a run queue, from a ``schedstat`` text (0 if none)."""
     try:
-        with open(f"/proc/{pid}/schedstat") as f:
-            return int(f.read().split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
+        return int(text.split()[1]) / 1e9
+    except (AttributeError, IndexError, ValueError):
         return 0.0
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds of process ``pid``'s threads and of its waited-for
-    children (clock ticks); 0 once it is gone."""
+def stat_cpu(text: str | None) -> float:
+    """CPU seconds of a process's threads and of its waited-for children,
+    from a ``/proc/<pid>/stat`` text (clock ticks; 0 if none)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
+        fields = text.rsplit(")", 1)[1].split()
         return sum(int(x) for x in fields[11:15]) / _TICK   # utime stime cutime cstime
-    except (OSError, IndexError, ValueError):
+    except (AttributeError, IndexError, ValueError):
         return 0.0
+
+
+_own = threading.local()
+
+
+def waited() -> float:
+    """Seconds the calling thread spent runnable on a run queue."""
+    if not hasattr(_own, "file"):
+        _own.file = StatFile("/proc/thread-self/schedstat")
+    return schedstat_waited(_own.file.read())
 
 
 def children(pid: int) -> list[int]:
