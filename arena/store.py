@@ -20,6 +20,8 @@ is there and none is half-written.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import os
 import sqlite3
@@ -109,6 +111,27 @@ def decode_record(blob: bytes) -> GameRecord:
     return GameRecord.from_dict(json.loads(zlib.decompress(blob)))
 
 
+def _sound(method):
+    """SQLite's errors about the file (damaged pages found late, a disk
+    gone read-only) become a :class:`StoreError` naming the store."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(_problem(self.path, error)) from None
+        return rows
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(_problem(self.path, error)) from None
+    return call
+
+
 class Store:
     """The SQLite results store of one results folder.
 
@@ -139,6 +162,11 @@ class Store:
                 raise StoreError(f"{self.path}: an SQLite file but not a results store "
                                  f"(no meta, items and games tables)")
             if create:
+                # the driver adds to it: not to a store with damaged pages
+                verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+                if verdict != "ok":
+                    raise StoreError(f"{self.path}: the results store is damaged "
+                                     f"({verdict}); restore it from a copy")
                 self.db.executescript(SCHEMA)       # indexes added by newer versions
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
@@ -179,9 +207,11 @@ class Store:
         self.close()
 
     # -- the tournament ------------------------------------------------------
+    @_sound
     def meta(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
+    @_sound
     def claim(self, name: str, fingerprint: str, file: str = "",
               conditions: dict[str, Any] | None = None) -> None:
         """Tie this store to a tournament; refuse another tournament's store,
@@ -207,6 +237,7 @@ class Store:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
     # -- the plan -------------------------------------------------------------
+    @_sound
     def add_items(self, items: Iterable) -> None:
         """Record planned matches (items already stored keep their order)."""
         with self.db:
@@ -217,15 +248,18 @@ class Store:
                  for item in items],
             )
 
+    @_sound
     def items(self) -> list:
         from arena.tournament.plan import MatchItem
         rows = self.db.execute("SELECT data FROM items ORDER BY ord")
         return [MatchItem.from_dict(json.loads(data)) for (data,) in rows]
 
     # -- games ----------------------------------------------------------------
+    @_sound
     def finished_keys(self) -> set[str]:
         return {key for (key,) in self.db.execute("SELECT key FROM games")}
 
+    @_sound
     def add_game(self, item, index: int, record: GameRecord, tournament: str = "") -> int | None:
         """Commit one finished game at once; returns its id (None if the key
         was already stored: a game is never stored twice)."""
@@ -248,9 +282,11 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         return cursor.lastrowid if cursor.rowcount else None
 
+    @_sound
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
+    @_sound
     def games(self, game: str | None = None) -> Iterator[StoredGame]:
         """Finished games in plan order (item order, then index in the item)."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
@@ -267,9 +303,11 @@ class Store:
                              loads(scores), loads(ranks), loads(teams), loads(faults),
                              loads(dummies), moves, duration)
 
+    @_sound
     def game_ids(self) -> list[str]:
         return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]
 
+    @_sound
     def record(self, ref: str | int) -> tuple[int, str, GameRecord]:
         """A stored game by its id (the number) or its key."""
         text = str(ref)

@@ -162,10 +162,16 @@ def _damage(kind: str, store: Path, played: Path) -> None:
         store.write_bytes(bytes(range(256)) * 40)
     elif kind == "empty":
         store.write_bytes(b"")
+    elif kind == "damaged":             # header and size intact, pages garbled
+        garbled = bytearray(data)
+        for offset in range(4096, len(garbled), 4096):
+            garbled[offset:offset + 200] = bytes(range(200))
+        store.write_bytes(bytes(garbled))
 
 
 @pytest.mark.parametrize("kind, says", [
     ("truncated", "truncated"), ("garbage", "not a results store"), ("empty", "empty file"),
+    ("damaged", "damaged"),
 ])
 def test_a_bad_store_is_refused_by_every_command_and_left_untouched(tmp_path, tiny, played,
                                                                     kind, says):
