@@ -320,6 +320,9 @@ class _MoveDeadline:
         self._start = process.usage()
         self._referee = referee_waited()
         self.spent = 0.0
+        # the charge grows at most as fast as the wall clock (on one thread):
+        # no need to look before it could have reached the allowed time
+        self._look_at = self.started + self.allowed
 
     def charged(self, now: float) -> float:
         """The time charged so far (also kept in ``spent``)."""
@@ -329,11 +332,16 @@ class _MoveDeadline:
         return self.spent
 
     def expired(self, now: float) -> bool:
-        return now >= self.ceiling or self.charged(now) > self.allowed
+        if now >= self.ceiling:
+            return True
+        if now < self._look_at:
+            return False
+        over = self.charged(now) > self.allowed
+        self._look_at = now + max(_LOOK, self.allowed - self.spent)
+        return over
 
     def wake(self, now: float) -> float:
-        # the charge grows at most as fast as the wall clock (one thread)
-        return min(self.ceiling, now + max(_LOOK, self.allowed - self.spent))
+        return min(self.ceiling, self._look_at)
 
     def overrun(self, move: float, bank: float) -> str:
         """The fault detail of a timeout."""

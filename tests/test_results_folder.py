@@ -131,6 +131,8 @@ def test_a_results_path_that_is_a_file(tmp_path, tiny):
     target = tmp_path / "r"
     target.write_text("notes\n")
     one_line_error(arena("tournament", tiny, "--results", target), str(target), "is a file")
+    for reader in (("leaderboard", target), ("replay", target, "1")):
+        one_line_error(arena(*reader), str(target), "no results store")
     assert target.read_text() == "notes\n"
 
 
@@ -139,6 +141,7 @@ def test_a_results_path_under_a_file(tmp_path, tiny):
     blocker.write_text("x")
     one_line_error(arena("tournament", tiny, "--results", blocker / "r"),
                    f"{blocker} is a file")
+    one_line_error(arena("leaderboard", blocker / "r"), "no results store")
     assert blocker.read_text() == "x"
 
 
