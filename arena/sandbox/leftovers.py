@@ -11,8 +11,8 @@ what is provably a dead referee's:
   lease held throughout so no referee can start a bot under that uid
   meanwhile;
 * a bot's private folder is named after its referee, ``arena-bot-<pid>.<start
-  time>-*``; a folder whose referee is gone (no such pid, or a pid reused by
-  a later process) is removed.
+  time>-*``; a folder whose referee is gone (no such pid, only its zombie,
+  or a pid reused by a later process) is removed.
 """
 
 from __future__ import annotations
@@ -33,9 +33,13 @@ FOLDER = re.compile(r"^arena-bot-(\d+)\.(\d+)-")
 
 
 def _start_time(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot); None if there
+    is no such process, or only its zombie (it has exited; whoever
+    inherited it may be slow to reap it)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[19])
+            fields = f.read().rsplit(")", 1)[1].split()
+        return None if fields[0] == "Z" else int(fields[19])
     except (OSError, IndexError, ValueError):
         return None
 
