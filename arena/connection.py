@@ -15,7 +15,7 @@ import re
 import select
 import time
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any, Hashable, Protocol
 
 from arena import protocol
 from arena.sandbox import BotProcess
@@ -37,6 +37,24 @@ class Fault:
 
     kind: str      # "timeout", "crash" or "protocol" (see arena.records.FAULTS)
     detail: str
+
+
+class Deadline(Protocol):
+    """A deadline that is not a fixed instant (the referee's move clock,
+    which charges a bot only its own time): whether it has passed at
+    ``now``, and when to look again.  A plain float is a fixed instant."""
+
+    def expired(self, now: float) -> bool: ...
+
+    def wake(self, now: float) -> float: ...
+
+
+def _expired(deadline: float | Deadline, now: float) -> bool:
+    return deadline.expired(now) if hasattr(deadline, "expired") else now >= deadline
+
+
+def _wake(deadline: float | Deadline, now: float) -> float:
+    return deadline.wake(now) if hasattr(deadline, "wake") else deadline
 
 
 class Channel:
@@ -171,10 +189,11 @@ def exchange(
     """Wait until every channel in ``waiting`` has sent one message or failed.
 
     ``waiting`` maps a key to ``(channel, deadline)`` with deadlines on the
-    ``time.monotonic`` clock; each of those channels was :meth:`Channel.ask`-ed.
-    ``bystanders`` are other live channels: their stderr and pending input
-    are serviced meanwhile, and anything they send is a protocol fault
-    (left on ``channel.fault`` for the caller to find).
+    ``time.monotonic`` clock, or :class:`Deadline` objects; each of those
+    channels was :meth:`Channel.ask`-ed.  ``bystanders`` are other live
+    channels: their stderr and pending input are serviced meanwhile, and
+    anything they send is a protocol fault (left on ``channel.fault`` for the
+    caller to find).
     """
     results: dict[Hashable, tuple[dict[str, Any] | Fault, float]] = {}
     while True:
@@ -187,7 +206,7 @@ def exchange(
                 results[key] = (channel.inbox.pop(0), now)
                 channel.asked = False
                 continue
-            if channel.fault is None and now >= deadline:
+            if channel.fault is None and _expired(deadline, now):
                 channel.fault = Fault("timeout", "no answer before the deadline")
             if channel.fault is not None:
                 results[key] = (channel.fault, now)
@@ -195,7 +214,8 @@ def exchange(
                 pending[key] = (channel, deadline)
         if not pending:
             return results
-        _poll(pending, bystanders, min(deadline for _, deadline in pending.values()) - now)
+        _poll(pending, bystanders, min(_wake(deadline, now) for _, deadline in pending.values())
+              - now)
 
 
 def _poll(pending, bystanders, timeout: float) -> None:

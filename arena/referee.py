@@ -40,6 +40,14 @@ from arena.game import Engine, Outcome, competition_ranks
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
+from arena.sandbox.usage import waited as referee_waited
+
+#: how long the referee waits for a move at most, in multiples of the time the
+#: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
+#: one that never answers is not waited for forever
+WALL_CEILING = 10
+#: the shortest pause between two looks at a thinking bot's clock
+_LOOK = 0.002
 
 log = logging.getLogger(__name__)
 
@@ -307,26 +315,27 @@ class _Match:
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
-        sent_at = time.monotonic()  # the clocks start now, for every acting seat
         waiting = {}
-        for seat, message in messages.items():
+        for seat, message in messages.items():   # the clocks start now, for every acting seat
             channel = self.live[index_at[seat]].channel
-            channel.ask(message)
             limit = limits[seat]
-            waiting[seat] = (channel, sent_at + limit.move + seats[seat].bank + limit.grace)
+            deadline = _MoveDeadline(channel.process, limit.move + seats[seat].bank, limit.grace)
+            channel.ask(message)
+            waiting[seat] = (channel, deadline)
         busy = {index_at[seat] for seat in asked}
         replies = exchange(waiting, self._channels(exclude=busy))
         chosen = {}
         for seat in asked:
             reply, at = replies[seat]
-            clock, limit = seats[seat], limits[seat]
+            clock, limit, deadline = seats[seat], limits[seat], waiting[seat][1]
+            if not isinstance(reply, Fault) and deadline.charged(at) > deadline.allowed:
+                reply = Fault("timeout", "")        # answered, but after its time
             if isinstance(reply, Fault):
                 if reply.kind == "timeout":
-                    reply = Fault("timeout", f"no action within {limit.move:g}s + "
-                                             f"{clock.bank:.3f}s bank")
+                    reply = Fault("timeout", deadline.overrun(limit.move, clock.bank))
                 clock.fault = reply
             else:
-                clock.charge(at - sent_at, limit.move)
+                clock.charge(deadline.spent, limit.move)
                 clock.fault = _check_action(reply, legal[seat])
                 if clock.fault is None:
                     chosen[seat] = reply["action"]
@@ -342,6 +351,56 @@ class _Match:
         log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,
                     fault.kind, fault.detail)
         self._drop(index)
+
+
+class _MoveDeadline:
+    """One bot's clock on one move (docs/protocol.md, "Time").
+
+    The bot is charged the time it had the machine: the wall clock since the
+    question, less the time its main process and the referee spent runnable
+    but waiting for a CPU -- or its tree's CPU time, if that is more (a bot
+    thinking on several threads).  So a bot starved by a loaded machine is
+    not faulted, while one that sleeps, blocks or spins still runs out of
+    time.  The wall clock never exceeds ``WALL_CEILING`` times its time.
+    """
+
+    def __init__(self, process: BotProcess, allowed: float, grace: float):
+        self.process = process
+        self.allowed = allowed + grace
+        self.started = time.monotonic()
+        self.ceiling = self.started + allowed * WALL_CEILING + grace
+        self._start = process.usage()
+        self._referee = referee_waited()
+        self.spent = 0.0
+        # the charge grows at most as fast as the wall clock (on one thread):
+        # no need to look before it could have reached the allowed time
+        self._look_at = self.started + self.allowed
+
+    def charged(self, now: float) -> float:
+        """The time charged so far (also kept in ``spent``)."""
+        usage = self.process.usage()
+        starved = (usage.waited - self._start.waited) + (referee_waited() - self._referee)
+        self.spent = max(0.0, usage.cpu - self._start.cpu, now - self.started - starved)
+        return self.spent
+
+    def expired(self, now: float) -> bool:
+        if now >= self.ceiling:
+            return True
+        if now < self._look_at:
+            return False
+        over = self.charged(now) > self.allowed
+        self._look_at = now + max(_LOOK, self.allowed - self.spent)
+        return over
+
+    def wake(self, now: float) -> float:
+        return min(self.ceiling, self._look_at)
+
+    def overrun(self, move: float, bank: float) -> str:
+        """The fault detail of a timeout."""
+        if self.spent <= self.allowed:
+            return (f"no action within the {self.ceiling - self.started:g}s wall-clock ceiling "
+                    f"(charged {self.spent:.3f}s of {move:g}s + {bank:.3f}s bank)")
+        return f"no action within {move:g}s + {bank:.3f}s bank (charged {self.spent:.3f}s)"
 
 
 class _SeatClock:

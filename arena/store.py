@@ -22,7 +22,10 @@ is there and none is half-written.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -126,20 +129,91 @@ def decode_record(blob: bytes) -> GameRecord:
     return GameRecord.from_dict(json.loads(zlib.decompress(blob)))
 
 
+def _sound(method):
+    """SQLite's errors about the file (damaged pages found late, a disk
+    gone read-only) become a :class:`StoreError` naming the store."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(_problem(self.path, error)) from None
+        return rows
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(_problem(self.path, error)) from None
+    return call
+
+
 class Store:
-    """The SQLite results store of one results folder."""
+    """The SQLite results store of one results folder.
+
+    ``create=True`` is the tournament driver (it writes); ``create=False`` a
+    reader (``arena leaderboard``, ``arena replay``), which opens the file
+    read-only and so never changes it.  A new store is built under a
+    temporary name and renamed into place, so a ``results.sqlite`` is never
+    left half-made: an empty (0-byte) or otherwise unsound file there is not
+    one of ours and is refused (:class:`StoreError`), never overwritten.
+    """
 
     def __init__(self, folder: str | Path, *, create: bool = True):
         self.folder = Path(folder)
         self.path = self.folder / FILE_NAME
-        if not create and not self.path.exists():
-            raise StoreError(f"no results store in {self.folder} (expected {self.path})")
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        if not self.path.exists():
+            if not create:
+                raise StoreError(f"no results store in {self.folder} (expected {self.path})")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._build()
+        check_file(self.path)
         if create:
-            self.db.executescript(SCHEMA)
+            _check_writable(self.path)
+        try:
+            self.db = self._connect(writer=create)
+            tables = {name for (name,) in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"meta", "items", "games"} <= tables:
+                raise StoreError(f"{self.path}: an SQLite file but not a results store "
+                                 f"(no meta, items and games tables)")
+            if create:
+                # the driver adds to it: not to a store with damaged pages
+                verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+                if verdict != "ok":
+                    raise StoreError(f"{self.path}: the results store is damaged "
+                                     f"({verdict}); restore it from a copy")
+                self.db.executescript(SCHEMA)       # indexes added by newer versions
+        except sqlite3.Error as error:
+            raise StoreError(_problem(self.path, error)) from None
+
+    def _connect(self, writer: bool) -> sqlite3.Connection:
+        if writer:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            return db
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        if not os.access(self.path, os.W_OK) or not os.access(self.folder, os.W_OK):
+            # a read-only store (a read-only mount, an immutable file): nobody
+            # writes it, and SQLite cannot open WAL's shared memory beside it
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+
+    def _build(self) -> None:
+        """A new, empty store: made under a temporary name, then renamed."""
+        partial = self.path.with_name(self.path.name + ".new")
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            leftover.unlink(missing_ok=True)
+        db = sqlite3.connect(partial, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+        os.replace(partial, self.path)
 
     def close(self) -> None:
         self.db.close()
@@ -151,20 +225,33 @@ class Store:
         self.close()
 
     # -- the tournament ------------------------------------------------------
+    @_sound
     def meta(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
-    def claim(self, name: str, fingerprint: str, file: str = "") -> None:
-        """Tie this store to a tournament; refuse another tournament's store."""
+    @_sound
+    def claim(self, name: str, fingerprint: str, file: str = "",
+              conditions: dict[str, Any] | None = None) -> None:
+        """Tie this store to a tournament; refuse another tournament's store,
+        and the same tournament under other ``conditions`` (time control,
+        resource limits): games played under two time controls would be
+        rated as one."""
         meta = self.meta()
         if meta.get("fingerprint") not in (None, fingerprint):
             raise StoreError(
                 f"{self.path} holds tournament '{meta.get('name')}' with a different plan "
                 f"(games, bots, format, seed or deals changed); use another results folder"
             )
+        given = json.dumps(conditions or {}, sort_keys=True)
+        if "conditions" in meta and meta["conditions"] != given:
+            changed = _changes(json.loads(meta["conditions"]), conditions or {})
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' played under other "
+                f"conditions ({changed}); restore them or use another results folder")
         with self.db:
             self.db.execute("BEGIN")
-            for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file)):
+            for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file),
+                               ("conditions", given)):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
     def bind_key(self, fingerprint: str) -> None:
@@ -187,6 +274,7 @@ class Store:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- the plan -------------------------------------------------------------
+    @_sound
     def add_items(self, items: Iterable) -> None:
         """Record planned matches (items already stored keep their order)."""
         with self.db:
@@ -197,15 +285,18 @@ class Store:
                  for item in items],
             )
 
+    @_sound
     def items(self) -> list:
         from arena.tournament.plan import MatchItem
         rows = self.db.execute("SELECT data FROM items ORDER BY ord")
         return [MatchItem.from_dict(json.loads(data)) for (data,) in rows]
 
     # -- games ----------------------------------------------------------------
+    @_sound
     def finished_keys(self) -> set[str]:
         return {key for (key,) in self.db.execute("SELECT key FROM games")}
 
+    @_sound
     def add_game(self, item, index: int, record: GameRecord, tournament: str = "") -> int | None:
         """Commit one finished game at once; returns its id (None if the key
         was already stored: a game is never stored twice)."""
@@ -228,9 +319,11 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         return cursor.lastrowid if cursor.rowcount else None
 
+    @_sound
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
+    @_sound
     def games(self, game: str | None = None) -> Iterator[StoredGame]:
         """Finished games in plan order (item order, then index in the item)."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
@@ -254,9 +347,11 @@ class Store:
         for id_, key, tournament, finished, blob in rows:
             yield id_, key, tournament, finished, decode_record(blob)
 
+    @_sound
     def game_ids(self) -> list[str]:
         return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]
 
+    @_sound
     def record(self, ref: str | int) -> tuple[int, str, GameRecord]:
         """A stored game by its id (the number) or its key."""
         text = str(ref)
@@ -269,6 +364,72 @@ class Store:
         if row is None:
             raise StoreError(f"no game '{ref}' in {self.path}")
         return row[0], row[1], decode_record(row[2])
+
+
+def _changes(stored: dict[str, Any], given: dict[str, Any], prefix: str = "") -> str:
+    """``time.move 1.0 -> 0.5, ...``: what differs between two nested dicts."""
+    found = []
+    for key in sorted(set(stored) | set(given)):
+        old, new = stored.get(key), given.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            found.append(_changes(old, new, f"{prefix}{key}."))
+        elif old != new:
+            found.append(f"{prefix}{key} {old} -> {new}")
+    return ", ".join(part for part in found if part)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> None:
+    """Refuse a file that cannot be a sound store, before SQLite sees it:
+    empty, not SQLite, or shorter than its header says (truncated)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read the results store: "
+                         f"{error.strerror or error}") from None
+    if size == 0:
+        raise StoreError(f"{path}: an empty file (0 bytes), not a results store; "
+                         f"remove it to start afresh")
+    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
+        raise StoreError(f"{path}: not a results store (not an SQLite database)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]      # the header's page count is current
+    wal = Path(f"{path}-wal")
+    checkpointed = not wal.exists() or wal.stat().st_size == 0
+    if valid and checkpointed and size < pages * page_size:
+        raise StoreError(f"{path}: truncated ({size} bytes, its header says "
+                         f"{pages * page_size}); restore it from a copy or use another "
+                         f"results folder")
+
+
+def _check_writable(path: Path) -> None:
+    """The driver writes the store: open it (and its WAL) for writing, which
+    writes nothing -- permission bits alone say yes to root, even on a
+    read-only mount or an immutable file."""
+    for file in (path, Path(f"{path}-wal")):
+        try:
+            os.close(os.open(file, os.O_RDWR))
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise StoreError(f"{file}: the results store is read-only "
+                             f"({error.strerror or error})") from None
+
+
+def _problem(path: Path, error: sqlite3.Error) -> str:
+    """One line for what SQLite said about the store at ``path``."""
+    text = str(error)
+    if "readonly" in text:
+        return f"{path}: the results store is read-only ({text})"
+    if "malformed" in text or "not a database" in text:
+        return f"{path}: the results store is damaged ({text}); restore it from a copy"
+    return f"{path}: cannot use the results store: {text}"
 
 
 def find_store(results: str | Path | None) -> Path:

@@ -35,6 +35,7 @@ def tournament(
     from arena.seeds import BadKey, Key
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
+    from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
     from arena.tournament.runner import swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
@@ -46,6 +47,10 @@ def tournament(
         for line in error.errors:
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2)
+    serves = default_workers()
+    if config.scheduler is None and config.workers > serves:
+        typer.echo(f"arena: warning: {config.workers} workers on a machine that serves "
+                   f"{serves} at once: matches will not go faster", err=True)
     try:
         summary = run(config, key=Key.from_hex(key) if key is not None else None,
                       progress=not quiet)

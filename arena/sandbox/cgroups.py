@@ -1,5 +1,6 @@
 """A cgroup per bot, where the arena may create them: ``pids.max`` against
 fork bombs, a memory ceiling for the whole tree (rlimits are per process),
+the CPU time of the whole tree (the referee's clock, :mod:`arena.sandbox.usage`),
 and a way to end every process of the bot even one that left its process
 group with ``setsid``.
 
@@ -15,6 +16,8 @@ import functools
 import os
 import signal
 import time
+
+from arena.sandbox.usage import StatFile
 
 ROOT = "/sys/fs/cgroup"
 JOIN_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
@@ -32,6 +35,30 @@ def _own_path(controller: str | None) -> str | None:
         if (controller is None and names == "") or (controller in names.split(",")):
             return path
     return None
+
+
+def cpu_quota() -> float | None:
+    """How many CPUs this process's cgroup may use (``cpu.max``, or v1's
+    ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us``); None: no quota."""
+    v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
+    own = _own_path(None if v2 else "cpu")
+    if own is None:
+        return None
+    base = os.path.join(ROOT, "" if v2 else "cpu", own.lstrip("/"))
+    try:
+        if v2:
+            with open(os.path.join(base, "cpu.max")) as f:
+                quota, period = f.read().split()[:2]
+        else:
+            with open(os.path.join(base, "cpu.cfs_quota_us")) as f:
+                quota = f.read().strip()
+            with open(os.path.join(base, "cpu.cfs_period_us")) as f:
+                period = f.read().strip()
+    except (OSError, ValueError):
+        return None
+    if quota in ("max", "-1"):
+        return None
+    return int(quota) / int(period)
 
 
 def _writable(directory: str) -> bool:
@@ -66,9 +93,12 @@ def _candidates() -> dict[str, str]:
                 enabled = f.read().split()
         except OSError:
             return {}
-        return {c: base for c in ("pids", "memory") if c in enabled and _writable(base)}
+        found = {c: base for c in ("pids", "memory") if c in enabled and _writable(base)}
+        if found:
+            found["cpu"] = base         # cpu.stat's usage_usec is in every v2 group
+        return found
     found = {}
-    for controller in ("pids", "memory"):
+    for controller in ("pids", "memory", "cpuacct"):
         own = _own_path(controller)
         base = os.path.join(ROOT, controller, (own or "/").lstrip("/"))
         if own is not None and _writable(base):
@@ -83,15 +113,42 @@ class BotCgroups:
         self.paths: list[str] = []
         self.v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
         settings = {"pids": {"pids.max": processes},
-                    "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory}}
+                    "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory},
+                    "cpu": {}, "cpuacct": {}}
+        self._cpu_file: StatFile | None = None
         for controller, base in sorted(hierarchies().items()):
             path = os.path.join(base, name)
             if path not in self.paths:
                 os.makedirs(path, exist_ok=True)
                 self.paths.append(path)
+            if controller in ("cpu", "cpuacct"):
+                self._cpu_file = StatFile(os.path.join(path, "cpu.stat" if self.v2 else
+                                                       "cpuacct.usage"))
             for key, value in settings[controller].items():
                 with open(os.path.join(path, key), "w") as f:
                     f.write(str(value))
+
+    @classmethod
+    def existing(cls, paths: list[str]) -> "BotCgroups":
+        """Groups made earlier (by a referee now dead), to kill and remove."""
+        group = cls.__new__(cls)
+        group.paths = list(paths)
+        group.v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
+        group._cpu_file = None
+        return group
+
+    def cpu_time(self) -> float | None:
+        """CPU seconds of every process that ever was in the group (None:
+        no CPU accounting here)."""
+        text = self._cpu_file.read() if self._cpu_file is not None else None
+        if text is None:
+            return None
+        if not self.v2:
+            return int(text) / 1e9                      # cpuacct.usage: nanoseconds
+        for line in text.splitlines():
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1e6
+        return None
 
     def join_argv(self) -> list[str]:
         """The wrapper that moves the bot into its groups, then ``exec``s."""
@@ -118,7 +175,11 @@ class BotCgroups:
                 time.sleep(0.001)
 
     def remove(self) -> None:
+        if self._cpu_file is not None:
+            self._cpu_file.close()
         for path in self.paths:
+            if not os.path.isdir(path):
+                continue
             for _ in range(200):
                 try:
                     os.rmdir(path)

@@ -32,8 +32,10 @@ import time
 
 from arena.sandbox import bubblewrap, seccomp
 from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.uids import UidLease
+from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
 
 LEVELS = ("none", "basic", "strict")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -50,6 +52,20 @@ def harden_referee() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+@functools.lru_cache(maxsize=1)
+def _death_signal_argv() -> tuple[str, ...]:
+    """``setpriv --pdeathsig KILL --``: outside bubblewrap (which has its own
+    ``--die-with-parent``) a bot is killed when its referee dies, even by
+    ``kill -9``, instead of living on in its own session.  Empty where
+    setpriv is missing or too old for the option."""
+    argv = (SETPRIV, "--pdeathsig", "KILL", "--")
+    try:
+        ok = subprocess.run([*argv, "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return argv if ok else ()
 
 
 def _descendants(pid: int) -> list[int]:
@@ -162,20 +178,23 @@ class BotProcess:
             self._release()
             raise
         self.pid = self.popen.pid
+        self._main: int | None = None
+        self._clock_files: tuple[StatFile, StatFile] | None = None   # schedstat, stat
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
 
     def _chain(self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...]):
         if self.level != "strict":
-            self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
+            self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
             os.chmod(self.workdir, 0o700)
             env = bot_environment(self.workdir)
+            head = list(_death_signal_argv())
             if self.level == "none":
-                return argv, env, self.workdir
+                return head + argv, env, self.workdir
             if not os.path.exists(PRLIMIT):
                 raise SandboxError("prlimit not found: install util-linux")
-            return limits.prlimit_argv(processes=False) + argv, env, self.workdir
+            return head + limits.prlimit_argv(processes=False) + argv, env, self.workdir
         if not bubblewrap.available():
             raise SandboxError("the strict sandbox needs bubblewrap: apt-get install bubblewrap")
         as_root = os.geteuid() == 0
@@ -195,6 +214,33 @@ class BotProcess:
                       "--inh-caps=-all", "--bounding-set=-all", "--"]
         chain += limits.prlimit_argv(processes=True) + argv
         return chain, env, "/"
+
+    def _main_pid(self) -> int | None:
+        """The bot's own first process: the started process itself, or in
+        the strict sandbox the one below bubblewrap's two (the outer one and
+        the init of the bot's pid namespace); None until it exists."""
+        pid = self.pid
+        for _ in range(2 if self.level == "strict" else 0):
+            below = children(pid)
+            if len(below) != 1:
+                return None
+            pid = below[0]
+        return pid
+
+    def usage(self) -> Usage:
+        """What the bot has had of the machine so far: its tree's CPU time
+        (its cgroup's, else its main process's) and the time its main process
+        waited for a CPU (see :mod:`arena.sandbox.usage`)."""
+        if self._clock_files is None:
+            main = self._main_pid()
+            if main is None:
+                return Usage()          # still starting: nothing of its own yet
+            self._clock_files = (StatFile(f"/proc/{main}/schedstat"),
+                                 StatFile(f"/proc/{main}/stat"))
+        schedstat, stat = self._clock_files
+        cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
+        return Usage(cpu if cpu is not None else stat_cpu(stat.read()),
+                     schedstat_waited(schedstat.read()))
 
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
@@ -216,6 +262,9 @@ class BotProcess:
         self._release()
 
     def _release(self) -> None:
+        for file in self._clock_files or ():
+            file.close()
+        self._clock_files = None
         if self._cgroups is not None:
             self._cgroups.kill_all()
             self._cgroups.remove()

@@ -24,18 +24,24 @@ class UidLease:
 
     @classmethod
     def acquire(cls) -> "UidLease":
-        os.makedirs(LOCK_DIR, mode=0o700, exist_ok=True)
         start = os.getpid() % COUNT  # spread concurrent referees apart
         for step in range(COUNT):
-            uid = FIRST_UID + (start + step) % COUNT
-            fd = os.open(os.path.join(LOCK_DIR, str(uid)), os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            return cls(uid, fd)
+            lease = cls.try_acquire(FIRST_UID + (start + step) % COUNT)
+            if lease is not None:
+                return lease
         raise RuntimeError(f"all {COUNT} sandbox uids from {FIRST_UID} are in use")
+
+    @classmethod
+    def try_acquire(cls, uid: int) -> "UidLease | None":
+        """The lease on ``uid``, or None while another process holds it."""
+        os.makedirs(LOCK_DIR, mode=0o700, exist_ok=True)
+        fd = os.open(os.path.join(LOCK_DIR, str(uid)), os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return cls(uid, fd)
 
     def release(self) -> None:
         if self._fd >= 0:

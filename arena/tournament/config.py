@@ -106,6 +106,13 @@ class Tournament:
         text = json.dumps(data, sort_keys=True, default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def conditions(self) -> dict[str, Any]:
+        """What the games are played under without changing the plan: the
+        time control and each bot's resource limits.  A store refuses a
+        resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
+        return {"time": asdict(self.time),
+                "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
+
 
 #: deals per referee match by default: each match plays its deals in one
 #: seating, so this many games share a start-up of the bots (12 keeps the
@@ -131,10 +138,19 @@ SECTION_KEYS = {"gauntlet": {"challenger"}, "swiss": {"rounds"},
 
 
 def default_workers() -> int:
+    """What the machine can serve: the CPUs this process may run on, and no
+    more than its cgroup's CPU quota.  More workers than that only make every
+    bot wait for a CPU (the referee does not charge that wait, but matches
+    get no faster)."""
+    from arena.sandbox.cgroups import cpu_quota
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+    quota = cpu_quota()
+    if quota is not None:
+        cpus = min(cpus, math.ceil(quota))
+    return max(1, cpus)
 
 
 def load(path: str | os.PathLike, registry=None, *, results: str | None = None,

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.referee import Deal, Entrant, Limit, play_match
+from arena.sandbox.leftovers import remove_leftovers
+from arena.sandbox.usage import children
 
 log = logging.getLogger("arena.tournament")
 
@@ -149,7 +151,10 @@ def _worker(conn, job_runner, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the driver decides about Ctrl-C
 
     def stop(signum, frame):
-        raise SystemExit(1)     # unwinds the referee, which ends its bot processes
+        # unwinds the referee, which ends its bot processes; once only: a
+        # second SIGTERM (the driver's, after a killpg's) must not cut that short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(1)
     signal.signal(signal.SIGTERM, stop)
     _die_with_parent()
 
@@ -168,11 +173,31 @@ def _worker(conn, job_runner, parent: int) -> None:
             return
         try:
             job_runner(job, emit)
+        except SystemExit:
+            _end_bots()
+            raise
         except Exception:
             log.exception("match %s failed", job.item)
             conn.send(JobDone(job.item, traceback.format_exc(limit=8)))
         else:
             conn.send(JobDone(job.item))
+
+
+def _end_bots() -> None:
+    """Kill whatever bot the referee had not taken charge of yet when the
+    worker was stopped mid-step (one between its start and its handshake):
+    every child of a worker is a bot's sandbox, the leader of its own process
+    group."""
+    for pid in children(os.getpid()):
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
 
 
 @dataclass
@@ -252,6 +277,7 @@ class LocalExecutor(Executor):
         if slot.job is not None:
             finished += 1
             on_event(JobDone(slot.job.item, f"worker process ended with exit code {code}"))
+        remove_leftovers()          # what the dead worker's bots held
         self._spawn()
         return finished
 

@@ -16,8 +16,11 @@ next run continues exactly where this one stopped.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
+import signal
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -28,9 +31,11 @@ from arena import seeds
 from arena.rating import Rater
 from arena.records import GameRecord
 from arena.referee import Entrant
-from arena.store import Store, StoredGame
+from arena.sandbox.leftovers import remove_leftovers
+from arena.store import FILE_NAME, Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
+from arena.tournament.lock import RunLock
 from arena.tournament.plan import MatchItem, Results, make_planner
 from arena.tournament.stopping import Enough, StopRule, Stopper
 
@@ -258,22 +263,57 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
         registry = installed()
     started = time.monotonic()
     folder = Path(tournament.results)
-    folder.mkdir(parents=True, exist_ok=True)
+    with RunLock(folder), _terminate_as_interrupt():   # one run per folder
+        return _run_locked(tournament, registry, given_registry, folder, started, key,
+                           progress=progress, console=console, executor=executor,
+                           write_leaderboard=write_leaderboard)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (``kill``, a service manager) stops the run like Ctrl-C: the
+    workers are stopped, their bots ended and the leaderboard written,
+    instead of the driver vanishing mid-step.  Only the main thread can set
+    a signal handler; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _claim(store: Store, tournament: Tournament) -> Store:
+    """``store``, tied to ``tournament`` (closed if it refuses)."""
+    try:
+        store.claim(tournament.name, tournament.fingerprint(), tournament.path,
+                    tournament.conditions())
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
+                key: seeds.Key | None, *, progress: bool, console, executor: Executor | None,
+                write_leaderboard: bool) -> Summary:
+    if (folder / FILE_NAME).exists():   # a bad store or a changed plan: refused before anything starts
+        _claim(Store(folder), tournament).close()
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
+    remove_leftovers()                # of earlier runs killed outright
     executor = executor or _executor_for(tournament, given_registry)
     bar = None
     store = None
     completed = False
     try:
         executor.start()              # fork the workers before the store is opened
-        opened = Store(folder)
-        try:
-            opened.claim(tournament.name, tournament.fingerprint(), tournament.path)
-        except BaseException:
-            opened.close()
-            raise
-        store = opened
+        store = _claim(Store(folder), tournament)
         key = seeds.load_or_create(folder, key, has_results=bool(store.count()
                                                                   or store.items()))
         store.bind_key(key.fingerprint)
@@ -358,6 +398,7 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
         if bar is not None:
             bar.stop()
         executor.close(cancel=not completed)   # abandoned matches: their games are replayed
+        remove_leftovers()                     # of workers that died during the run
         if store is not None:
             summary.stored = store.count()
             if write_leaderboard:

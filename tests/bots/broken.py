@@ -43,6 +43,9 @@ def misbehave(message):
             time.sleep(3600)
             os._exit(0)
         time.sleep(3600)
+    elif MODE == "spin":
+        while True:
+            pass
     elif MODE == "slow":
         time.sleep(float(sys.argv[2]))
         protocol.write_message(wire_out, {"type": "action", "action": message["legal"][0]})

@@ -1,0 +1,47 @@
+"""Usage errors of the ``arena`` command, as a user meets them in a terminal:
+one line ``arena: error: ...`` on stderr, exit status 2, never typer's box."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arena
+
+ROOT = Path(__file__).parents[1]
+ARENA = [str(Path(sys.executable).parent / "arena")]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(ARENA + list(args), capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("tournament", "tournaments/quick.toml", "--workers", "-1"), "'--workers'"),
+    (("match", "vegetables", "random", "random", "--games", "0"), "'--games'"),
+    (("tournament", "tournaments/quick.toml", "--bogus"), "No such option: --bogus"),
+    (("tournament",), "Missing argument"),
+    (("leaderboard", "--format"), "'--format' requires an argument"),
+    (("no-such-command",), "No such command"),
+])
+def test_usage_errors_are_one_plain_line_with_exit_2(args, says):
+    result = run(*args)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("arena: error: ") and says in lines[0]
+    assert "╭" not in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_version_prints_the_package_version():
+    result = run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"arena {arena.__version__}"
+
+
+def test_help_still_works():
+    result = run("tournament", "--help")
+    assert result.returncode == 0 and "--workers" in result.stdout
