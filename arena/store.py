@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.plan_items import MatchItem
 from arena.records import GameRecord
 
 FILE_NAME = "results.sqlite"
@@ -286,8 +287,7 @@ class Store:
             )
 
     @_sound
-    def items(self) -> list:
-        from arena.tournament.plan import MatchItem
+    def items(self) -> list[MatchItem]:
         rows = self.db.execute("SELECT data FROM items ORDER BY ord")
         return [MatchItem.from_dict(json.loads(data)) for (data,) in rows]
 
