@@ -72,7 +72,7 @@ def test_leaderboard_at_desktop_and_phone_width_follows_new_games(served, browse
         expect(page.locator("#pool-farm-hand")).to_contain_text("(dummy)")
         # nothing wider than the screen: wide tables scroll inside their box
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        chart = page.locator("#pool-overall svg")
+        chart = page.locator("#pool-farm-and-furious svg").first   # a game's rating chart
         assert chart.bounding_box()["width"] <= viewport["width"]
         page.screenshot(path=str(SHOTS / f"leaderboard-{name}.png"), full_page=True)
         page.close()
