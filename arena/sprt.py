@@ -10,12 +10,12 @@ counted, so the decision is the one taken at that deal.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
+from arena.seeds import Key
 from arena.sequential import SPRT
 from arena.stats import showings
 from arena.store import StoredGame
@@ -41,22 +41,24 @@ def difference(records: list[GameRecord], a: str, b: str) -> float:
     return sum(gaps) / len(gaps) if gaps else 0.0
 
 
-def run(engine, a: Entrant, b: Entrant, test: SPRT, *, players: int, seed: int,
+def run(engine, a: Entrant, b: Entrant, test: SPRT, *, players: int, key: Key,
         options: dict | None = None, limit: Limit = Limit(), sandbox: str | None = None,
         max_deals: int = 2000, batch: int = 8,
         on_deal: Callable[[int, float, SPRT], None] | None = None) -> Outcome:
-    """Play deals until ``test`` decides or ``max_deals`` are counted."""
+    """Play deals until ``test`` decides or ``max_deals`` are counted.  Every
+    seed comes from ``key``, and each rotation of a batch is a match of its
+    own (fresh processes), so no bot process meets a deal twice."""
     entrants = [a if seat % 2 == 0 else b for seat in range(players)]
     rotations = seatings([e.name for e in entrants], "rotate")
-    seeds = random.Random(seed)
     deals = games = 0
     while deals < max_deals:
-        chunk = [seeds.randrange(2**31) for _ in range(min(batch, max_deals - deals))]
-        records = play_match(engine, entrants,
-                             [Deal(s, seating) for s in chunk for seating in rotations],
-                             options, limit, sandbox=sandbox)
-        for start in range(0, len(records), len(rotations)):
-            played = records[start:start + len(rotations)]
+        numbers = range(deals, deals + min(batch, max_deals - deals))
+        by_rotation = [play_match(engine, entrants,
+                                  [Deal(key.derive("deal", n), seating,
+                                        key.derive("chance", n, turn), n) for n in numbers],
+                                  options, limit, sandbox=sandbox)
+                       for turn, seating in enumerate(rotations)]
+        for played in zip(*by_rotation):
             gap = difference(played, a.name, b.name)
             deals += 1
             games += len(played)

@@ -120,11 +120,11 @@ def test_arena_sprt_on_real_bots():
     common = ["farm-and-furious", "--delta", "0.2", "--seed", "1", "-o", "track_length=10",
               "--sandbox", "none", "--json"]
     strong = json.loads(runner.invoke(app, ["sprt", *common, "-b", "farm-and-furious-racer",
-                                            "-b", "random"]).output)
+                                            "-b", "random"]).stdout)
     assert strong["decision"] == H1 and strong["llr"] >= strong["bounds"][1]
     assert strong["games"] == 2 * strong["deals"] and strong["deals"] < 40
     weak = json.loads(runner.invoke(app, ["sprt", *common, "-b", "random",
-                                          "-b", "farm-and-furious-racer"]).output)
+                                          "-b", "farm-and-furious-racer"]).stdout)
     assert weak["decision"] == H0 and weak["llr"] <= weak["bounds"][0]
     for bad, message in ((["-b", "random"], "two different bots"),
                          (["-b", "random", "-b", "random"], "two different bots"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Optional
 
 import typer
@@ -22,7 +21,10 @@ def sprt(
                                                      "table of two or more)"),
     max_deals: int = typer.Option(2000, "--max-deals", min=1, help="stop undecided after this"),
     batch: int = typer.Option(8, min=1, help="deals per referee match"),
-    seed: Optional[int] = typer.Option(None, help="seed for the deals (random if omitted)"),
+    seed: Optional[int] = typer.Option(None, help="a public seed for the deals: predictable "
+                                                  "to the bots (default: a secret key)"),
+    key: Optional[str] = typer.Option(None, "--key", help="the secret key (hex) an earlier "
+                                                          "run printed, to replay it"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     move: float = typer.Option(1.0, help="seconds per move"),
     sandbox: str = typer.Option("auto", help="auto, strict, basic or none"),
@@ -32,7 +34,7 @@ def sprt(
     test on duplicate deals (each played in every rotation of the seats),
     valid however early it stops."""
     from arena.bots import BotSpecError
-    from arena.cli.match import parse_options
+    from arena.cli.match import PREDICTABLE, match_key, parse_options
     from arena.game import GameError
     from arena.plugins import UnknownName, installed
     from arena.referee import Entrant, Limit
@@ -55,14 +57,17 @@ def sprt(
                 raise ValueError(f"bot '{name}' does not play '{game}'")
         test = SPRT(delta=delta, alpha=alpha, beta=beta)
         level = choose_level(sandbox)
-    except ValueError as error:     # includes an SPRT setting out of range
+        secret = match_key(seed, key, None)
+    except ValueError as error:     # includes an SPRT setting out of range, a bad key
         raise fail(str(error))
     except (UnknownName, GameError, BotSpecError, SandboxError) as error:
         raise fail(str(error))
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    if secret.public:
+        typer.echo(PREDICTABLE, err=True)
     a, b = (Entrant(name, spec) for name, spec in zip(bot, specs))
+    source = f"seed {seed}" if secret.public else "a secret key"
     if not as_json:
-        typer.echo(f"{game}, {seats} seats, seed {seed}: H0 '{a.name} is not better', "
+        typer.echo(f"{game}, {seats} seats, deals from {source}: H0 '{a.name} is not better', "
                    f"H1 '{a.name} wins a decided deal with chance >= {0.5 + delta:g}' "
                    f"(alpha {alpha:g}, beta {beta:g}); LLR bounds "
                    f"{test.lower:.2f} / {test.upper:.2f}")
@@ -71,7 +76,7 @@ def sprt(
         if deals % 10 == 0:
             typer.echo(f"deal {deals}: {a.name} won {state.wins}, lost {state.losses}, "
                        f"level {state.ties}; LLR {state.llr:.2f}")
-    outcome = run(engine, a, b, test, players=seats, seed=seed, options=options,
+    outcome = run(engine, a, b, test, players=seats, key=secret, options=options,
                   limit=Limit(move=move), sandbox=level, max_deals=max_deals, batch=batch,
                   on_deal=None if as_json else show)
     verdict = ("undecided" if outcome.decision is None else
@@ -79,7 +84,8 @@ def sprt(
                f"{a.name} is not better than {b.name} by {delta:g}")
     if as_json:
         typer.echo(json.dumps({
-            "game": game, "players": seats, "seed": seed, "a": a.name, "b": b.name,
+            "game": game, "players": seats, "seed": seed,
+            "key": None if secret.public else secret.hex, "a": a.name, "b": b.name,
             "delta": delta, "alpha": alpha, "beta": beta, "decision": outcome.decision,
             "deals": outcome.deals, "games": outcome.games, "wins": test.wins,
             "losses": test.losses, "ties": test.ties, "llr": round(test.llr, 4),
@@ -88,3 +94,5 @@ def sprt(
     typer.echo(f"{outcome.decision or 'undecided'}: {verdict} after {outcome.deals} deals "
                f"({outcome.games} games): won {test.wins}, lost {test.losses}, "
                f"level {test.ties}; LLR {test.llr:.2f}")
+    if not secret.public:
+        typer.echo(f"key {secret.hex} (--key replays this test)")
