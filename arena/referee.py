@@ -64,12 +64,13 @@ class Limit:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A bot at the table: its display name, how to start it, and its own
-    resource limits (None: the match's)."""
+    """A bot at the table: its display name, how to start it, its own
+    resource limits (None: the match's) and the settings its hello carries."""
 
     name: str
     spec: BotSpec
     resources: ResourceLimits | None = None
+    settings: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class _Match:
         channel = Channel(process, stderr_cap=resources.output)
         seed = random.Random(f"{self.match_seed}:{index}").randrange(2**31)
         channel.send(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                    self.limit.as_dict()))
+                                    self.limit.as_dict(), dict(entrant.settings or {})))
         deadline = time.monotonic() + self.limit.startup + self.limit.grace
         reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
         if isinstance(reply, dict) and reply.get("type") != protocol.READY:

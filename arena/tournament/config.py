@@ -48,6 +48,7 @@ class BotEntry:
     name: str
     bot: str
     games: tuple[str, ...] | None = None  # restricts which games it is entered in
+    settings: dict[str, Any] | None = None  # the bot's own table, sent in its hello
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,9 @@ class Tournament:
         data = {
             "seed": self.seed, "format": self.format, "match_deals": self.match_deals, "challenger": self.challenger,
             "rounds": self.rounds, "sigma": self.sigma, "budget": self.budget,
-            "bots": [asdict(bot) for bot in self.bots],
+            # a bot without settings keeps the fingerprint it had before settings existed
+            "bots": [{key: value for key, value in asdict(bot).items()
+                      if key != "settings" or value} for bot in self.bots],
             "games": [asdict(game) for game in self.games],
         }
         text = json.dumps(data, sort_keys=True, default=list)
@@ -105,7 +108,7 @@ TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "worker
             "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler"}
 EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
-BOT_KEYS = {"name", "bot", "games", "limits"}
+BOT_KEYS = {"name", "bot", "games", "limits", "settings"}
 #: [limits] keys, in the units people write, and the ResourceLimits field and
 #: factor each becomes
 LIMIT_KEYS = {
@@ -367,7 +370,9 @@ def _parse_bots(c: _Checker, data: dict, registry,
             c.error(f"{where}.name", f"'{name}' is used by another bot (give each a distinct name)")
             continue
         seen.add(name)
-        bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None))
+        settings = c.get(item, "settings", dict, None, f"{where}.settings")
+        bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None,
+                             settings=settings or None))
         limits[name] = _parse_limits(c, c.get(item, "limits", dict, {}, f"{where}.limits"),
                                      default_limits, f"{where}.limits")
     return bots, limits

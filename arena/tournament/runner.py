@@ -146,7 +146,7 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
         if not todo:
             continue
         entrants = tuple(Entrant(name, registry.bot(tournament.bot(name).bot),
-                                 tournament.resources.get(name))
+                                 tournament.resources.get(name), tournament.bot(name).settings)
                          for name in item.lineup)
         jobs.append(MatchJob(
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
