@@ -10,7 +10,8 @@ needs to know the hidden cards.
 
 Every seat that acts at a node keeps its own statistics there (decoupled
 UCT): on a simultaneous move each acting seat picks its action by its own
-bandit, and the child is the joint action.  One sequential move is simply a
+bandit (mixed with some uniform choice, see SIMULTANEOUS_MIX), and the
+child is the joint action.  One sequential move is simply a
 joint action of one seat.  Because the legal actions differ between
 determinizations, each action also counts how often it was *available*, and
 the exploration term uses that count (the subset-armed bandit of ISMCTS).
@@ -35,6 +36,10 @@ from bots.ismcts.knowledge import Knowledge
 
 # per-action statistics, indexed for speed: visits, total reward, availability
 VISITS, TOTAL, AVAILABLE = 0, 1, 2
+#: on a simultaneous move, the chance a seat picks uniformly instead of by UCB:
+#: deterministic UCB makes seats with mirrored statistics always pick alike
+#: (and never learn what happens when they differ)
+SIMULTANEOUS_MIX = 0.2
 
 
 class Node:
@@ -101,8 +106,10 @@ class Search:
                 if untried:
                     action = untried[0] if len(untried) == 1 else rng.choice(untried)
                     table[action] = [0, 0.0, 1]
+                elif len(acting) > 1 and rng.random() < SIMULTANEOUS_MIX:
+                    action = rng.choice(state.legal_actions(seat))
                 else:
-                    action = _ucb_choice(table, state.legal_actions(seat), c)
+                    action = _ucb_choice(table, state.legal_actions(seat), c, rng)
                 joint[seat] = action
             path.append((node, joint))
             state.apply(joint)
@@ -133,11 +140,17 @@ class Search:
         return knowledge.reward(state.outcome())
 
 
-def _ucb_choice(table: dict[Action, list], legal: list[Action], c: float) -> Action:
-    best, best_value = legal[0], -math.inf
+def _ucb_choice(table: dict[Action, list], legal: list[Action], c: float,
+                rng: random.Random) -> Action:
+    """The action of highest upper confidence bound; exact ties broken at
+    random (else two seats of a symmetric simultaneous move would always pick
+    alike, and only ever learn about the joint actions where they agree)."""
+    best, best_value = [], -math.inf
     for action in legal:
         visits, total, available = table[action]
         value = total / visits + c * math.sqrt(math.log(available) / visits)
         if value > best_value:
-            best, best_value = action, value
-    return best
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
