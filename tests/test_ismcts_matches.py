@@ -74,3 +74,24 @@ def test_clock_mode_keeps_within_the_move_time_under_load(registry, load):
     assert seat.moves > 5
     # it thinks for half the move by default: well inside the limit on average
     assert seat.time_used / seat.moves < move
+
+
+def test_tournament_settings_reach_the_bot_and_decide_the_plan(tmp_path, registry):
+    from arena.tournament.config import ConfigError, load
+    from arena.tournament.plan import plan
+    from arena.tournament.runner import jobs_for
+
+    def write(bots):
+        path = tmp_path / "t.toml"
+        path.write_text(f'name = "s"\nseed = 1\ndeals = 1\nbots = [{bots}]\n'
+                        '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n')
+        return load(path, registry)
+
+    tournament = write('"random", { bot = "ismcts", settings = { iterations = 3 } }')
+    [job] = jobs_for(tournament, registry, plan(tournament), set())
+    assert {e.name: e.settings for e in job.entrants} == {"random": None,
+                                                          "ismcts": {"iterations": 3}}
+    other = write('"random", { bot = "ismcts", settings = { iterations = 4 } }')
+    assert other.fingerprint() != tournament.fingerprint()
+    with pytest.raises(ConfigError, match=r"bots\[1\]\.settings: expected a table"):
+        write('"random", { bot = "ismcts", settings = 3 }')
