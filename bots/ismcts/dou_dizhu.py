@@ -1,18 +1,56 @@
-"""Dou Dizhu for the search: rewards that weigh the payoff, not only the win.
+"""Dou Dizhu for the search: a shedding rollout and payoff-weighted rewards.
 
 The arena's strength measure in Dou Dizhu is the mean payoff, and a payoff
 doubles with every bomb, rocket and spring, so the reward blends the win with
 the payoff itself (:func:`~bots.ismcts.knowledge.rank_rewards` with a score
 scale of one doubled landlord stake).
+
+Uniformly random play passes, splits and bombs at random, so a rollout says
+little about who holds the stronger hand.  The ``shed`` rollout plays like a
+beginner instead: it leads the longest of a few random plays (more cards
+gone per turn), follows with its lowest beating play that is not a bomb,
+and keeps bombs and the rocket for when nothing else beats.
 """
 
 from __future__ import annotations
 
+import random
 from functools import partial
+
+from arena.game import Action, State
 
 from bots.ismcts.knowledge import Knowledge, rank_rewards
 
 #: the landlord's payoff of a plain won game at bid 3 (6) squashes to ~0.76
 SCORE_SCALE = 6.0
+#: random plays compared when leading
+LEAD_CHOICES = 3
+#: chance of passing although a plain play beats (holding back, as people do)
+HOLD_BACK = 0.15
+#: chance of bombing when only a bomb beats
+BOMB = 0.3
+PASS = "pass"
 
-KNOWLEDGE = Knowledge(reward=partial(rank_rewards, score_scale=SCORE_SCALE))
+
+def _is_bomb(play: str) -> bool:
+    return play == "BR" or (len(play) == 4 and play.count(play[0]) == 4)
+
+
+def shed(state: State, seat: int, rng: random.Random) -> Action:
+    """Lead long plays, follow low, bomb rarely (bids: at random)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if legal[0].startswith("bid:"):
+        return rng.choice(legal)
+    if legal[0] != PASS:  # leading: the longest of a few random plays
+        picks = [legal[rng.randrange(len(legal))] for _ in range(LEAD_CHOICES)]
+        return max(picks, key=len)
+    plain = [play for play in legal[1:] if not _is_bomb(play)]
+    if plain:
+        return PASS if rng.random() < HOLD_BACK else plain[0]
+    return legal[1] if rng.random() < BOMB else PASS
+
+
+KNOWLEDGE = Knowledge(rollout=shed, rollouts=(("shed", shed),),
+                      reward=partial(rank_rewards, score_scale=SCORE_SCALE))

@@ -1,17 +1,38 @@
-"""Farm Hand for the search: rewards that count the points, not only the rank.
+"""Farm Hand for the search: rollouts to the end of the round, scored by points.
 
-Farm Hand is scored over a series (and its solitaire challenge is a points
-target: 21), so the reward blends the rank among players and dummies with the
-game's score (:func:`~bots.ismcts.knowledge.rank_rewards` with a score scale).
+Every round is a fresh deal, so whatever a rollout plays in later rounds is
+noise about the decision at hand: a rollout stops when the next bids are due
+(bids are the only integer actions) and the position is scored by the scores
+as they stand.  The reward blends the rank among players and dummies with
+the score itself (:func:`~bots.ismcts.knowledge.rank_rewards` with a score
+scale), since Farm Hand is about points (its solitaire challenge: 21).
 """
 
 from __future__ import annotations
 
 from functools import partial
 
+from arena.game import Outcome, State
+
 from bots.ismcts.knowledge import Knowledge, rank_rewards
 
 #: a score of this size squashes to ~0.76 of its half of the reward
 SCORE_SCALE = 10.0
 
-KNOWLEDGE = Knowledge(reward=partial(rank_rewards, score_scale=SCORE_SCALE))
+
+def bids_due(state: State) -> bool:
+    """A new round's bidding has begun (the round before is scored)."""
+    return isinstance(state.legal_actions(state.to_act()[0])[0], int)
+
+
+def evaluate(state: State) -> list[float]:
+    """The reward the game would give if it ended with the scores as they are."""
+    view = state.observation(0)
+    players, scores = view["players"], view["scores"]
+    standing = Outcome.from_scores(scores[:players],
+                                   dummies=dict(zip(view["dummies"], scores[players:])) or None)
+    return rank_rewards(standing, SCORE_SCALE)
+
+
+KNOWLEDGE = Knowledge(cutoff=bids_due, evaluate=evaluate,
+                      reward=partial(rank_rewards, score_scale=SCORE_SCALE))

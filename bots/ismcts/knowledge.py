@@ -62,14 +62,16 @@ class Knowledge:
     """The per-game parts of the search (defaults: nothing game-specific).
 
     ``rollouts`` names the rollout policies a tournament file may choose by
-    name (``random`` is always there); ``rollout`` is the default.  ``depth``
-    is the default rollout cut-off (0: play to the end) and ``evaluate``
-    scores a cut-off position like ``reward`` scores an outcome.
+    name (``random`` is always there); ``rollout`` is the default.  A rollout
+    is cut off after ``depth`` moves (0: no limit) or at a position where
+    ``cutoff`` is true, and ``evaluate`` scores the cut-off position like
+    ``reward`` scores an outcome.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
     rollouts: tuple[tuple[str, Callable], ...] = ()
     depth: int = 0
+    cutoff: Callable[[State], bool] | None = None
     evaluate: Callable[[State], list[float]] = _no_evaluation
     reward: Callable[[Outcome], list[float]] = rank_rewards
 
@@ -87,6 +89,7 @@ GAME_MODULES = {
     "dou-dizhu": "bots.ismcts.dou_dizhu",
     "farm-hand": "bots.ismcts.farm_hand",
     "hand-and-foot": "bots.ismcts.hand_and_foot",
+    "vegetables": "bots.ismcts.vegetables",
 }
 
 

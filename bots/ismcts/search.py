@@ -128,12 +128,13 @@ class Search:
 
     def rollout(self, state: State) -> list[float]:
         """Play on with the rollout policy; score the end, or the position
-        after ``depth`` moves with the game's evaluation."""
+        where the game's knowledge cuts the rollout off with its evaluation."""
         policy, rng, knowledge = self.rollout_policy, self.rng, self.knowledge
-        limit = self.depth or math.inf  # depth 0: play to the end
+        limit = self.depth or math.inf  # depth 0: no limit
+        cutoff = knowledge.cutoff
         steps = 0
         while acting := state.to_act():
-            if steps >= limit:
+            if steps >= limit or (cutoff is not None and cutoff(state)):
                 return knowledge.evaluate(state)
             state.apply({seat: policy(state, seat, rng) for seat in acting})
             steps += 1
