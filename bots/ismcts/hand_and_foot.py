@@ -48,7 +48,12 @@ def evaluate(state) -> list[float]:
     return [share[state.team_of(seat)] for seat in range(state.players)]
 
 
+def turn_over(state: State) -> bool:
+    """The next turn has begun (its first action is always ``draw``)."""
+    return state.legal_actions(state.to_act()[0])[0] == "draw"
+
+
 KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first),),
-                      depth=DEPTH, evaluate=evaluate)
+                      depth=DEPTH, cutoff=turn_over, evaluate=evaluate)
 
 
