@@ -20,7 +20,7 @@ from bots.ismcts.knowledge import Knowledge, rank_rewards
 SCORE_SCALE = 10.0
 
 
-def bids_due(state: State) -> bool:
+def bids_due(state: State, first: tuple) -> bool:
     """A new round's bidding has begun (the round before is scored)."""
     return isinstance(state.legal_actions(state.to_act()[0])[0], int)
 

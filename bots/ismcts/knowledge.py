@@ -53,6 +53,12 @@ def rank_rewards(outcome: Outcome, score_scale: float = 0.0) -> list[float]:
     return rewards
 
 
+def turn_over(state: State, first: tuple) -> bool:
+    """A cutoff for games of multi-action turns (Hand and Foot, VEGEtables):
+    someone else's turn has begun, so the rollout covered one whole turn."""
+    return state.to_act() != first
+
+
 def _no_evaluation(state: State) -> list[float]:
     raise AssertionError("a rollout was cut off in a game without an evaluation")
 
@@ -64,14 +70,15 @@ class Knowledge:
     ``rollouts`` names the rollout policies a tournament file may choose by
     name (``random`` is always there); ``rollout`` is the default.  A rollout
     is cut off after ``depth`` moves (0: no limit) or at a position where
-    ``cutoff`` is true, and ``evaluate`` scores the cut-off position like
+    ``cutoff(state, first)`` is true (``first``: the seats that acted at the
+    rollout's start), and ``evaluate`` scores the cut-off position like
     ``reward`` scores an outcome.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
     rollouts: tuple[tuple[str, Callable], ...] = ()
     depth: int = 0
-    cutoff: Callable[[State], bool] | None = None
+    cutoff: Callable[[State, tuple], bool] | None = None
     evaluate: Callable[[State], list[float]] = _no_evaluation
     reward: Callable[[Outcome], list[float]] = rank_rewards
 

@@ -132,9 +132,10 @@ class Search:
         policy, rng, knowledge = self.rollout_policy, self.rng, self.knowledge
         limit = self.depth or math.inf  # depth 0: no limit
         cutoff = knowledge.cutoff
+        first = state.to_act()
         steps = 0
         while acting := state.to_act():
-            if steps >= limit or (cutoff is not None and cutoff(state)):
+            if steps >= limit or (cutoff is not None and cutoff(state, first)):
                 return knowledge.evaluate(state)
             state.apply({seat: policy(state, seat, rng) for seat in acting})
             steps += 1
