@@ -1,9 +1,8 @@
 """Farm Hand for the search: rollouts to the end of the round, scored by points.
 
 Every round is a fresh deal, so whatever a rollout plays in later rounds is
-noise about the decision at hand: a rollout stops when the next bids are due
-(bids are the only integer actions) and the position is scored by the scores
-as they stand.  The reward blends the rank among players and dummies with
+noise about the decision at hand: the search stops at the end of the round
+(its horizon) and the position is scored by the scores as they stand.  The reward blends the rank among players and dummies with
 the score itself (:func:`~bots.ismcts.knowledge.rank_rewards` with a score
 scale), since Farm Hand is about points (its solitaire challenge: 21).
 """
@@ -20,9 +19,10 @@ from bots.ismcts.knowledge import Knowledge, rank_rewards
 SCORE_SCALE = 10.0
 
 
-def bids_due(state: State, first: tuple) -> bool:
-    """A new round's bidding has begun (the round before is scored)."""
-    return isinstance(state.legal_actions(state.to_act()[0])[0], int)
+def this_round(state: State) -> tuple:
+    """The round (and tie-break replay) being played: the search's horizon."""
+    view = state.observation(0)
+    return view["round"], view["replay"]
 
 
 def evaluate(state: State) -> list[float]:
@@ -34,5 +34,5 @@ def evaluate(state: State) -> list[float]:
     return rank_rewards(standing, SCORE_SCALE)
 
 
-KNOWLEDGE = Knowledge(cutoff=bids_due, evaluate=evaluate,
+KNOWLEDGE = Knowledge(horizon=this_round, evaluate=evaluate,
                       reward=partial(rank_rewards, score_scale=SCORE_SCALE))

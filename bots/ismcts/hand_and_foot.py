@@ -3,8 +3,7 @@
 A random rollout to the end of a game takes ~4000 moves (~90 ms), so the
 search would manage a handful of iterations a move.  Instead a rollout ends
 with the turn it is in (at most ``DEPTH`` moves) and the position is scored by
-each team's total plus what its round is worth right now (books and melded
-cards, minus the cards still held: the engine's own ``round_scores``),
+each team's total plus what it has on the table (books and melded cards),
 compared team against team through a logistic of the point difference.  A
 fixed 40-move horizon (a few turns of every seat) was measured first: its
 noise drowned the few points a meld is worth, and it lost 4 games of 4 to
@@ -23,12 +22,14 @@ import random
 
 from arena.game import Action, State
 
-from bots.ismcts.knowledge import Knowledge, turn_over
+from bots.ismcts.knowledge import Knowledge, whose_turn
+from engines.hand_and_foot.cards import VALUE, books
 
 #: rollout moves before the position is scored
 DEPTH = 40
-#: a point difference of this size is worth ~73% (logistic slope)
-SCALE = 1000.0
+#: a point difference of this size is worth ~73% (logistic slope); small
+#: enough that the few points one meld is worth move the bandit (1000 did not)
+SCALE = 300.0
 MELDS = ("meld:", "new:")
 
 
@@ -40,10 +41,18 @@ def meld_first(state: State, seat: int, rng: random.Random) -> Action:
 
 
 def evaluate(state) -> list[float]:
-    """Per seat: the mean over the other teams of the logistic of the point
-    difference (totals plus the round as it stands)."""
-    totals = state.observation(0)["scores"]
-    now = [total + add for total, add in zip(totals, state.round_scores())]
+    """Per seat: the mean over the other teams of the logistic of the
+    difference in totals plus what the team has on the table (books and
+    melded cards).  Cards still held are left out: the hands of the other
+    seats are sampled, and their penalties (hundreds of points of noise per
+    determinization) drowned the few points a meld or a discard is worth --
+    counting them, the search discarded cards it could have melded."""
+    view = state.observation(0)
+    now = []
+    for total, sets in zip(view["scores"], view["sets"]):
+        clean, dirty = books(sets)
+        now.append(total + 500 * clean + 250 * dirty
+                   + sum(VALUE[card] for cards in sets.values() for card in cards))
     share = []
     for team, mine in enumerate(now):
         others = [theirs for other, theirs in enumerate(now) if other != team]
@@ -53,6 +62,6 @@ def evaluate(state) -> list[float]:
 
 
 KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first),),
-                      depth=DEPTH, cutoff=turn_over, evaluate=evaluate)
+                      depth=DEPTH, horizon=whose_turn, evaluate=evaluate)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from arena.game import Action, Outcome, State
@@ -53,10 +53,10 @@ def rank_rewards(outcome: Outcome, score_scale: float = 0.0) -> list[float]:
     return rewards
 
 
-def turn_over(state: State, first: tuple) -> bool:
-    """A cutoff for games of multi-action turns (Hand and Foot, VEGEtables):
-    someone else's turn has begun, so the rollout covered one whole turn."""
-    return state.to_act() != first
+def whose_turn(state: State) -> tuple:
+    """A horizon for games of multi-action turns (Hand and Foot, VEGEtables):
+    search the turn being played, up to where someone else's begins."""
+    return state.to_act()
 
 
 def _no_evaluation(state: State) -> list[float]:
@@ -69,16 +69,18 @@ class Knowledge:
 
     ``rollouts`` names the rollout policies a tournament file may choose by
     name (``random`` is always there); ``rollout`` is the default.  A rollout
-    is cut off after ``depth`` moves (0: no limit) or at a position where
-    ``cutoff(state, first)`` is true (``first``: the seats that acted at the
-    rollout's start), and ``evaluate`` scores the cut-off position like
+    is cut off after ``depth`` moves (0: no limit); with a ``horizon``, the
+    tree and the rollouts stop wherever ``horizon(state)`` differs from its
+    value at the root (e.g. the turn or the round is over: every line is
+    then scored at the same point of the game, not earlier for deeper tree
+    paths), and ``evaluate`` scores the cut-off position like
     ``reward`` scores an outcome.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
     rollouts: tuple[tuple[str, Callable], ...] = ()
     depth: int = 0
-    cutoff: Callable[[State, tuple], bool] | None = None
+    horizon: Callable[[State], Hashable] | None = None
     evaluate: Callable[[State], list[float]] = _no_evaluation
     reward: Callable[[Outcome], list[float]] = rank_rewards
 

@@ -90,9 +90,13 @@ class Search:
     def iterate(self, state: State) -> None:
         """One iteration on ``state`` (a determinization, consumed)."""
         rng, c = self.rng, self.exploration
+        horizon = self.knowledge.horizon
+        start = horizon(state) if horizon is not None else None
         path: list[tuple[Node, dict[int, Action]]] = []
         node = self.root
         while acting := state.to_act():
+            if horizon is not None and horizon(state) != start:
+                break
             joint = {}
             for seat in acting:
                 table = node.stats.setdefault(seat, {})
@@ -119,23 +123,23 @@ class Search:
                 node.children[key] = Node()
                 break
             node = child
-        rewards = self.rollout(state)
+        rewards = self.rollout(state, start)
         for node, joint in path:
             for seat, action in joint.items():
                 entry = node.stats[seat][action]
                 entry[VISITS] += 1
                 entry[TOTAL] += rewards[seat]
 
-    def rollout(self, state: State) -> list[float]:
-        """Play on with the rollout policy; score the end, or the position
-        where the game's knowledge cuts the rollout off with its evaluation."""
+    def rollout(self, state: State, start=None) -> list[float]:
+        """Play on with the rollout policy; score the end, or with the game's
+        evaluation the position after ``depth`` moves or where the game's
+        horizon leaves ``start``, its value at the root."""
         policy, rng, knowledge = self.rollout_policy, self.rng, self.knowledge
         limit = self.depth or math.inf  # depth 0: no limit
-        cutoff = knowledge.cutoff
-        first = state.to_act()
+        horizon = knowledge.horizon
         steps = 0
         while acting := state.to_act():
-            if steps >= limit or (cutoff is not None and cutoff(state, first)):
+            if steps >= limit or (horizon is not None and horizon(state) != start):
                 return knowledge.evaluate(state)
             state.apply({seat: policy(state, seat, rng) for seat in acting})
             steps += 1

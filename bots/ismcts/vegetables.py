@@ -19,7 +19,7 @@ import random
 
 from arena.game import Action, State
 
-from bots.ismcts.knowledge import Knowledge, turn_over
+from bots.ismcts.knowledge import Knowledge, whose_turn
 from bots.vegetables import PlannerBot, view_of
 
 PLAYS = ("play:", "tractor:", "take:")
@@ -56,4 +56,4 @@ def evaluate(state: State) -> list[float]:
 
 
 KNOWLEDGE = Knowledge(rollout=end_turn, rollouts=(("end-turn", end_turn), ("play-first", play_first)),
-                      cutoff=turn_over, evaluate=evaluate)
+                      horizon=whose_turn, evaluate=evaluate)
