@@ -1,14 +1,15 @@
-"""Hand and Foot for the search: short rollouts scored by the round so far.
+"""Hand and Foot for the search: the turn being played, scored by the table.
 
 A random rollout to the end of a game takes ~4000 moves (~90 ms), so the
-search would manage a handful of iterations a move.  Instead a rollout ends
-with the turn it is in (at most ``DEPTH`` moves) and the position is scored by
+search would manage a handful of iterations a move.  Instead the search's
+horizon is the turn being played (tree and rollouts stop where the next
+turn begins; a rollout at most ``DEPTH`` moves) and the position is scored by
 each team's total plus what it has on the table (books and melded cards),
 compared team against team through a logistic of the point difference.  A
-fixed 40-move horizon (a few turns of every seat) was measured first: its
+fixed 40-move rollout (a few turns of every seat) was measured first: its
 noise drowned the few points a meld is worth, and it lost 4 games of 4 to
-``hand-and-foot-builder`` at 100 iterations a move, where the one-turn
-horizon won 3 of the same 4.
+``hand-and-foot-builder`` at 100 iterations a move (docs/bots.md has the
+measurements since).
 
 The rollout policy lays a meld whenever one is legal (random play discards
 most of its cards before it ever completes a book, which makes every line
@@ -25,10 +26,10 @@ from arena.game import Action, State
 from bots.ismcts.knowledge import Knowledge, whose_turn
 from engines.hand_and_foot.cards import VALUE, books
 
-#: rollout moves before the position is scored
+#: rollout moves at most (a turn is rarely longer)
 DEPTH = 40
-#: a point difference of this size is worth ~73% (logistic slope); small
-#: enough that the few points one meld is worth move the bandit (1000 did not)
+#: a point difference of this size is worth ~73% (logistic slope): a meld's
+#: few points must move a reward of [0, 1] enough for the bandit to see
 SCALE = 300.0
 MELDS = ("meld:", "new:")
 
@@ -43,10 +44,9 @@ def meld_first(state: State, seat: int, rng: random.Random) -> Action:
 def evaluate(state) -> list[float]:
     """Per seat: the mean over the other teams of the logistic of the
     difference in totals plus what the team has on the table (books and
-    melded cards).  Cards still held are left out: the hands of the other
-    seats are sampled, and their penalties (hundreds of points of noise per
-    determinization) drowned the few points a meld or a discard is worth --
-    counting them, the search discarded cards it could have melded."""
+    melded cards).  Cards still held are left out: the other seats' hands
+    are sampled, so their penalties are mostly noise of the determinization
+    (hundreds of points against the few a meld is worth)."""
     view = state.observation(0)
     now = []
     for total, sets in zip(view["scores"], view["sets"]):
