@@ -138,3 +138,24 @@ def test_team_members_share_a_reward_and_dummies_are_rivals():
     # the score blend keeps the order of scores when the ranks tie
     assert rank_rewards(Outcome.from_scores([4, 4]), 10)[0] > rank_rewards(
         Outcome.from_scores([1, 1]), 10)[0]
+
+
+def test_a_horizon_stops_tree_and_rollouts_and_the_evaluation_decides():
+    # the game's end favours "a"; the evaluation at the horizon (after the
+    # first turn) favours "b": with the horizon only the evaluation counts
+    def score(history, hidden):
+        return [1, 0] if history[0][0] == "a" else [0, 1]
+
+    def evaluate(state):
+        return [1.0, 0.0] if state.history[0][0] == "b" else [0.0, 1.0]
+
+    game = TinyGame([((0,), ("a", "b")), ((1,), ("x", "y")), ((0,), ("p", "q"))], score)
+    state = game.new_game(2, 0)
+    bounded = Knowledge(horizon=lambda s: len(s.history) >= 1, evaluate=evaluate)
+    search = Search(game, bounded, random.Random(3))
+    search.run(state.observation(0), 200)
+    assert search.best(0, ["a", "b"]) == "b"
+    # nothing past the horizon was searched: the children of the root are empty
+    assert all(not child.stats for child in search.root.children.values())
+    # control: without the horizon the same search plays for the game's end
+    assert best_move(game, state, iterations=200) == "a"
