@@ -84,6 +84,10 @@ class IsmctsBot(Bot):
         started = time.monotonic()
         if len(legal) == 1:
             return legal[0]
+        if self.knowledge.rule is not None:
+            ruled = self.knowledge.rule(observation, legal)
+            if ruled is not None:
+                return ruled
         settings = self.settings
         search = Search(self.engine, self.knowledge, self.rng, settings.exploration,
                         settings.depth, self.rollout)

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from arena.game import Action, Outcome, State
+from arena.game import Action, Observation, Outcome, State
 
 
 def random_rollout(state: State, seat: int, rng: random.Random) -> Action:
@@ -74,13 +74,15 @@ class Knowledge:
     value at the root (e.g. the turn or the round is over: every line is
     then scored at the same point of the game, not earlier for deeper tree
     paths), and ``evaluate`` scores the cut-off position like
-    ``reward`` scores an outcome.
+    ``reward`` scores an outcome.  ``rule`` may answer a decision without
+    any search (None: search it), where a heuristic measured better.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
     rollouts: tuple[tuple[str, Callable], ...] = ()
     depth: int = 0
     horizon: Callable[[State], Hashable] | None = None
+    rule: Callable[[Observation, list], Action | None] | None = None
     evaluate: Callable[[State], list[float]] = _no_evaluation
     reward: Callable[[Outcome], list[float]] = rank_rewards
 
