@@ -69,9 +69,8 @@ class IsmctsBot(Bot):
         try:
             self.settings = Settings.parse(hello.get("settings") or {})
             self.engine = installed().engine(hello["game"])
-            knowledge = for_game(hello["game"])
-            self.knowledge = knowledge
-            self.rollout = knowledge.policy(self.settings.rollout)
+            self.knowledge = for_game(hello["game"])
+            self.rollout = self.knowledge.policy(self.settings.rollout)
         except (ValueError, LookupError) as error:
             sys.exit(f"ismcts: {error}")
         self.rng = random.Random(hello["seed"])

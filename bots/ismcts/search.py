@@ -18,8 +18,9 @@ the exploration term uses that count (the subset-armed bandit of ISMCTS).
 
 Rewards are per seat in [0, 1] and come from the game's
 :class:`~bots.ismcts.knowledge.Knowledge` (team members get their team's
-result, so a seat maximises its team's result); a rollout may stop early and
-be scored by the game's evaluation, which is what makes the long game of
+result, so a seat maximises its team's result).  A game's horizon (the turn
+or the round being played) may bound the tree and the rollouts, the position
+there scored by the game's evaluation: that is what makes the long game of
 Hand and Foot searchable at all.
 """
 
@@ -66,7 +67,6 @@ class Search:
         self.depth = depth or knowledge.depth
         self.rollout_policy = rollout or knowledge.rollout
         self.root = Node()
-        self.iterations = 0
 
     def run(self, observation: Observation, iterations: int | None = None,
             deadline: float | None = None) -> int:
@@ -78,7 +78,6 @@ class Search:
                 deadline is None or time.monotonic() < deadline):
             self.iterate(self.engine.sample_state(observation, self.rng))
             done += 1
-        self.iterations += done
         return done
 
     def best(self, seat: int, legal: list[Action]) -> Action:
