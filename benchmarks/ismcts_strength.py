@@ -155,7 +155,7 @@ def main() -> None:
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--move", type=float, default=0.0,
-                        help="search by the clock with this many seconds a move instead")
+                        help="search by the clock with this many seconds a move instead (at most 1)")
     parser.add_argument("--seconds", type=float, default=math.inf, help="stop after this long")
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                         help="another ismcts setting (e.g. exploration=1.0)")
@@ -163,6 +163,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.deals, args.iterations = 2, 20
+    if not 0 <= args.move <= UNTIMED["move"]:
+        parser.exit(2, f"--move must be between 0 and {UNTIMED['move']:g} seconds\n")
     if args.move:  # the in-process clock says 1 s a move: think this share of it
         settings = {"time_fraction": args.move / UNTIMED["move"], "margin": 0.0}
     else:
