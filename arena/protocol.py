@@ -34,10 +34,13 @@ class ProtocolError(Exception):
 
 
 def hello(game: str, options: dict[str, Any], players: int, seed: int,
-          limits: dict[str, float]) -> dict[str, Any]:
-    """Once per match, before any game; the bot answers ``ready``."""
+          limits: dict[str, float], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Once per match, before any game; the bot answers ``ready``.
+    ``settings`` is the bot's own table from the tournament file (its meaning
+    is the bot's business; empty when none was given)."""
     return {"type": HELLO, "protocol": PROTOCOL_VERSION, "game": game,
-            "options": options, "players": players, "seed": seed, "limits": limits}
+            "options": options, "players": players, "seed": seed, "limits": limits,
+            "settings": settings or {}}
 
 
 def new_game(index: int, seat: int, players: int, seed: int) -> dict[str, Any]:

@@ -79,16 +79,18 @@ class Limit:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A bot at the table: its display name, how to start it, and its own
-    resource limits, time control and sandbox level (None: the match's).
-    A person's seat (``arena play``) is an entrant with no time limit in
-    sandbox level ``none``, so it can reach the person's terminal."""
+    """A bot at the table: its display name, how to start it, its own
+    resource limits, time control and sandbox level (None: the match's), and
+    the settings its hello carries.  A person's seat (``arena play``) is an
+    entrant with no time limit in sandbox level ``none``, so it can reach the
+    person's terminal."""
 
     name: str
     spec: BotSpec
     resources: ResourceLimits | None = None
     limit: Limit | None = None
     sandbox: str | None = None
+    settings: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,7 @@ class _Match:
         channel = Channel(process, stderr_cap=resources.output)
         seed = seeds.child(deal.chance_seed, "hello", index)
         channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                   limit.as_dict()))
+                                   limit.as_dict(), dict(entrant.settings or {})))
         deadline = time.monotonic() + limit.startup + limit.grace
         reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
         if isinstance(reply, dict) and reply.get("type") != protocol.READY:

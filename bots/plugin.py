@@ -32,4 +32,7 @@ def register_bots():
         BotSpec("vegetables-planner", games=("vegetables",), entry="bots.vegetables:PlannerBot",
                 version="1.0", description="turn planner: block chances, reserves and runs of "
                 "own cards, opponent options"),
+        BotSpec("ismcts", entry="bots.ismcts.bot:IsmctsBot", version="1.0",
+                description="information-set Monte Carlo tree search over sampled hidden "
+                "states, any game; settings in docs/bots.md"),
     ]

@@ -30,6 +30,8 @@ KEY = Key(bytes(range(32)))
 SHORT = {"farm-and-furious": {"track_length": 6},
          "hand-and-foot": {"target": 500, "max_rounds": 1},
          "vegetables": {"max_turns": 60}}
+#: settings for bots that would otherwise search for half of every move
+SETTINGS = {"ismcts": "{ iterations = 3 }"}
 
 
 def toml_value(value):
@@ -39,7 +41,9 @@ def toml_value(value):
 def all_games_file(tmp_path, registry, workers=2):
     """A tournament of every installed game: random and every heuristic bot."""
     lines = ['name = "everything"', "seed = 4", f"workers = {workers}", "deals = 1",
-             'bots = [' + ", ".join(json.dumps(name) for name in sorted(registry.bots)) + "]"]
+             'bots = [' + ", ".join(f"{{ bot = {json.dumps(name)}, settings = {SETTINGS[name]} }}"
+                                   if name in SETTINGS else json.dumps(name)
+                                   for name in sorted(registry.bots)) + "]"]
     for game_id, engine in sorted(registry.games.items()):
         info = engine.info
         known = {o.name for o in info.options}

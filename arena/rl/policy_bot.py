@@ -22,7 +22,8 @@ import numpy as np
 
 from arena.botkit import Bot
 from arena.rl.encoding import Encoding
-from arena.rl.registry import encoding_for, engine_for
+from arena.rl.registry import encoding_for
+from engines import engine_for
 
 
 def wire_encoding(hello: dict[str, Any]) -> Encoding:

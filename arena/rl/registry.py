@@ -22,28 +22,6 @@ BUILT_IN = {
 }
 
 
-#: the built-in games' engines, importable without the plugin host (a bot's
-#: sandbox has the engines but not the referee's plugin machinery)
-BUILT_IN_ENGINES = {
-    "farm-and-furious": "engines.farm_and_furious.game:FarmAndFurious",
-    "farm-hand": "engines.farm_hand.game:FarmHand",
-    "vegetables": "engines.vegetables.game:Vegetables",
-    "dou-dizhu": "engines.dou_dizhu.game:DouDizhu",
-    "hand-and-foot": "engines.hand_and_foot.game:HandAndFoot",
-}
-
-
-def engine_for(game_id: str) -> Engine:
-    """The engine of ``game_id``: a built-in one imported directly, any other
-    through the installed plugins."""
-    target = BUILT_IN_ENGINES.get(game_id)
-    if target is None:
-        from arena.plugins import installed
-        return installed().engine(game_id)
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)()
-
-
 def encoding_for(engine: Engine, players: int,
                  options: Mapping[str, Any] | None = None) -> Encoding:
     """The encoding of ``engine``'s game for a table of ``players``."""

@@ -48,6 +48,7 @@ class BotEntry:
     name: str
     bot: str
     games: tuple[str, ...] | None = None  # restricts which games it is entered in
+    settings: dict[str, Any] | None = None  # the bot's own table, sent in its hello
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,9 @@ class Tournament:
         data = {
             "seed": self.seed, "format": self.format, "match_deals": self.match_deals, "challenger": self.challenger,
             "rounds": self.rounds, "sigma": self.sigma, "budget": self.budget,
-            "bots": [asdict(bot) for bot in self.bots],
+            # a bot without settings keeps the fingerprint it had before settings existed
+            "bots": [{key: value for key, value in asdict(bot).items()
+                      if key != "settings" or value} for bot in self.bots],
             "games": [asdict(game) for game in self.games],
         }
         text = json.dumps(data, sort_keys=True, default=list)
@@ -124,7 +127,7 @@ TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "worker
             "stop"}
 EXECUTORS = ("local", "dask")
 TIME_KEYS = {"startup", "move", "bank"}
-BOT_KEYS = {"name", "bot", "games", "limits", "files"}
+BOT_KEYS = {"name", "bot", "games", "limits", "files", "settings"}
 #: [limits] keys, in the units people write, and the ResourceLimits field and
 #: factor each becomes
 LIMIT_KEYS = {
@@ -411,7 +414,9 @@ def _parse_bots(c: _Checker, data: dict, registry, default_limits: ResourceLimit
             c.error(f"{where}.name", f"'{name}' is used by another bot (give each a distinct name)")
             continue
         seen.add(name)
-        bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None))
+        settings = c.get(item, "settings", dict, None, f"{where}.settings")
+        bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None,
+                             settings=settings or None))
         limits[name] = _parse_limits(c, c.get(item, "limits", dict, {}, f"{where}.limits"),
                                      default_limits, f"{where}.limits")
         files[name] = _parse_files(c, c.get(item, "files", list, [], f"{where}.files"),

@@ -215,7 +215,8 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
             continue
         entrants = tuple(Entrant(name, replace(registry.bot(tournament.bot(name).bot),
                                                files=tournament.files.get(name, ())),
-                                 tournament.resources.get(name))
+                                 tournament.resources.get(name),
+                                 settings=tournament.bot(name).settings)
                          for name in item.lineup)
         jobs.append(MatchJob(
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,

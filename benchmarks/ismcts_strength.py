@@ -1,0 +1,192 @@
+"""ISMCTS strength against each game's heuristic bot, with duplicate deals.
+
+    nice -n 10 .venv/bin/python benchmarks/ismcts_strength.py TABLE --deals 100 --iterations 200
+    .venv/bin/python benchmarks/ismcts_strength.py --quick      # every table, a few deals
+
+Every deal is played once per seating of the table (``ismcts`` rotated
+through the seats, or its team through the partnerships), the heuristic bot
+in all other seats, so luck of the deal cancels out; the statistics are over
+deals (each deal: the mean over its seatings) with a 95% interval (normal
+approximation, mean +- 1.96 standard errors).  The search runs a fixed number
+of iterations per move (``--iterations``; ``--move`` instead gives it that
+many seconds a move by the clock), in this process without the referee, so
+figures do not depend on the sandbox.  Printed per table:
+
+* ``first``: the share of first places that went to ``ismcts`` (a shared
+  first split between those sharing it; dummies count as rivals) -- against
+  the heuristic's own share at this table (``fair``: 1/teams);
+* ``score``: mean score of ``ismcts``'s seats minus the heuristic's seats'
+  (in Dou Dizhu this is 1.5 x the payoff per seat, which is ``payoff``);
+* ``rank``: the heuristic's mean rank minus ``ismcts``'s (> 0: ismcts better);
+* solitaire Farm Hand: mean score and the share of deals reaching 21.
+
+``--seconds`` bounds the run: it stops after the deal that passes it and
+reports the deals played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.botkit import load  # noqa: E402
+from arena.inprocess import UNTIMED, play_game  # noqa: E402
+from arena.plugins import installed  # noqa: E402
+from bots.ismcts.bot import IsmctsBot  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Table:
+    game: str
+    players: int
+    rival: str
+    options: tuple = ()
+    team_size: int = 1    # ismcts takes this many seats, one team (seats t, t+T, ...)
+
+    @property
+    def name(self) -> str:
+        return f"{self.game}-{self.players}"
+
+    def seatings(self) -> list[list[bool]]:
+        """Per seating, which seats ismcts plays."""
+        if self.team_size == 1:
+            return [[seat == k for seat in range(self.players)] for k in range(self.players)]
+        teams = self.players // self.team_size
+        return [[seat % teams == k for seat in range(self.players)] for k in range(teams)]
+
+
+HAND_AND_FOOT = (("max_rounds", 1), ("target", 100))
+TABLES = {t.name: t for t in [
+    Table("farm-and-furious", 2, "farm-and-furious-racer"),
+    Table("farm-and-furious", 4, "farm-and-furious-racer"),
+    Table("dou-dizhu", 3, "dou-dizhu-greedy"),
+    Table("vegetables", 2, "vegetables-planner"),
+    Table("farm-hand", 1, "farm-hand-counter"),
+    Table("farm-hand", 3, "farm-hand-counter"),
+    Table("farm-hand", 5, "farm-hand-counter"),
+    Table("hand-and-foot", 2, "hand-and-foot-builder", HAND_AND_FOOT),
+    Table("hand-and-foot", 4, "hand-and-foot-builder", HAND_AND_FOOT, team_size=2),
+]}
+
+
+def ismcts(settings: dict):
+    class Configured(IsmctsBot):
+        def new_match(self, hello):
+            super().new_match(dict(hello, settings=settings))
+    return Configured()
+
+
+def first_share(outcome, mine: list[bool]) -> float:
+    """The share of first place held by ismcts's seats (team-wise)."""
+    firsts = {}
+    for seat, rank in enumerate(outcome.ranks):
+        if rank == 1:
+            firsts[outcome.teams[seat]] = mine[seat]
+    dummies = sum(1 for dummy in outcome.dummies if dummy.rank == 1)
+    return sum(firsts.values()) / (len(firsts) + dummies)
+
+
+def play_deal(table: Table, deal: int, settings: dict) -> dict[str, float]:
+    registry = installed()
+    engine = registry.engine(table.game)
+    rival = registry.bot(table.rival).entry
+    figures = {"first": [], "score": [], "rank": [], "mine": []}
+    for mine in table.seatings():
+        bots = [ismcts(settings) if me else load(rival) for me in mine]
+        outcome = play_game(engine, bots, seed=deal, options=dict(table.options))
+        own = [s for s, me in zip(outcome.scores, mine) if me]
+        own_ranks = [r for r, me in zip(outcome.ranks, mine) if me]
+        if all(mine):  # solitaire: against the dummies only
+            figures["mine"].append(own[0])
+            figures["rank"].append(float(own[0] >= 21))
+            figures["first"].append(first_share(outcome, mine))
+            continue
+        theirs = [s for s, me in zip(outcome.scores, mine) if not me]
+        their_ranks = [r for r, me in zip(outcome.ranks, mine) if not me]
+        figures["first"].append(first_share(outcome, mine))
+        figures["score"].append(statistics.fmean(own) - statistics.fmean(theirs))
+        figures["rank"].append(statistics.fmean(their_ranks) - statistics.fmean(own_ranks))
+        figures["mine"].append(statistics.fmean(own))
+    return {key: statistics.fmean(values) for key, values in figures.items() if values}
+
+
+def interval(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+
+
+def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: int) -> None:
+    start = time.monotonic()
+    rows = []
+    for deal in range(first_deal, first_deal + deals):
+        rows.append(play_deal(table, deal, settings))
+        if time.monotonic() - start > seconds:
+            break
+    played = len(rows)
+    column = {key: [row[key] for row in rows] for key in rows[0]}
+    budget = ", ".join(f"{k}={v}" for k, v in settings.items())
+    teams = len(table.seatings())
+    print(f"{table.name} vs {table.rival} ({budget}): {played} deals x {teams} seatings, "
+          f"{time.monotonic() - start:.0f} s")
+    if table.players == 1:
+        print(f"  mean score {interval(column['mine'])}   reached 21 {interval(column['rank'])}"
+              f"   first {interval(column['first'])}")
+        return
+    print(f"  first {interval(column['first'])} (fair {1 / (teams if table.team_size > 1 else table.players):.3f})"
+          f"   score {interval(column['score'])}   rank {interval(column['rank'])}")
+    if table.game == "dou-dizhu":
+        print(f"  payoff per seat {interval(column['mine'])}")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tables", nargs="*", metavar="TABLE",
+                        help=f"tables to play (default: all): {', '.join(TABLES)}")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--move", type=float, default=0.0,
+                        help="search by the clock with this many seconds a move instead (at most 1)")
+    parser.add_argument("--seconds", type=float, default=math.inf, help="stop after this long")
+    parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                        help="another ismcts setting (e.g. exploration=1.0)")
+    parser.add_argument("--quick", action="store_true", help="every table, 2 deals, 20 iterations")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals, args.iterations = 2, 20
+    if not 0 <= args.move <= UNTIMED["move"]:
+        parser.exit(2, f"--move must be between 0 and {UNTIMED['move']:g} seconds\n")
+    if args.move:  # the in-process clock says 1 s a move: think this share of it
+        settings = {"time_fraction": args.move / UNTIMED["move"], "margin": 0.0}
+    else:
+        settings = {"iterations": args.iterations}
+    for item in args.setting:
+        key, _, value = item.partition("=")
+        settings[key] = _number(value)
+    unknown = [name for name in args.tables if name not in TABLES]
+    if unknown:
+        parser.exit(2, f"unknown table {unknown[0]!r} (known: {', '.join(TABLES)})\n")
+    for name in args.tables or list(TABLES):
+        run(TABLES[name], args.deals, settings, args.seconds, args.first_deal)
+
+
+def _number(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+if __name__ == "__main__":
+    main()
