@@ -7,13 +7,14 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
 
-from arena.store import Store
+from arena.store import FILE_NAME, Store
 
 KEY = "5e" * 32
 STATIC = """name = "static"
@@ -70,22 +71,35 @@ def interrupt(process, how) -> bool:
     return True
 
 
+def stored_count(folder) -> int:
+    try:
+        db = sqlite3.connect(f"file:{folder / FILE_NAME}?mode=ro", uri=True, timeout=5)
+    except sqlite3.OperationalError:
+        return 0
+    try:
+        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.DatabaseError:
+        return 0                             # not made yet
+    finally:
+        db.close()
+
+
 def run_interrupted(path, folder, rng):
     """Run until the tournament completes, interrupting it once in each way
-    at a random moment; returns the interruptions that hit a running run."""
+    when a random few more games (1 to 4) are stored; returns the
+    interruptions that hit a running run."""
     hits = []
     while True:
+        before = stored_count(folder)
         process = subprocess.Popen(command(path, folder), start_new_session=True,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if len(hits) < len(INTERRUPTIONS):
             how = INTERRUPTIONS[len(hits)]
-            deadline = time.monotonic() + rng.uniform(0.8, 2.0)
+            target = before + rng.randint(1, 4)
             while process.poll() is None:
-                if time.monotonic() >= deadline:
-                    if interrupt(process, how):
-                        hits.append(how)
-                        break
-                    deadline += 0.3
+                if stored_count(folder) >= target and interrupt(process, how):
+                    hits.append(how)
+                    break
                 time.sleep(0.05)
         status = process.wait(300)
         try:
@@ -120,7 +134,7 @@ def test_interrupted_runs_store_what_an_uninterrupted_run_stores(tmp_path, text)
     whole = subprocess.run(command(path, tmp_path / "whole"), capture_output=True, text=True)
     assert whole.returncode == 0, whole.stderr
     hits = run_interrupted(path, tmp_path / "cut", random.Random(text))
-    assert len(hits) >= 3, f"the tournament finished too soon to be interrupted: {hits}"
+    assert hits == list(INTERRUPTIONS), f"the tournament finished too soon: {hits}"
     expected, expected_board = stored(tmp_path / "whole")
     games, board = stored(tmp_path / "cut")
     assert len(games) == len(expected)
