@@ -69,7 +69,6 @@ def referee_move_cost(games: int) -> float:
 def starved(think: float, moves: int) -> tuple[float, float]:
     """(median wall, median charged) seconds per move of a thinking bot
     under one busy process per core more than the machine has."""
-    from arena import protocol
     from arena.connection import Channel, exchange
 
     cores = len(os.sched_getaffinity(0))

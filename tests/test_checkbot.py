@@ -4,7 +4,6 @@ message it was sent."""
 
 import json
 import sys
-import textwrap
 
 import pytest
 from typer.testing import CliRunner

@@ -1,7 +1,6 @@
 """The ``ismcts`` bot as users meet it: a sandboxed process under the
 referee, configured by its settings, in every game of the arena."""
 
-import os
 import subprocess
 import sys
 

@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from arena.referee import WALL_CEILING, Deal, Entrant, Limit, _MoveDeadline, play_match
 from arena.sandbox.usage import Usage

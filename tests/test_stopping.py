@@ -1,6 +1,5 @@
 """``[stop]`` in a tournament file: a real tournament that ends early."""
 
-import textwrap
 
 import pytest
 from typer.testing import CliRunner

@@ -4,11 +4,10 @@ import itertools
 from collections import Counter
 from math import comb
 
-import pytest
 
 from arena.seeds import Key
 from arena.tournament.config import parse
-from arena.tournament.plan import (Results, StaticPlanner, SwissPlanner, RatedPlanner,
+from arena.tournament.plan import (Results, SwissPlanner, RatedPlanner,
                                    lineups, make_planner, plan, seatings)
 
 KEY = Key(bytes(range(32)))

@@ -24,7 +24,6 @@ import hashlib
 import random
 import sys
 import threading
-import time
 
 from arena import protocol
 from arena.botkit import Bot, run
