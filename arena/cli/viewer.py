@@ -55,6 +55,13 @@ def serve(
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}")
     typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)",
                err=False)
+    from arena.sandbox.layers import strict_available
+    if not strict_available():
+        # the viewer shows whole tables of finished games, and duplicate deals
+        # are being played at other tables meanwhile
+        typer.echo("warning: bots in the basic sandbox can reach this viewer over the network "
+                   "and read finished games' hands; serve a running tournament only where "
+                   "the strict sandbox works (arena doctor)", err=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
