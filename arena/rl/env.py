@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pettingzoo import AECEnv
 
-from arena.rl.table import Table
+from arena.rl.table import Table, TextRendering
 
 
-class ArenaAECEnv(AECEnv):
+class ArenaAECEnv(TextRendering, AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, engine, players, options, render_mode=None):
@@ -71,13 +71,3 @@ class ArenaAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def render(self):
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self):
-        pass

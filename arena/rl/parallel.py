@@ -13,10 +13,10 @@ import functools
 
 from pettingzoo import ParallelEnv
 
-from arena.rl.table import Table
+from arena.rl.table import Table, TextRendering
 
 
-class ArenaParallelEnv(ParallelEnv):
+class ArenaParallelEnv(TextRendering, ParallelEnv):
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, engine, players, options, render_mode=None):
@@ -66,13 +66,3 @@ class ArenaParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    def render(self):
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self):
-        pass

@@ -96,3 +96,21 @@ class Table:
 def _short(value: Any, width: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= width else text[:width - 3] + "..."
+
+
+class TextRendering:
+    """``render`` and ``close`` of both environment kinds: the table as text
+    (printed in ``render_mode="human"``), nothing to release."""
+
+    table: Table
+    render_mode: str | None
+
+    def render(self):
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
