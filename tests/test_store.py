@@ -99,3 +99,21 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
     Store(tmp_path / "results" / "one").close()
     assert find_store(None).name == "one"
     assert find_store("given").name == "given"
+
+
+def test_games_gives_every_field_of_a_stored_game_in_its_place(tmp_path):
+    from arena.store import StoredGame
+
+    with Store(tmp_path) as store:
+        it = item("g/2p/a+b/d0", order=4)
+        store.add_game(it, 2, record(seed=102, winner=1, steps=5), "t")
+        store.add_game(it, 0, record(seed=100), "t")
+        first, second = store.games()
+        assert second == StoredGame(
+            id=1, key="g/2p/a+b/d0/2", item="g/2p/a+b/d0", order=4, index=2, game="g",
+            players=2, bots=["a", "b"], scores=[5.0, 10.0], ranks=[2, 1], teams=[0, 1],
+            faults=[None, None], dummies=[["mac", 1.0, 3]], moves=5, duration=0.5, seed=102)
+        assert (first.id, first.key, first.index, first.seed) == (2, "g/2p/a+b/d0/0", 0, 100)
+        assert first.faults == [None, "timeout"]
+        assert [g.key for g in store.games("g")] == ["g/2p/a+b/d0/0", "g/2p/a+b/d0/2"]
+        assert list(store.games("other")) == []
