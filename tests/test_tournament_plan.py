@@ -268,3 +268,46 @@ def test_deals_and_chance_come_from_the_key_not_the_file():
     chances = [d.chance for i in mine for d in i.deals]
     assert len(set(chances)) == len(chances)          # one per game
     assert max(d.seed for i in mine for d in i.deals) >= 2**40   # 64-bit seeds
+
+
+def test_a_game_listed_twice_is_labelled_apart():
+    t = tournament(games=[{"id": "ffa", "players": [2]}, {"id": "ffa", "players": [2],
+                                                        "options": {"x": 1}}])
+    items = plan(t, KEY)
+    assert sorted({item.label for item in items}) == ["ffa", "ffa[2]"]
+    assert {item.group for item in items} == {"ffa/2p", "ffa[2]/2p"}
+    assert all(item.id.startswith(item.label + "/2p/") for item in items)
+    assert {item.label for item in items if item.options == {"x": 1}} == {"ffa[2]"}
+
+
+def played(planner, results, order):
+    total = 0
+    while batch := planner.next_batch(results):
+        play_round(batch, results, order)
+        total += sum(len(item.deals) for item in batch)
+    return total
+
+
+def test_every_planner_estimates_the_games_it_plans():
+    static = make_planner(tournament(deals=2), KEY)
+    assert static.estimate() == played(static, Results(), list("abcd")) == 2 * (6 * 2 + 4 * 3)
+    bots = [f"b{i}" for i in range(6)]
+    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
+                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    # 2 players: 3 tables x 2 rotations; 3 players: 2 tables x 3 rotations; x 2 deals x 3 rounds
+    assert swiss.estimate() == played(swiss, Results(), bots) == (3 * 2 + 2 * 3) * 2 * 3
+    rated = make_planner(tournament(format="rated", rated={"budget": 12, "sigma": 0.1},
+                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    assert rated.estimate() == 2 * 12
+    assert played(rated, Results(), list("abcd")) == 2 * 12
+
+
+@pytest.mark.parametrize("workers, batch, tables", [(3, 0, 6), (1, 0, 2), (0, 0, 2), (3, 4, 4)])
+def test_a_rated_batch_holds_twice_the_workers_or_the_given_number_of_tables(workers, batch,
+                                                                              tables):
+    bots = [f"b{i:02}" for i in range(16)]
+    rated = {"budget": 100, "sigma": 0.1} | ({"batch": batch} if batch else {})
+    t = tournament(bots=bots, format="rated", rated=rated, workers=workers,
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    first = make_planner(t, KEY).next_batch(Results())
+    assert len({item.lineup for item in first}) == tables
