@@ -13,7 +13,8 @@ in the working tree, so an interrupted run leaves no mutated source behind;
 the copy.  The report is one line per module (killed/run, kill rate) and a
 list of the survivors with their diffs, also kept in ``.mutate/report.txt``.
 
-Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module).
+Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module);
+``MUTATE_SCRATCH=dir`` runs in another scratch folder (two runs at once).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRATCH = ROOT / ".mutate"
+SCRATCH = Path(os.environ.get("MUTATE_SCRATCH", ROOT / ".mutate"))
 TREE = SCRATCH / "tree"
 
 
@@ -97,6 +98,15 @@ def sample(session: Path, size: int, seed: str) -> int:
         return size
 
 
+def change(diff: str) -> tuple[str, str]:
+    """A mutant as (old line, new line), stripped: how pyproject's
+    ``[tool.mutate.equivalent]`` names one, whatever line it is on."""
+    lines = diff.splitlines()
+    old = next(l[1:] for l in lines if l.startswith("-") and not l.startswith("---"))
+    new = next(l[1:] for l in lines if l.startswith("+") and not l.startswith("+++"))
+    return old.strip(), new.strip()
+
+
 def cosmic_ray(*args: str, env: dict) -> None:
     subprocess.run([str(Path(sys.executable).parent / "cosmic-ray"), *args], cwd=TREE, env=env,
                    check=True)
@@ -118,7 +128,15 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, env: dict) 
     chosen = sample(session, size, str(conf.get("seed", "farm-arena")))
     started = time.monotonic()
     cosmic_ray("exec", str(config), str(session), env=env)
-    survivors, killed, run, incompetent = [], 0, 0, 0
+    return dict(tally(module, conf), chosen=chosen, seconds=time.monotonic() - started)
+
+
+def tally(module: str, conf: dict) -> dict:
+    """Killed, run, equivalent and the survivors of a module's last session."""
+    session = SCRATCH / (module.replace("/", "_") + ".sqlite")
+    survivors, killed, run, incompetent, equivalent = [], 0, 0, 0, 0
+    judged = {tuple(part.strip() for part in entry.split(" => "))
+              for entry in conf.get("equivalent", {}).get(module, [])}
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
@@ -126,15 +144,17 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, env: dict) 
             if result.test_outcome == TestOutcome.INCOMPETENT:
                 incompetent += 1          # the mutant does not even import: not counted
                 continue
-            run += 1
             if result.test_outcome == TestOutcome.SURVIVED:
+                if change(result.diff) in judged or (change(result.diff)[0], "*") in judged:
+                    equivalent += 1
+                    continue
                 m = item.mutations[0]
                 survivors.append(f"{module}:{m.start_pos[0]} {m.operator_name}\n{result.diff}")
             else:
                 killed += 1
-    return {"module": module, "run": run, "killed": killed, "chosen": chosen,
-            "incompetent": incompetent, "survivors": survivors,
-            "seconds": time.monotonic() - started}
+            run += 1
+    return {"module": module, "run": run, "killed": killed, "incompetent": incompetent,
+            "equivalent": equivalent, "survivors": survivors, "seconds": 0.0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
     parser.add_argument("--sample", type=int, default=None,
                         help="mutants per module (0: all; default: pyproject's 'sample')")
+    parser.add_argument("--report", action="store_true",
+                        help="only report the last run's sessions again (after judging "
+                             "survivors equivalent in pyproject.toml)")
     args = parser.parse_args(argv)
     conf = settings()
     listed = {module: entry if isinstance(entry, list) else entry["tests"]
@@ -154,22 +177,29 @@ def main(argv: list[str] | None = None) -> int:
               f"(listed: {', '.join(listed)})", file=sys.stderr)
         return 2
     size = conf.get("sample", 40) if args.sample is None else args.sample
-    SCRATCH.mkdir(exist_ok=True)
-    copy_tree()
-    env = dict(os.environ, PYTHONPATH=str(TREE), PYTHONDONTWRITEBYTECODE="1")
-    results = []
-    for module in args.modules or list(listed):
-        own = sizes.get(module) if args.sample is None else None
-        results.append(run_module(module, listed[module], conf, size if own is None else own, env))
-    lines = [f"{'module':40} {'killed':>7} {'run':>4} {'rate':>6} {'time':>6}"]
+    chosen = args.modules or list(listed)
+    if args.report:
+        results = [tally(module, conf) for module in chosen
+                   if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()]
+    else:
+        SCRATCH.mkdir(exist_ok=True)
+        copy_tree()
+        env = dict(os.environ, PYTHONPATH=str(TREE), PYTHONDONTWRITEBYTECODE="1")
+        results = []
+        for module in chosen:
+            own = sizes.get(module) if args.sample is None else None
+            results.append(run_module(module, listed[module], conf,
+                                      size if own is None else own, env))
+    lines = [f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'time':>6}"]
     for r in results:
         rate = r["killed"] / r["run"] if r["run"] else 0.0
-        lines.append(f"{r['module']:40} {r['killed']:>7} {r['run']:>4} {rate:>6.0%} "
-                     f"{r['seconds']:>5.0f}s")
+        lines.append(f"{r['module']:36} {r['killed']:>6} {r['run']:>4} {rate:>5.0%} "
+                     f"{r['equivalent']:>5} {r['seconds']:>5.0f}s")
     for r in results:
         lines += ["", f"== survivors in {r['module']} ({len(r['survivors'])})"] + r["survivors"]
     report = "\n".join(lines)
-    (SCRATCH / "report.txt").write_text(report + "\n")
+    if not args.report:
+        (SCRATCH / "report.txt").write_text(report + "\n")
     print(report)
     return 0
 
