@@ -139,8 +139,8 @@ def test_end_of_output_is_a_crash_with_exit_status_and_last_words():
     os.close(bot.stdout)
     [(fault, _)] = exchange({"a": (channel, soon())}).values()
     assert fault.kind == "crash"
-    assert fault.detail.startswith("closed its output, exit status 3: ")
-    assert fault.detail.endswith("ValueError: boom")
+    assert fault.detail == ('closed its output, exit status 3: Traceback (most recent call '
+                            'last): | File "bot.py" | ValueError: boom')
     assert channel.stderr_text() == ""
 
 

@@ -70,9 +70,10 @@ def test_bot_kit_answers_hello_and_act_and_stops_at_goodbye():
     assert bot.seen == ["g", 1, [1, 2]]
 
 
-def test_a_reply_of_another_type_is_not_an_action_even_with_an_action_key():
-    with pytest.raises(protocol.ProtocolError, match="expected an 'action' message, got type 'ready'"):
-        protocol.expect_action({"type": "ready", "action": "wheat"})
+@pytest.mark.parametrize("kind", ["ready", "act", "abort", "actions"])
+def test_a_reply_of_another_type_is_not_an_action_even_with_an_action_key(kind):
+    with pytest.raises(protocol.ProtocolError, match=f"expected an 'action' message, got type '{kind}'"):
+        protocol.expect_action({"type": kind, "action": "wheat"})
 
 
 def test_an_action_message_without_an_action_is_a_protocol_error_not_a_key_error():
@@ -86,6 +87,7 @@ def test_string_and_integer_actions_are_returned_as_sent(action):
 
 
 def test_messages_carry_their_fields_under_their_names():
+    assert protocol.PROTOCOL_VERSION == 1    # docs/protocol.md: bots check it in hello
     assert protocol.hello("g", {"o": 1}, 3, 42, {"move": 1.0}) == {
         "type": "hello", "protocol": protocol.PROTOCOL_VERSION, "game": "g", "options": {"o": 1},
         "players": 3, "seed": 42, "limits": {"move": 1.0}}
@@ -130,3 +132,19 @@ def test_the_blocking_reader_returns_none_at_a_cut_stream():
     stream = io.BytesIO()
     protocol.write_message(stream, {"type": "ready"})
     assert stream.getvalue() == protocol.encode({"type": "ready"})
+
+
+def test_a_frame_in_progress_is_never_over_the_cap_whatever_the_cap():
+    # 20 = 0b10100: a cap whose bits overlap the header's size
+    body = msgpack.packb({"type": "a", "pad": "x" * 7})
+    assert len(body) == 20
+    frame = protocol.encode({"type": "a", "pad": "x" * 7})
+    reader = protocol.FrameReader(cap=20)
+    for end in range(1, len(frame)):
+        assert protocol.FrameReader(cap=20).feed(frame[:end]) == []
+    assert reader.feed(frame) == [{"type": "a", "pad": "x" * 7}]
+
+
+def test_the_blocking_reader_reads_a_body_longer_than_small_integers():
+    message = {"type": "act", "legal": list(range(300))}
+    assert protocol.read_message(io.BytesIO(protocol.encode(message))) == message
