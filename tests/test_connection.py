@@ -281,3 +281,26 @@ def test_stderr_tail_is_cut_from_the_front():
     tail = stderr_tail("x" * 1000 + "END")
     assert len(tail) == CRASH_CHARS and tail.startswith("...") and tail.endswith("END")
     assert stderr_tail("y" * CRASH_CHARS) == "y" * CRASH_CHARS
+
+
+def test_a_deadline_that_wakes_in_the_past_is_looked_at_again_at_once():
+    class Late:
+        """Passed on its second look; asks to be woken a second ago."""
+
+        def __init__(self):
+            self.looks = 0
+
+        def expired(self, now):
+            self.looks += 1
+            return self.looks > 1
+
+        def wake(self, now):
+            return now - 1.0
+
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    writer = later(0.5, lambda: bot.say(ACTION))   # what a blocking poll would wait for
+    [(reply, _)] = exchange({"a": (channel, Late())}).values()
+    writer.join()
+    assert reply == Fault("timeout", "no answer before the deadline")

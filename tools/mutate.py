@@ -20,6 +20,7 @@ Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module);
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import os
 import shlex
@@ -98,6 +99,27 @@ def sample(session: Path, size: int, seed: str) -> int:
         return size
 
 
+def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the annotations of a module are, as ((line, col), (end line,
+    end col)): a local variable's annotation is never evaluated, and none is
+    under ``from __future__ import annotations``."""
+    tree = ast.parse(source)
+    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__" and
+                    any(alias.name == "annotations" for alias in node.names)
+                    for node in tree.body)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if postponed:
+                found += [a.annotation for a in ast.walk(node.args) if isinstance(a, ast.arg)
+                          and a.annotation is not None]
+                found += [node.returns] if node.returns is not None else []
+            found += [n.annotation for n in ast.walk(node) if isinstance(n, ast.AnnAssign)]
+        elif isinstance(node, ast.AnnAssign) and postponed:
+            found.append(node.annotation)
+    return [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in found]
+
+
 def change(diff: str) -> tuple[str, str]:
     """A mutant as (old line, new line), stripped: how pyproject's
     ``[tool.mutate.equivalent]`` names one, whatever line it is on."""
@@ -137,6 +159,7 @@ def tally(module: str, conf: dict) -> dict:
     survivors, killed, run, incompetent, equivalent = [], 0, 0, 0, 0
     judged = {tuple(part.strip() for part in entry.split(" => "))
               for entry in conf.get("equivalent", {}).get(module, [])}
+    unevaluated = annotations((ROOT / module).read_text())
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
@@ -145,7 +168,9 @@ def tally(module: str, conf: dict) -> dict:
                 incompetent += 1          # the mutant does not even import: not counted
                 continue
             if result.test_outcome == TestOutcome.SURVIVED:
-                if change(result.diff) in judged or (change(result.diff)[0], "*") in judged:
+                start = tuple(item.mutations[0].start_pos)
+                if (change(result.diff) in judged or (change(result.diff)[0], "*") in judged
+                        or any(a <= start < b for a, b in unevaluated)):
                     equivalent += 1
                     continue
                 m = item.mutations[0]
