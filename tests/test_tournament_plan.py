@@ -311,3 +311,61 @@ def test_a_rated_batch_holds_twice_the_workers_or_the_given_number_of_tables(wor
                    games=[{"id": "ffa", "players": [2], "seating": "none"}])
     first = make_planner(t, KEY).next_batch(Results())
     assert len({item.lineup for item in first}) == tables
+
+
+def test_seatings_of_each_mode_and_of_a_single_seat():
+    assert seatings(("a",), "rotate") == seatings(("a",), "permute") == [(0,)]
+    assert seatings(("a", "b", "c"), "none") == [(0, 1, 2)]
+    assert seatings(("a", "b", "c"), "rotate") == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len(seatings(("a", "b", "c"), "permute")) == 6
+    for unknown in ("auto", "shuffle", "a"):
+        with pytest.raises(ValueError, match="unknown seating"):
+            seatings(("a", "b"), unknown)
+
+
+def test_lineups_repeat_bots_only_when_there_are_too_few():
+    assert lineups(["a", "b"], 2, None) == [("a", "b")]
+    assert lineups(["a", "b", "c"], 3, None) == [("a", "b", "c")]
+    assert lineups(["a", "b"], 3, None) == [("a", "a", "b"), ("a", "b", "b")]
+    assert lineups(["a"], 3, None) == [("a", "a", "a")]
+
+
+def test_static_items_are_numbered_in_plan_order_as_round_zero():
+    items = plan(tournament(deals=2), KEY)
+    assert [item.order for item in items] == list(range(len(items)))
+    assert {item.round for item in items} == {0}
+
+
+def test_adaptive_formats_never_deal_a_group_the_same_deal_twice():
+    bots = [f"b{i}" for i in range(4)]
+    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
+                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
+                         KEY)
+    rated = make_planner(tournament(bots=bots, format="rated", rated={"budget": 40, "sigma": 0.1,
+                                                                       "batch": 2},
+                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
+                         KEY)
+    for planner in (swiss, rated):
+        results, seen = Results(), Counter()
+        while batch := planner.next_batch(results):
+            for item in batch:
+                # a bot that met a deal twice would know the other hands
+                seen.update({(bot, deal.seed) for deal in item.deals for bot in item.lineup})
+            play_round(batch, results, bots)
+        assert seen and max(seen.values()) == 1
+        seeds = Counter(seed for (_, seed) in seen)
+        assert len(seeds) > 2                # a new deal each round or step
+
+
+def test_a_resumed_planner_numbers_new_items_after_the_stored_ones():
+    bots = [f"b{i}" for i in range(4)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 2},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    first = make_planner(t, KEY)
+    results = Results()
+    round_one = first.next_batch(results)
+    play_round(round_one, results, bots)
+    resumed = make_planner(t, KEY)
+    assert resumed.next_batch(results) == round_one
+    nxt = resumed.next_batch(results)
+    assert min(item.order for item in nxt) == max(item.order for item in round_one) + 1
