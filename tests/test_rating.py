@@ -342,3 +342,20 @@ def test_games_wins_scores_and_faults_are_counted_per_seat_dummies_included():
     assert (b.games, b.wins, b.score_sum, dict(b.faults)) == (4, 2, 11.0, {"timeout": 1})
     assert (mac.games, mac.wins, mac.score_sum, dict(mac.faults)) == (3, 2, 17.0, {})
     assert a.mean_score == 6.0 and mac.mean_score == pytest.approx(17 / 3)
+
+
+def test_the_conservative_rating_is_three_sigmas_below_the_mean():
+    from arena.rating import Standing
+
+    assert Standing("x", mu=30.0, sigma=2.0).conservative == 24.0
+    assert Standing("x", mu=30.0, sigma=0.5).conservative == 28.5
+
+
+def test_a_pool_counts_its_games_and_charts_about_history_points():
+    games = free_for_all({"a": 27.0, "b": 25.0, "c": 23.0}, 10, 2, seed=3)
+    pool = compute(games, history=4).pools["g"]
+    assert pool.games == 10
+    # a point every ceil(10 / 4) = 3 games, and the last
+    assert [done for done, _ in pool.history] == [3, 6, 9, 10]
+    assert set(pool.history[-1][1]) == {"a", "b", "c"}
+    assert compute(games, history=0).pools["g"].history == []
