@@ -11,7 +11,7 @@ import pytest
 
 from arena.bots import BotSpec
 from arena.game import DummyResult, Outcome, competition_ranks
-from arena.referee import Deal, Entrant, Limit, _ranks_with_faults, play_match
+from arena.referee import WALL_CEILING, Deal, Entrant, Limit, _ranks_with_faults, play_match
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 
@@ -93,3 +93,56 @@ def test_a_bank_and_a_grace_of_zero_are_allowed_but_not_below():
     for field in ("bank", "grace"):
         with pytest.raises(ValueError, match=f"'{field}' must not be negative"):
             Limit(**{field: -0.01})
+
+
+class StarvedBot:
+    """A bot process as the move clock sees it: CPU time and time spent
+    runnable but waiting for a CPU, set by the test."""
+
+    def __init__(self, cpu=0.0, waited=0.0):
+        self.cpu, self.waited = cpu, waited
+
+    def usage(self):
+        from types import SimpleNamespace
+        return SimpleNamespace(cpu=self.cpu, waited=self.waited)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A _MoveDeadline on a StarvedBot, the referee itself never starved."""
+    from arena import referee
+
+    monkeypatch.setattr(referee, "referee_waited", lambda: 0.0)
+
+    def make(allowed, grace=0.05, **usage):
+        bot = StarvedBot(**usage)
+        return bot, referee._MoveDeadline(bot, allowed, grace)
+    return make
+
+
+def test_the_clock_charges_wall_time_less_starvation_or_cpu_time_if_more(clock):
+    bot, deadline = clock(1.0, cpu=0.3, waited=2.0)
+    bot.cpu, bot.waited = 0.5, 2.8         # 1 s of wall: 0.8 s starved, 0.2 s of CPU
+    assert deadline.charged(deadline.started + 1.0) == pytest.approx(0.2)
+    bot.cpu = 1.5                          # 1.2 s of CPU on several threads: more
+    assert deadline.charged(deadline.started + 1.0) == pytest.approx(1.2)
+    assert deadline.spent == pytest.approx(1.2)
+
+
+def test_a_starved_bot_is_not_out_of_time_until_charged_it(clock):
+    bot, deadline = clock(1.0, waited=0.0)
+    bot.waited = 1.5                       # 2 s of wall, 1.5 s of it starved
+    assert not deadline.expired(deadline.started + 2.0)
+    assert deadline.spent == pytest.approx(0.5)
+    bot.waited = 1.6                       # 3 s of wall, 1.4 s charged: over 1.05
+    assert deadline.expired(deadline.started + 3.0)
+
+
+def test_the_wall_clock_ceiling_ends_a_wait_for_a_bot_starved_for_ever(clock):
+    bot, deadline = clock(1.0)
+    assert deadline.ceiling == pytest.approx(deadline.started + 1.0 * WALL_CEILING + 0.05)
+    bot.waited = 1000.0                    # never charged anything
+    assert not deadline.expired(deadline.ceiling - 0.5)
+    assert deadline.expired(deadline.ceiling + 0.5)
+    assert deadline.overrun(1.0, 0.0).startswith(
+        f"no action within the {WALL_CEILING + 0.05:g}s wall-clock ceiling (charged 0.000s")
