@@ -369,3 +369,27 @@ def test_a_resumed_planner_numbers_new_items_after_the_stored_ones():
     assert resumed.next_batch(results) == round_one
     nxt = resumed.next_batch(results)
     assert min(item.order for item in nxt) == max(item.order for item in round_one) + 1
+
+
+def test_a_gauntlet_repeats_field_bots_only_when_too_few_fill_a_table():
+    exact = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
+                            games=[{"id": "ffa", "players": [3]}]))
+    assert {item.lineup for item in exact} == {("a", "b", "c")}
+    short = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
+                            games=[{"id": "ffa", "players": [4]}]))
+    assert {item.lineup for item in short} == {("a", "b", "b", "b"), ("a", "b", "b", "c"),
+                                               ("a", "b", "c", "c"), ("a", "c", "c", "c")}
+
+
+def test_swiss_standings_default_to_after_every_planned_round():
+    bots = [f"b{i}" for i in range(4)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner = make_planner(t, KEY)
+    results = Results()
+    for _ in range(2):
+        play_round(planner.next_batch(results), results, bots)
+    entry = t.games[0]
+    latest = planner.standings(entry, "ffa/2p", results)
+    assert latest == planner.standings(entry, "ffa/2p", results, 2)
+    assert latest != planner.standings(entry, "ffa/2p", results, 1)
