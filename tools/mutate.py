@@ -139,8 +139,10 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, env: dict) 
     baseline = subprocess.run(shlex.split(test_command(tests)), cwd=TREE, env=env,
                               capture_output=True, text=True)
     if baseline.returncode != 0:
-        raise SystemExit(f"mutate: the tests of {module} fail without any mutant:\n"
-                         f"{baseline.stdout[-2000:]}")
+        print(f"mutate: the tests of {module} fail without any mutant; skipped:\n"
+              f"{baseline.stdout[-2000:]}", file=sys.stderr)
+        return {"module": module + " (tests fail unmutated)", "run": 0, "killed": 0,
+                "incompetent": 0, "equivalent": 0, "survivors": [], "seconds": 0.0}
     config = config_for(module, tests, conf)
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
     session.unlink(missing_ok=True)
