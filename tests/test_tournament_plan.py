@@ -393,3 +393,34 @@ def test_swiss_standings_default_to_after_every_planned_round():
     latest = planner.standings(entry, "ffa/2p", results)
     assert latest == planner.standings(entry, "ffa/2p", results, 2)
     assert latest != planner.standings(entry, "ffa/2p", results, 1)
+
+
+def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berger(monkeypatch):
+    from arena.tournament import swiss
+
+    bots = [f"b{i}" for i in range(8)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 4},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner = make_planner(t, KEY)
+    results = Results()
+    orders = []
+    real_pair = swiss.pair
+
+    def spy(order, *args):
+        orders.append(list(order))
+        return real_pair(order, *args)
+
+    monkeypatch.setattr(swiss, "pair", spy)
+    strength = ["b5", "b3", "b4", "b1", "b2", "b6", "b7", "b0"]
+    for _ in range(4):
+        play_round(planner.next_batch(results), results, strength)
+    entry = t.games[0]
+    by_buchholz = by_berger = 0
+    for round_, order in enumerate(orders[1:], start=1):
+        table = {s.name: s for s in planner.standings(entry, "ffa/2p", results, round_)}
+        keys = [(table[b].points, table[b].buchholz, table[b].sonneborn_berger) for b in order]
+        assert keys == sorted(keys, reverse=True)
+        pairs = list(zip(keys, keys[1:]))
+        by_buchholz += sum(a[0] == b[0] and a[1] != b[1] for a, b in pairs)
+        by_berger += sum(a[:2] == b[:2] and a[2] != b[2] for a, b in pairs)
+    assert by_buchholz and by_berger         # each tie-break decided somewhere
