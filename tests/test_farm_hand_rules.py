@@ -446,3 +446,11 @@ def test_set_hands_wants_one_hand_of_the_round_size_per_table_seat():
     state.apply({0: 0, 1: 0})
     with pytest.raises(ValueError, match="before bidding"):
         state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"]])
+
+
+def test_the_leak_audit_is_given_every_other_hand_dummies_included():
+    state = at_round(2, 2)
+    state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"]])
+    assert state.secrets(0) == [["green3", "yellow5"], ["orange7", "blue6"]]
+    assert state.secrets(1) == [["blue1", "blue2"], ["orange7", "blue6"]]
+    assert state.secrets(2) == [["blue1", "blue2"], ["green3", "yellow5"]]
