@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup tournament test bench clean
+.PHONY: setup tournament test bench mutate clean
 
 setup: $(STAMP)
 
@@ -34,5 +34,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	for script in benchmarks/*.py; do $(BIN)/python $$script --quick || exit 1; done
 
+# mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
+# one module: make mutate MODULE=arena/protocol.py; every mutant: make mutate SAMPLE=0
+mutate: $(STAMP)
+	@$(BIN)/python -c 'import cosmic_ray' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[mutate]'
+	nice -n 10 $(BIN)/python tools/mutate.py $(MODULE) $(if $(SAMPLE),--sample $(SAMPLE))
+
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info .mutate

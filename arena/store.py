@@ -338,7 +338,7 @@ class Store:
              faults, dummies, moves, duration, seed) in self.db.execute(sql, args):
             yield StoredGame(id_, key, item, order, index, game_id, players, loads(bots),
                              loads(scores), loads(ranks), loads(teams), loads(faults),
-                             loads(dummies), moves, duration, seed)
+                             loads(dummies), moves, duration, int(seed))
 
     def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
         """Every game's ``(id, key, tournament, finished, record)`` in plan order."""

@@ -409,3 +409,48 @@ def test_same_seed_same_game_and_clone_is_independent():
     while copy.to_act():
         copy.apply({s: rng.choice(copy.legal_actions(s)) for s in copy.to_act()})
     assert state.observation(1) == before
+
+
+def test_only_the_seats_to_act_have_legal_actions():
+    state = at_round(2, 2)
+    state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"]])
+    # bidding: both bots bid at once; Mac's seat (table seat 2) is the engine's
+    assert state.legal_actions(0) == state.legal_actions(1) == [0, 1, 2]
+    assert state.legal_actions(2) == []
+    state.apply({0: 0, 1: 1})
+    (seat,) = state.to_act()
+    assert state.legal_actions(seat) == ["blue1", "blue2"]
+    assert state.legal_actions(1 - seat) == []
+    assert state.legal_actions(2) == []
+
+
+def test_no_seat_has_legal_actions_once_the_game_is_over():
+    state = ENGINE.new_game(3, 8)
+    rng = random.Random(8)
+    while acting := state.to_act():
+        state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in acting})
+    assert [state.legal_actions(seat) for seat in range(3)] == [[], [], []]
+
+
+def test_set_hands_wants_one_hand_of_the_round_size_per_table_seat():
+    state = at_round(2, 2)                   # a table of three (Mac), two cards each
+    with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
+        state.set_hands([["blue1", "blue2"], ["green3", "yellow5"]])
+    with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
+        state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"],
+                         ["green5", "green6"]])
+    with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
+        state.set_hands([["blue1", "blue2"], ["green3"], ["orange7", "blue6"]])
+    with pytest.raises(ValueError, match="dealt twice"):
+        state.set_hands([["blue1", "blue2"], ["green3", "blue1"], ["orange7", "blue6"]])
+    state.apply({0: 0, 1: 0})
+    with pytest.raises(ValueError, match="before bidding"):
+        state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"]])
+
+
+def test_the_leak_audit_is_given_every_other_hand_dummies_included():
+    state = at_round(2, 2)
+    state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"]])
+    assert state.secrets(0) == [["green3", "yellow5"], ["orange7", "blue6"]]
+    assert state.secrets(1) == [["blue1", "blue2"], ["orange7", "blue6"]]
+    assert state.secrets(2) == [["blue1", "blue2"], ["green3", "yellow5"]]

@@ -230,6 +230,17 @@ def test_take_pile_onto_existing_set_and_fewer_than_eight():
     assert state._discard == [] and state._hands[0] == ["9s", "qc"]
 
 
+
+def test_take_pile_with_more_than_a_pair_of_the_rank_in_hand_uses_two():
+    # three (or four) 7s in hand: the pile is still open, and only two go with the top
+    for sevens in (["7c", "7d", "7s"], ["7c", "7d", "7s", "7s"]):
+        state = position(hands={0: sevens + ["9s"]}, sets={0: {"k": ["kc"] * 3}},
+                         discard=["qc", "7h"], phase="draw")
+        assert legal(state) == ["draw", "pile"]
+        state.step(0, "pile")
+        assert state._sets[0]["7"] == ["7h", "7c", "7d"]
+        assert sorted(state._hands[0]) == sorted(sevens[2:] + ["9s", "qc"])
+
 def test_take_pile_refused():
     melded = {0: {"k": ["kc"] * 3}}
     # under a 3 (black or red), even with a pair of them

@@ -68,3 +68,83 @@ def test_bot_kit_answers_hello_and_act_and_stops_at_goodbye():
     assert protocol.read_message(stdout) == {"type": "action", "action": "b"}
     assert protocol.read_message(stdout) is None
     assert bot.seen == ["g", 1, [1, 2]]
+
+
+@pytest.mark.parametrize("kind", ["ready", "act", "abort", "actions"])
+def test_a_reply_of_another_type_is_not_an_action_even_with_an_action_key(kind):
+    with pytest.raises(protocol.ProtocolError, match=f"expected an 'action' message, got type '{kind}'"):
+        protocol.expect_action({"type": kind, "action": "wheat"})
+
+
+def test_an_action_message_without_an_action_is_a_protocol_error_not_a_key_error():
+    with pytest.raises(protocol.ProtocolError, match="expected an 'action' message"):
+        protocol.expect_action({"type": "action"})
+
+
+@pytest.mark.parametrize("action", ["wheat", 0, 7, -1])
+def test_string_and_integer_actions_are_returned_as_sent(action):
+    assert protocol.expect_action({"type": "action", "action": action}) == action
+
+
+def test_messages_carry_their_fields_under_their_names():
+    assert protocol.PROTOCOL_VERSION == 1    # docs/protocol.md: bots check it in hello
+    assert protocol.hello("g", {"o": 1}, 3, 42, {"move": 1.0}) == {
+        "type": "hello", "protocol": protocol.PROTOCOL_VERSION, "game": "g", "options": {"o": 1},
+        "players": 3, "seed": 42, "limits": {"move": 1.0}}
+    assert protocol.new_game(5, 2, 3, 7) == {"type": "new_game", "index": 5, "seat": 2,
+                                             "players": 3, "seed": 7}
+    assert protocol.act({"seat": 1}, ["a"], 0.5, 2.0) == {
+        "type": "act", "observation": {"seat": 1}, "legal": ["a"],
+        "clock": {"move": 0.5, "bank": 2.0}}
+    assert protocol.game_over(1, [3, 4], [2, 1], {"seat": 1}) == {
+        "type": "game_over", "seat": 1, "scores": [3, 4], "ranks": [2, 1],
+        "observation": {"seat": 1}}
+
+
+def test_a_frame_is_a_four_byte_big_endian_length_then_the_body():
+    body = msgpack.packb({"type": "ready"})
+    assert protocol.encode({"type": "ready"}) == len(body).to_bytes(4, "big") + body
+
+
+def test_a_frame_exactly_at_the_cap_is_accepted_and_one_byte_more_is_not():
+    body = msgpack.packb({"type": "a", "pad": "x" * 20})
+    reader = protocol.FrameReader(cap=len(body))
+    assert reader.feed(protocol.encode({"type": "a", "pad": "x" * 20})) == [
+        {"type": "a", "pad": "x" * 20}]
+    with pytest.raises(protocol.ProtocolError, match=f"exceeds the cap of {len(body) - 1}"):
+        protocol.FrameReader(cap=len(body) - 1).feed(protocol.HEADER.pack(len(body)))
+
+
+def test_a_header_waits_for_its_body_and_the_reader_keeps_what_follows():
+    first, second = protocol.encode({"type": "a"}), protocol.encode({"type": "b"})
+    reader = protocol.FrameReader()
+    assert reader.feed(first[:protocol.HEADER.size]) == []
+    assert reader.feed(first[protocol.HEADER.size:] + second[:2]) == [{"type": "a"}]
+    assert reader.feed(second[2:]) == [{"type": "b"}]
+
+
+def test_the_blocking_reader_returns_none_at_a_cut_stream():
+    frame = protocol.encode({"type": "act", "legal": [1, 2]})
+    assert protocol.read_message(io.BytesIO(frame)) == {"type": "act", "legal": [1, 2]}
+    assert protocol.read_message(io.BytesIO(b"")) is None
+    assert protocol.read_message(io.BytesIO(frame[:3])) is None
+    assert protocol.read_message(io.BytesIO(frame[:-1])) is None
+    stream = io.BytesIO()
+    protocol.write_message(stream, {"type": "ready"})
+    assert stream.getvalue() == protocol.encode({"type": "ready"})
+
+
+def test_a_frame_in_progress_is_never_over_the_cap_whatever_the_cap():
+    # 20 = 0b10100: a cap whose bits overlap the header's size
+    body = msgpack.packb({"type": "a", "pad": "x" * 7})
+    assert len(body) == 20
+    frame = protocol.encode({"type": "a", "pad": "x" * 7})
+    reader = protocol.FrameReader(cap=20)
+    for end in range(1, len(frame)):
+        assert protocol.FrameReader(cap=20).feed(frame[:end]) == []
+    assert reader.feed(frame) == [{"type": "a", "pad": "x" * 7}]
+
+
+def test_the_blocking_reader_reads_a_body_longer_than_small_integers():
+    message = {"type": "act", "legal": list(range(300))}
+    assert protocol.read_message(io.BytesIO(protocol.encode(message))) == message

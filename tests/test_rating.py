@@ -322,3 +322,40 @@ def test_reachable_sigma_matches_a_fit_of_even_games():
     assert abs(mean) < 0.2
     # the difference is known as well as one bot against a known opponent
     assert sd == pytest.approx(thurstone.reachable_sigma(400), rel=0.05)
+
+
+def test_games_wins_scores_and_faults_are_counted_per_seat_dummies_included():
+    games = [
+        # mac (a dummy) wins: no bot seat wins this game
+        game(["a", "b"], [2, 3], scores=[5.0, 1.0], dummies=[["mac", 9.0, 1]], order=0),
+        # a tie for first: both win; the dummy does not
+        game(["a", "b"], [1, 1], scores=[7.0, 7.0], dummies=[["mac", 2.0, 3]], order=1),
+        # b faulted: ranked last, never a win, its fault kind counted
+        game(["a", "b"], [2, 3], scores=[4.0, 0.0], faults=[None, "timeout"],
+             dummies=[["mac", 6.0, 1]], order=2),
+        # a faulted seat with the best rank on paper still does not win
+        game(["a", "b"], [1, 2], scores=[8.0, 3.0], faults=["crash", None], order=3),
+    ]
+    standings = compute(games).pools["g"].standings
+    a, b, mac = standings["a"], standings["b"], standings["dummy:mac"]
+    assert (a.games, a.wins, a.score_sum, dict(a.faults)) == (4, 1, 24.0, {"crash": 1})
+    assert (b.games, b.wins, b.score_sum, dict(b.faults)) == (4, 2, 11.0, {"timeout": 1})
+    assert (mac.games, mac.wins, mac.score_sum, dict(mac.faults)) == (3, 2, 17.0, {})
+    assert a.mean_score == 6.0 and mac.mean_score == pytest.approx(17 / 3)
+
+
+def test_the_conservative_rating_is_three_sigmas_below_the_mean():
+    from arena.rating import Standing
+
+    assert Standing("x", mu=30.0, sigma=2.0).conservative == 24.0
+    assert Standing("x", mu=30.0, sigma=0.5).conservative == 28.5
+
+
+def test_a_pool_counts_its_games_and_charts_about_history_points():
+    games = free_for_all({"a": 27.0, "b": 25.0, "c": 23.0}, 10, 2, seed=3)
+    pool = compute(games, history=4).pools["g"]
+    assert pool.games == 10
+    # a point every ceil(10 / 4) = 3 games, and the last
+    assert [done for done, _ in pool.history] == [3, 6, 9, 10]
+    assert set(pool.history[-1][1]) == {"a", "b", "c"}
+    assert compute(games, history=0).pools["g"].history == []

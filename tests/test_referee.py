@@ -2,6 +2,8 @@
 gives the right fault, the game still finishes for the others, and nothing
 of the bot is left running."""
 
+import re
+
 import pytest
 
 from arena.game import replay
@@ -72,11 +74,19 @@ def test_simultaneous_movers_think_at_the_same_time(registry, broken_bot):
 
 
 def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
-    slow = broken_bot("slow", "0.3")
-    [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.5))
+    slow = broken_bot("slow", "0.4")
+    # control: without a bank the first 0.4 s answer to a 0.1 s move is a timeout
+    [control] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.0))
+    assert control.seats[0].fault == "timeout" and control.seats[0].moves == 0
+    # a 0.75 s bank pays two ~0.3 s overruns (0.2 s to spare for latency), and
+    # the third move runs out of time
+    [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.75))
     seat = record.seats[0]
     assert seat.fault == "timeout"
-    assert seat.moves >= 1  # the bank paid for the first overruns
+    assert seat.moves == 2
+    assert seat.time_used >= 0.8
+    bank_left = float(re.search(r"\+ ([0-9.]+)s bank", seat.fault_detail).group(1))
+    assert bank_left <= 0.15  # what the two overruns left of it
 
 
 def test_same_seed_same_match(registry):

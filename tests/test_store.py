@@ -99,3 +99,131 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
     Store(tmp_path / "results" / "one").close()
     assert find_store(None).name == "one"
     assert find_store("given").name == "given"
+
+
+def test_games_gives_every_field_of_a_stored_game_in_its_place(tmp_path):
+    from arena.store import StoredGame
+
+    with Store(tmp_path) as store:
+        it = item("g/2p/a+b/d0", order=4)
+        store.add_game(it, 2, record(seed=102, winner=1, steps=5), "t")
+        store.add_game(it, 0, record(seed=100), "t")
+        first, second = store.games()
+        assert second == StoredGame(
+            id=1, key="g/2p/a+b/d0/2", item="g/2p/a+b/d0", order=4, index=2, game="g",
+            players=2, bots=["a", "b"], scores=[5.0, 10.0], ranks=[2, 1], teams=[0, 1],
+            faults=[None, None], dummies=[["mac", 1.0, 3]], moves=5, duration=0.5, seed=102)
+        assert (first.id, first.key, first.index, first.seed) == (2, "g/2p/a+b/d0/0", 0, 100)
+        assert first.faults == [None, "timeout"]
+        assert [g.key for g in store.games("g")] == ["g/2p/a+b/d0/0", "g/2p/a+b/d0/2"]
+        assert list(store.games("other")) == []
+
+
+def test_check_file_refuses_what_cannot_be_a_store_before_sqlite_sees_it(tmp_path):
+    from arena.store import check_file
+
+    with Store(tmp_path) as store:
+        store.add_game(item(), 0, record())
+    path = tmp_path / FILE_NAME
+    check_file(path)                         # a sound store passes
+    whole = path.read_bytes()
+    assert len(whole) >= 2 * 4096
+    bad = tmp_path / "bad.sqlite"
+    cases = [(b"", "an empty file"), (b"hello" * 40, "not an SQLite database"),
+             (whole[:99], "not an SQLite database"),
+             (b"x" + whole[1:], "not an SQLite database"),
+             (whole[:-1], r"truncated \(\d+ bytes, its header says \d+\)")]
+    for content, says in cases:
+        bad.write_bytes(content)
+        with pytest.raises(StoreError, match=says):
+            check_file(bad)
+    # a file exactly its header's length passes; with a WAL beside it that is not
+    # empty the header's page count may be stale, so size is not judged
+    bad.write_bytes(whole)
+    check_file(bad)
+    bad.write_bytes(whole[:4096])
+    (tmp_path / "bad.sqlite-wal").write_bytes(b"w")
+    check_file(bad)
+    (tmp_path / "bad.sqlite-wal").write_bytes(b"")
+    with pytest.raises(StoreError, match="truncated"):
+        check_file(bad)
+    # a header whose page count is not current (bytes 24-28 differ from 92-96)
+    stale = bytearray(whole[:4096])
+    stale[95] ^= 1
+    bad.write_bytes(bytes(stale))
+    check_file(bad)
+
+
+def test_check_file_reads_the_page_size_and_count_from_the_header(tmp_path):
+    from arena.store import SQLITE_HEADER, check_file
+
+    def header(page_size_field, pages):
+        data = bytearray(100)
+        data[:16] = SQLITE_HEADER
+        data[16:18] = page_size_field.to_bytes(2, "big")
+        data[24:28] = data[92:96] = (7).to_bytes(4, "big")
+        data[28:32] = pages.to_bytes(4, "big")
+        return bytes(data)
+
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(header(512, 2).ljust(1024, b"\0"))
+    check_file(path)                         # 2 pages of 512 bytes: whole
+    path.write_bytes(header(512, 3).ljust(1024, b"\0"))
+    with pytest.raises(StoreError, match="its header says 1536"):
+        check_file(path)
+    path.write_bytes(header(1, 1).ljust(4096, b"\0"))  # 1 stands for 65536
+    with pytest.raises(StoreError, match="its header says 65536"):
+        check_file(path)
+    path.write_bytes(header(512, 1 << 24).ljust(1024, b"\0"))  # the count's low byte matters
+    with pytest.raises(StoreError, match="truncated"):
+        check_file(path)
+
+
+def test_changed_conditions_are_named_key_by_key(tmp_path):
+    from arena.store import _changes
+
+    assert _changes({"time": {"move": 1.0, "bank": 0}, "memory": 5},
+                    {"time": {"move": 0.5, "bank": 0}, "cpu": 2}) == \
+        "cpu None -> 2, memory 5 -> None, time.move 1.0 -> 0.5"
+    assert _changes({"time": {"move": 1.0}}, {"time": 3}) == "time {'move': 1.0} -> 3"
+    assert _changes({"a": 1}, {"a": 1}) == ""
+    with Store(tmp_path) as store:
+        store.claim("t", "fp", conditions={"time": {"move": 1.0}})
+        store.claim("t", "fp", conditions={"time": {"move": 1.0}})   # the same: fine
+        with pytest.raises(StoreError, match=r"other conditions \(time.move 1.0 -> 0.5\)"):
+            store.claim("t", "fp", conditions={"time": {"move": 0.5}})
+        with pytest.raises(StoreError, match=r"other conditions \(time \{'move': 1.0\} -> None\)"):
+            store.claim("t", "fp")
+
+
+def test_sqlites_complaints_become_one_line_each(tmp_path):
+    from arena.store import _problem
+
+    path = tmp_path / FILE_NAME
+    assert _problem(path, sqlite3.OperationalError("attempt to write a readonly database")) \
+        == f"{path}: the results store is read-only (attempt to write a readonly database)"
+    for text in ("database disk image is malformed", "file is not a database"):
+        assert _problem(path, sqlite3.DatabaseError(text)) == \
+            f"{path}: the results store is damaged ({text}); restore it from a copy"
+    assert _problem(path, sqlite3.OperationalError("disk I/O error")) == \
+        f"{path}: cannot use the results store: disk I/O error"
+
+
+def test_time_used_is_kept_to_a_tenth_of_a_millisecond(tmp_path):
+    with Store(tmp_path) as store:
+        rec = record()
+        rec.seats[0].time_used = 0.123456
+        store.add_game(item(), 0, rec)
+        stored = store.db.execute("SELECT time_used FROM games").fetchone()[0]
+    assert stored == "[0.1235, 0.0]"
+
+
+def test_a_store_that_may_be_written_is_not_opened_immutable(tmp_path):
+    with Store(tmp_path) as store:
+        store.add_game(item(), 0, record())
+    reader = Store(tmp_path, create=False)
+    with Store(tmp_path) as writer:
+        writer.add_game(item(), 1, record())
+        # still in the writer's WAL: a reader opened immutable would not see it
+        assert reader.count() == 2
+    reader.close()

@@ -199,3 +199,10 @@ def test_rated_sigma_is_per_group_and_unreachable_targets_are_named():
     reachable = make_planner(tournament(format="rated", rated={"budget": 4000, "sigma": 2.0},
                                         games=[{"id": "ffa", "players": [2]}]), KEY)
     assert reachable.notes == []
+
+
+def test_a_game_of_fewer_than_two_seats_gives_no_points():
+    from arena.tournament.swiss import place_points
+
+    assert place_points([1]) == [0.0]
+    assert place_points([]) == []

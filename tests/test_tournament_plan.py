@@ -267,3 +267,159 @@ def test_deals_and_chance_come_from_the_key_not_the_file():
     chances = [d.chance for i in mine for d in i.deals]
     assert len(set(chances)) == len(chances)          # one per game
     assert max(d.seed for i in mine for d in i.deals) >= 2**40   # 64-bit seeds
+
+
+def test_a_game_listed_twice_is_labelled_apart():
+    t = tournament(games=[{"id": "ffa", "players": [2]}, {"id": "ffa", "players": [2],
+                                                        "options": {"x": 1}}])
+    items = plan(t, KEY)
+    assert sorted({item.label for item in items}) == ["ffa", "ffa[2]"]
+    assert {item.group for item in items} == {"ffa/2p", "ffa[2]/2p"}
+    assert all(item.id.startswith(item.label + "/2p/") for item in items)
+    assert {item.label for item in items if item.options == {"x": 1}} == {"ffa[2]"}
+
+
+def played(planner, results, order):
+    total = 0
+    while batch := planner.next_batch(results):
+        play_round(batch, results, order)
+        total += sum(len(item.deals) for item in batch)
+    return total
+
+
+def test_every_planner_estimates_the_games_it_plans():
+    static = make_planner(tournament(deals=2), KEY)
+    assert static.estimate() == played(static, Results(), list("abcd")) == 2 * (6 * 2 + 4 * 3)
+    bots = [f"b{i}" for i in range(6)]
+    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
+                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    # 2 players: 3 tables x 2 rotations; 3 players: 2 tables x 3 rotations; x 2 deals x 3 rounds
+    assert swiss.estimate() == played(swiss, Results(), bots) == (3 * 2 + 2 * 3) * 2 * 3
+    rated = make_planner(tournament(format="rated", rated={"budget": 12, "sigma": 0.1},
+                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    assert rated.estimate() == 2 * 12
+    assert played(rated, Results(), list("abcd")) == 2 * 12
+
+
+@pytest.mark.parametrize("workers, batch, tables", [(3, 0, 6), (1, 0, 2), (0, 0, 2), (3, 4, 4)])
+def test_a_rated_batch_holds_twice_the_workers_or_the_given_number_of_tables(workers, batch,
+                                                                              tables):
+    bots = [f"b{i:02}" for i in range(16)]
+    rated = {"budget": 100, "sigma": 0.1} | ({"batch": batch} if batch else {})
+    t = tournament(bots=bots, format="rated", rated=rated, workers=workers,
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    first = make_planner(t, KEY).next_batch(Results())
+    assert len({item.lineup for item in first}) == tables
+
+
+def test_seatings_of_each_mode_and_of_a_single_seat():
+    assert seatings(("a",), "rotate") == seatings(("a",), "permute") == [(0,)]
+    assert seatings(("a", "b", "c"), "none") == [(0, 1, 2)]
+    assert seatings(("a", "b", "c"), "rotate") == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len(seatings(("a", "b", "c"), "permute")) == 6
+    for unknown in ("auto", "shuffle", "a"):
+        with pytest.raises(ValueError, match="unknown seating"):
+            seatings(("a", "b"), unknown)
+
+
+def test_lineups_repeat_bots_only_when_there_are_too_few():
+    assert lineups(["a", "b"], 2, None) == [("a", "b")]
+    assert lineups(["a", "b", "c"], 3, None) == [("a", "b", "c")]
+    assert lineups(["a", "b"], 3, None) == [("a", "a", "b"), ("a", "b", "b")]
+    assert lineups(["a"], 3, None) == [("a", "a", "a")]
+
+
+def test_static_items_are_numbered_in_plan_order_as_round_zero():
+    items = plan(tournament(deals=2), KEY)
+    assert [item.order for item in items] == list(range(len(items)))
+    assert {item.round for item in items} == {0}
+
+
+def test_adaptive_formats_never_deal_a_group_the_same_deal_twice():
+    bots = [f"b{i}" for i in range(4)]
+    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
+                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
+                         KEY)
+    rated = make_planner(tournament(bots=bots, format="rated", rated={"budget": 40, "sigma": 0.1,
+                                                                       "batch": 2},
+                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
+                         KEY)
+    for planner in (swiss, rated):
+        results, seen = Results(), Counter()
+        while batch := planner.next_batch(results):
+            for item in batch:
+                # a bot that met a deal twice would know the other hands
+                seen.update({(bot, deal.seed) for deal in item.deals for bot in item.lineup})
+            play_round(batch, results, bots)
+        assert seen and max(seen.values()) == 1
+        seeds = Counter(seed for (_, seed) in seen)
+        assert len(seeds) > 2                # a new deal each round or step
+
+
+def test_a_resumed_planner_numbers_new_items_after_the_stored_ones():
+    bots = [f"b{i}" for i in range(4)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 2},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    first = make_planner(t, KEY)
+    results = Results()
+    round_one = first.next_batch(results)
+    play_round(round_one, results, bots)
+    resumed = make_planner(t, KEY)
+    assert resumed.next_batch(results) == round_one
+    nxt = resumed.next_batch(results)
+    assert min(item.order for item in nxt) == max(item.order for item in round_one) + 1
+
+
+def test_a_gauntlet_repeats_field_bots_only_when_too_few_fill_a_table():
+    exact = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
+                            games=[{"id": "ffa", "players": [3]}]))
+    assert {item.lineup for item in exact} == {("a", "b", "c")}
+    short = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
+                            games=[{"id": "ffa", "players": [4]}]))
+    assert {item.lineup for item in short} == {("a", "b", "b", "b"), ("a", "b", "b", "c"),
+                                               ("a", "b", "c", "c"), ("a", "c", "c", "c")}
+
+
+def test_swiss_standings_default_to_after_every_planned_round():
+    bots = [f"b{i}" for i in range(4)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner = make_planner(t, KEY)
+    results = Results()
+    for _ in range(2):
+        play_round(planner.next_batch(results), results, bots)
+    entry = t.games[0]
+    latest = planner.standings(entry, "ffa/2p", results)
+    assert latest == planner.standings(entry, "ffa/2p", results, 2)
+    assert latest != planner.standings(entry, "ffa/2p", results, 1)
+
+
+def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berger(monkeypatch):
+    from arena.tournament import swiss
+
+    bots = [f"b{i}" for i in range(8)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 4},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner = make_planner(t, KEY)
+    results = Results()
+    orders = []
+    real_pair = swiss.pair
+
+    def spy(order, *args):
+        orders.append(list(order))
+        return real_pair(order, *args)
+
+    monkeypatch.setattr(swiss, "pair", spy)
+    strength = ["b5", "b3", "b4", "b1", "b2", "b6", "b7", "b0"]
+    for _ in range(4):
+        play_round(planner.next_batch(results), results, strength)
+    entry = t.games[0]
+    by_buchholz = by_berger = 0
+    for round_, order in enumerate(orders[1:], start=1):
+        table = {s.name: s for s in planner.standings(entry, "ffa/2p", results, round_)}
+        keys = [(table[b].points, table[b].buchholz, table[b].sonneborn_berger) for b in order]
+        assert keys == sorted(keys, reverse=True)
+        pairs = list(zip(keys, keys[1:]))
+        by_buchholz += sum(a[0] == b[0] and a[1] != b[1] for a, b in pairs)
+        by_berger += sum(a[:2] == b[:2] and a[2] != b[2] for a, b in pairs)
+    assert by_buchholz and by_berger         # each tie-break decided somewhere

@@ -1,0 +1,306 @@
+"""arena.connection on its own: the referee's end of a bot's pipes, with the
+test holding the bot's ends of real OS pipes, so every partial read, partial
+write, stderr flood, end of stream and unasked frame is made on purpose."""
+
+import os
+import subprocess
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from arena import protocol
+from arena.connection import CRASH_CHARS, Channel, Fault, exchange, stderr_tail
+
+
+class FakeBot:
+    """A bot process as Channel sees it: three pipes and a wait()."""
+
+    def __init__(self, status=None):
+        self.stdin, stdin_w = os.pipe()      # the bot reads what the referee writes
+        stdout_r, self.stdout = os.pipe()    # the bot writes its answers here
+        stderr_r, self.stderr = os.pipe()
+        self.status = status
+        self.popen = SimpleNamespace(stdin=open(stdin_w, "wb", buffering=0),
+                                     stdout=open(stdout_r, "rb", buffering=0),
+                                     stderr=open(stderr_r, "rb", buffering=0),
+                                     wait=self._wait)
+
+    def _wait(self, timeout=None):
+        if self.status is None:
+            raise subprocess.TimeoutExpired("bot", timeout)
+        return self.status
+
+    def say(self, message):
+        os.write(self.stdout, protocol.encode(message))
+
+    def read_frame(self):
+        """One whole frame of what the referee sent (blocking)."""
+        header = _read_exactly(self.stdin, protocol.HEADER.size)
+        (length,) = protocol.HEADER.unpack(header)
+        return header + _read_exactly(self.stdin, length)
+
+
+def _read_exactly(fd, size):
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        assert chunk, "the referee closed the pipe early"
+        data += chunk
+    return data
+
+
+def later(seconds, action):
+    thread = threading.Thread(target=lambda: (time.sleep(seconds), action()))
+    thread.start()
+    return thread
+
+
+def soon(seconds=2.0):
+    return time.monotonic() + seconds
+
+
+ACTION = {"type": "action", "action": "wheat"}
+
+
+def test_send_writes_one_frame_exactly():
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.send(protocol.new_game(3, 1, 2, 99))
+    frame = bot.read_frame()
+    assert frame == protocol.encode(protocol.new_game(3, 1, 2, 99))
+    assert not channel.asked and channel.fault is None
+
+
+def test_an_answer_split_across_reads_is_one_message():
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    frame = protocol.encode(ACTION)
+    os.write(bot.stdout, frame[:3])          # not even a whole header yet
+    writer = later(0.05, lambda: os.write(bot.stdout, frame[3:]))
+    result = exchange({"a": (channel, soon())})
+    writer.join()
+    assert result["a"][0] == ACTION
+    assert not channel.asked                 # the answer owed was given
+
+
+def test_a_question_larger_than_the_pipe_is_written_in_parts_without_losing_a_byte():
+    bot = FakeBot()
+    channel = Channel(bot)
+    question = protocol.act({"table": "x" * 300_000}, ["wheat"], 1.0, 0.0)
+    received = []
+
+    def bot_side():
+        received.append(bot.read_frame())
+        bot.say(ACTION)
+
+    thread = threading.Thread(target=bot_side)
+    channel.ask(question)                    # more than a pipe holds: the rest waits
+    assert channel._outbox, "the test needs a write the pipe cannot take at once"
+    thread.start()
+    result = exchange({"a": (channel, soon())})
+    thread.join()
+    assert received == [protocol.encode(question)]
+    assert result["a"][0] == ACTION
+
+
+def test_stderr_is_kept_up_to_its_cap_and_drained_beyond():
+    bot = FakeBot()
+    channel = Channel(bot, stderr_cap=10)
+    channel.ask({"type": "act"})
+    os.write(bot.stderr, b"0123456")
+    writer = later(0.05, lambda: (os.write(bot.stderr, b"789abcdef"), time.sleep(0.05),
+                                  bot.say(ACTION)))
+    result = exchange({"a": (channel, soon())})
+    writer.join()
+    assert result["a"][0] == ACTION
+    assert channel.stderr_text() == "0123456789"
+
+
+def test_stderr_below_its_cap_is_kept_whole():
+    bot = FakeBot()
+    channel = Channel(bot, stderr_cap=100)
+    channel.ask({"type": "act"})
+    os.write(bot.stderr, b"thinking...\n")
+    writer = later(0.05, lambda: bot.say(ACTION))
+    exchange({"a": (channel, soon())})
+    writer.join()
+    assert channel.stderr_text() == "thinking...\n"
+
+
+def test_end_of_output_is_a_crash_with_exit_status_and_last_words():
+    bot = FakeBot(status=3)
+    channel = Channel(bot, stderr_cap=0)     # the tail is kept apart from the capped head
+    channel.ask({"type": "act"})
+    os.write(bot.stderr, b"Traceback (most recent call last):\n  File \"bot.py\"\n"
+                         b"ValueError: boom\n")
+    os.close(bot.stdout)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault.kind == "crash"
+    assert fault.detail == ('closed its output, exit status 3: Traceback (most recent call '
+                            'last): | File "bot.py" | ValueError: boom')
+    assert channel.stderr_text() == ""
+
+
+def test_a_bot_that_closed_its_input_is_a_crash():
+    bot = FakeBot()
+    channel = Channel(bot)
+    os.close(bot.stdin)
+    channel.send({"type": "goodbye"})
+    assert channel.fault is not None and channel.fault.kind == "crash"
+    assert channel.fault.detail.startswith("closed its input")
+
+
+def test_silence_until_the_deadline_is_a_timeout():
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    started = time.monotonic()
+    [(fault, at)] = exchange({"a": (channel, started + 0.1)}).values()
+    assert fault == Fault("timeout", "no answer before the deadline")
+    assert at - started >= 0.1
+
+
+def test_a_deadline_object_is_asked_when_it_has_passed():
+    class TwoLooks:
+        def __init__(self):
+            self.looks = 0
+
+        def expired(self, now):
+            self.looks += 1
+            return self.looks > 2
+
+        def wake(self, now):
+            return now + 0.01
+
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    deadline = TwoLooks()
+    [(fault, _)] = exchange({"a": (channel, deadline)}).values()
+    assert fault.kind == "timeout" and deadline.looks == 3
+
+
+def test_a_frame_sent_before_the_question_is_a_protocol_fault_and_the_question_is_not_sent():
+    bot = FakeBot()
+    channel = Channel(bot)
+    bot.say(ACTION)                          # an answer sent ahead
+    time.sleep(0.01)
+    channel.ask({"type": "act"})
+    assert channel.fault == Fault("protocol", "sent a 'action' message nobody asked for")
+    assert not channel.asked
+    os.set_blocking(bot.stdin, False)
+    with pytest.raises(BlockingIOError):
+        os.read(bot.stdin, 1)
+
+
+def test_two_answers_to_one_question_are_a_protocol_fault():
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    os.write(bot.stdout, protocol.encode(ACTION) * 2)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault == Fault("protocol", "sent more than one message")
+
+
+def test_an_oversized_frame_is_a_protocol_fault():
+    bot = FakeBot()
+    channel = Channel(bot, frame_cap=16)
+    channel.ask({"type": "act"})
+    os.write(bot.stdout, protocol.HEADER.pack(17))
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault.kind == "protocol" and "exceeds the cap of 16" in fault.detail
+
+
+def test_after_its_answer_a_further_frame_is_unasked():
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    bot.say(ACTION)
+    assert exchange({"a": (channel, soon())})["a"][0] == ACTION
+    bot.say(ACTION)                          # a late second answer
+    time.sleep(0.01)
+    channel.ask({"type": "act"})
+    assert channel.fault is not None and "nobody asked for" in channel.fault.detail
+
+
+def test_simultaneous_movers_each_get_their_own_answer():
+    first, second = FakeBot(), FakeBot()
+    a, b = Channel(first), Channel(second)
+    a.ask({"type": "act"})
+    b.ask({"type": "act"})
+    writer = later(0.05, lambda: (second.say({"type": "action", "action": 2}),
+                                  first.say({"type": "action", "action": 1})))
+    results = exchange({0: (a, soon()), 1: (b, soon())})
+    writer.join()
+    assert results[0][0]["action"] == 1 and results[1][0]["action"] == 2
+
+
+def test_a_bystander_that_speaks_is_faulted_and_its_stderr_is_drained():
+    mover, bystander = FakeBot(), FakeBot()
+    asked, other = Channel(mover), Channel(bystander, stderr_cap=100)
+    asked.ask({"type": "act"})
+    os.write(bystander.stderr, b"psst\n")
+    bystander.say(ACTION)
+    writer = later(0.1, lambda: mover.say(ACTION))
+    results = exchange({"a": (asked, soon())}, [other])
+    writer.join()
+    assert results == {"a": (ACTION, results["a"][1])}
+    assert other.fault == Fault("protocol", "sent a 'action' message nobody asked for")
+    assert other.stderr_text() == "psst\n"
+    assert asked.fault is None
+
+
+def test_a_bystanders_pending_input_is_flushed_meanwhile():
+    mover, bystander = FakeBot(), FakeBot()
+    asked, other = Channel(mover), Channel(bystander)
+    big = {"type": "game_over", "observation": {"log": "y" * 200_000}}
+    other.send(big)
+    assert other._outbox
+    received = []
+    reader = threading.Thread(target=lambda: received.append(bystander.read_frame()))
+    reader.start()
+    asked.ask({"type": "act"})
+    writer = later(0.2, lambda: mover.say(ACTION))
+    exchange({"a": (asked, soon())}, [other])
+    writer.join()
+    reader.join(2)
+    assert received == [protocol.encode(big)]
+
+
+def test_stderr_tail_keeps_the_last_lines_with_words():
+    text = "\n".join(["one", "two", "    at f (x.js:1:2)", "}", "three", "four", "five",
+                      "Error: six"])
+    assert stderr_tail(text) == "two | three | four | five | Error: six"
+    assert stderr_tail(text, lines=2) == "five | Error: six"
+
+
+def test_stderr_tail_is_cut_from_the_front():
+    tail = stderr_tail("x" * 1000 + "END")
+    assert len(tail) == CRASH_CHARS and tail.startswith("...") and tail.endswith("END")
+    assert stderr_tail("y" * CRASH_CHARS) == "y" * CRASH_CHARS
+
+
+def test_a_deadline_that_wakes_in_the_past_is_looked_at_again_at_once():
+    class Late:
+        """Passed on its second look; asks to be woken a second ago."""
+
+        def __init__(self):
+            self.looks = 0
+
+        def expired(self, now):
+            self.looks += 1
+            return self.looks > 1
+
+        def wake(self, now):
+            return now - 1.0
+
+    bot = FakeBot()
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    writer = later(0.5, lambda: bot.say(ACTION))   # what a blocking poll would wait for
+    [(reply, _)] = exchange({"a": (channel, Late())}).values()
+    writer.join()
+    assert reply == Fault("timeout", "no answer before the deadline")

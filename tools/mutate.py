@@ -1,0 +1,235 @@
+"""Mutation testing of arena/ and engines/ with Cosmic Ray (``make mutate``).
+
+Each module listed under ``[tool.mutate.modules]`` in pyproject.toml is
+mutated against its *own* fast tests only, so a survivor says "the tests
+meant for this module do not notice this change", not "some slow end-to-end
+test elsewhere happens to".  Mutants are sampled (``sample`` per module, the
+same ones every run for a given ``seed`` and source) to keep the whole set
+within a coffee break on a small machine; ``SAMPLE=0`` runs every mutant.
+
+The mutants are made in a scratch copy of the tree (``.mutate/tree``), never
+in the working tree, so an interrupted run leaves no mutated source behind;
+``PYTHONPATH`` makes the tests -- and the bot processes they start -- import
+the copy.  The report is one line per module (killed/run, kill rate) and a
+list of the survivors with their diffs, also kept in ``.mutate/report.txt``.
+
+Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module);
+``MUTATE_SCRATCH=dir`` runs in another scratch folder (two runs at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRATCH = Path(os.environ.get("MUTATE_SCRATCH", ROOT / ".mutate"))
+TREE = SCRATCH / "tree"
+
+
+def settings() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutate"]
+
+
+def copy_tree() -> None:
+    """The project's files (tracked and new, not ignored) into the scratch tree."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    shutil.rmtree(TREE, ignore_errors=True)
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file() and not name.startswith(".mutate/"):
+            target = TREE / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def test_command(tests: list[str]) -> str:
+    return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                       *tests])
+
+
+def config_for(module: str, tests: list[str], conf: dict) -> Path:
+    """A Cosmic Ray configuration file for one module (its format is its own
+    TOML table, so it is written from pyproject's settings)."""
+    command = test_command(tests).replace("\\", "\\\\").replace('"', '\\"')
+    excluded = ", ".join(f'"{op}"' for op in conf.get("exclude-operators", []))
+    path = SCRATCH / (module.replace("/", "_") + ".toml")
+    path.write_text(
+        "[cosmic-ray]\n"
+        f'module-path = "{module}"\n'
+        f"timeout = {float(conf.get('timeout', 60))}\n"
+        "excluded-modules = []\n"
+        f'test-command = "{command}"\n'
+        "[cosmic-ray.distributor]\n"
+        'name = "local"\n'
+        "[cosmic-ray.filters.operators-filter]\n"
+        f"exclude-operators = [{excluded}]\n")
+    return path
+
+
+def sample(session: Path, size: int, seed: str) -> int:
+    """Mark all but ``size`` mutants skipped: those whose hash of (seed,
+    operator, occurrence, position) is smallest, so the sample is the same
+    from run to run and an unchanged function keeps its mutants."""
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = list(db.pending_work_items)
+        if size <= 0 or len(items) <= size:
+            return len(items)
+
+        def key(item):
+            m = item.mutations[0]
+            text = f"{seed}|{m.operator_name}|{m.occurrence}|{m.start_pos}|{m.end_pos}"
+            return hashlib.sha256(text.encode()).hexdigest()
+
+        for item in sorted(items, key=key)[size:]:
+            db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+        return size
+
+
+def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the annotations of a module are, as ((line, col), (end line,
+    end col)): a local variable's annotation is never evaluated, and none is
+    under ``from __future__ import annotations``."""
+    tree = ast.parse(source)
+    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__" and
+                    any(alias.name == "annotations" for alias in node.names)
+                    for node in tree.body)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if postponed:
+                found += [a.annotation for a in ast.walk(node.args) if isinstance(a, ast.arg)
+                          and a.annotation is not None]
+                found += [node.returns] if node.returns is not None else []
+            found += [n.annotation for n in ast.walk(node) if isinstance(n, ast.AnnAssign)]
+        elif isinstance(node, ast.AnnAssign) and postponed:
+            found.append(node.annotation)
+    return [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in found]
+
+
+def change(diff: str) -> tuple[str, str]:
+    """A mutant as (old line, new line), stripped: how pyproject's
+    ``[tool.mutate.equivalent]`` names one, whatever line it is on."""
+    lines = diff.splitlines()
+    old = next(l[1:] for l in lines if l.startswith("-") and not l.startswith("---"))
+    new = next(l[1:] for l in lines if l.startswith("+") and not l.startswith("+++"))
+    return old.strip(), new.strip()
+
+
+def cosmic_ray(*args: str, env: dict) -> None:
+    subprocess.run([str(Path(sys.executable).parent / "cosmic-ray"), *args], cwd=TREE, env=env,
+                   check=True)
+
+
+def run_module(module: str, tests: list[str], conf: dict, size: int, env: dict) -> dict:
+    # unmutated, the tests must pass, or every mutant would count as killed
+    baseline = subprocess.run(shlex.split(test_command(tests)), cwd=TREE, env=env,
+                              capture_output=True, text=True)
+    if baseline.returncode != 0:
+        print(f"mutate: the tests of {module} fail without any mutant; skipped:\n"
+              f"{baseline.stdout[-2000:]}", file=sys.stderr)
+        return {"module": module + " (tests fail unmutated)", "run": 0, "killed": 0,
+                "incompetent": 0, "equivalent": 0, "survivors": [], "seconds": 0.0}
+    config = config_for(module, tests, conf)
+    session = SCRATCH / (module.replace("/", "_") + ".sqlite")
+    session.unlink(missing_ok=True)
+    cosmic_ray("init", str(config), str(session), env=env)
+    subprocess.run([str(Path(sys.executable).parent / "cr-filter-operators"), str(session),
+                    str(config)], cwd=TREE, env=env, check=True)
+    chosen = sample(session, size, str(conf.get("seed", "farm-arena")))
+    started = time.monotonic()
+    cosmic_ray("exec", str(config), str(session), env=env)
+    return dict(tally(module, conf), chosen=chosen, seconds=time.monotonic() - started)
+
+
+def tally(module: str, conf: dict) -> dict:
+    """Killed, run, equivalent and the survivors of a module's last session."""
+    session = SCRATCH / (module.replace("/", "_") + ".sqlite")
+    survivors, killed, run, incompetent, equivalent = [], 0, 0, 0, 0
+    judged = {tuple(part.strip() for part in entry.split(" => "))
+              for entry in conf.get("equivalent", {}).get(module, [])}
+    unevaluated = annotations((ROOT / module).read_text())
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            if result.test_outcome == TestOutcome.INCOMPETENT:
+                incompetent += 1          # the mutant does not even import: not counted
+                continue
+            if result.test_outcome == TestOutcome.SURVIVED:
+                start = tuple(item.mutations[0].start_pos)
+                if (change(result.diff) in judged or (change(result.diff)[0], "*") in judged
+                        or any(a <= start < b for a, b in unevaluated)):
+                    equivalent += 1
+                    continue
+                m = item.mutations[0]
+                survivors.append(f"{module}:{m.start_pos[0]} {m.operator_name}\n{result.diff}")
+            else:
+                killed += 1
+            run += 1
+    return {"module": module, "run": run, "killed": killed, "incompetent": incompetent,
+            "equivalent": equivalent, "survivors": survivors, "seconds": 0.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
+    parser.add_argument("--sample", type=int, default=None,
+                        help="mutants per module (0: all; default: pyproject's 'sample')")
+    parser.add_argument("--report", action="store_true",
+                        help="only report the last run's sessions again (after judging "
+                             "survivors equivalent in pyproject.toml)")
+    args = parser.parse_args(argv)
+    conf = settings()
+    listed = {module: entry if isinstance(entry, list) else entry["tests"]
+              for module, entry in conf["modules"].items()}
+    sizes = {module: entry.get("sample") for module, entry in conf["modules"].items()
+             if isinstance(entry, dict)}
+    unknown = [m for m in args.modules if m not in listed]
+    if unknown:
+        print(f"mutate: {', '.join(unknown)} not in [tool.mutate.modules] of pyproject.toml "
+              f"(listed: {', '.join(listed)})", file=sys.stderr)
+        return 2
+    size = conf.get("sample", 40) if args.sample is None else args.sample
+    chosen = args.modules or list(listed)
+    if args.report:
+        results = [tally(module, conf) for module in chosen
+                   if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()]
+    else:
+        SCRATCH.mkdir(exist_ok=True)
+        copy_tree()
+        env = dict(os.environ, PYTHONPATH=str(TREE), PYTHONDONTWRITEBYTECODE="1")
+        results = []
+        for module in chosen:
+            own = sizes.get(module) if args.sample is None else None
+            results.append(run_module(module, listed[module], conf,
+                                      size if own is None else own, env))
+    lines = [f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'time':>6}"]
+    for r in results:
+        rate = r["killed"] / r["run"] if r["run"] else 0.0
+        lines.append(f"{r['module']:36} {r['killed']:>6} {r['run']:>4} {rate:>5.0%} "
+                     f"{r['equivalent']:>5} {r['seconds']:>5.0f}s")
+    for r in results:
+        lines += ["", f"== survivors in {r['module']} ({len(r['survivors'])})"] + r["survivors"]
+    report = "\n".join(lines)
+    if not args.report:
+        (SCRATCH / "report.txt").write_text(report + "\n")
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
