@@ -37,6 +37,7 @@ def tournament_file(tmp_path, mode, seed=7, deals=2):
                     f'workers = 0\nresults = "{tmp_path / mode}"\n'
                     f'bots = [{{ name = "cheater", bot = "{cheater(mode, seed)}" }}, "random",'
                     f' {{ name = "r2", bot = "random" }}]\n'
+                    '[time]\nstartup = 30.0\nmove = 5.0\n'   # a loaded machine is no cheat
                     '[[games]]\nid = "dou-dizhu"\nplayers = [3]\n')
     return path
 

@@ -90,7 +90,8 @@ def test_messages_carry_their_fields_under_their_names():
     assert protocol.PROTOCOL_VERSION == 1    # docs/protocol.md: bots check it in hello
     assert protocol.hello("g", {"o": 1}, 3, 42, {"move": 1.0}) == {
         "type": "hello", "protocol": protocol.PROTOCOL_VERSION, "game": "g", "options": {"o": 1},
-        "players": 3, "seed": 42, "limits": {"move": 1.0}}
+        "players": 3, "seed": 42, "limits": {"move": 1.0}, "settings": {}}
+    assert protocol.hello("g", {}, 2, 1, {}, {"iterations": 3})["settings"] == {"iterations": 3}
     assert protocol.new_game(5, 2, 3, 7) == {"type": "new_game", "index": 5, "seat": 2,
                                              "players": 3, "seed": 7}
     assert protocol.act({"seat": 1}, ["a"], 0.5, 2.0) == {

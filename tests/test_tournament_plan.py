@@ -4,6 +4,7 @@ import itertools
 from collections import Counter
 from math import comb
 
+import pytest
 
 from arena.seeds import Key
 from arena.tournament.config import parse
