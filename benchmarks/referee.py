@@ -36,8 +36,9 @@ import statistics
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
+
+from support.baseline import worktree
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "vegetables"
@@ -49,7 +50,8 @@ ASKING = ("hello", "act")
 # -- one measurement (runs in a child process, against the arena on sys.path) ----
 
 class _Timed:
-    """Forwards every call to ``target`` and adds its duration to ``spent``."""
+    """Forwards every call to ``target`` and adds its duration to ``spent``
+    (``[wall seconds, CPU seconds]``)."""
 
     def __init__(self, target, spent: list[float]):
         self._target, self._spent = target, spent
@@ -61,11 +63,12 @@ class _Timed:
         spent = self._spent
 
         def timed(*args, **kwargs):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             try:
                 result = attribute(*args, **kwargs)
             finally:
                 spent[0] += time.perf_counter() - started
+                spent[1] += time.process_time() - cpu
             return _Timed(result, spent) if name == "new_game" else result
         return timed
 
@@ -80,7 +83,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     registry = installed()
     spec = registry.bot("random")
-    engine_time = [0.0]
+    engine_time = [0.0, 0.0]
     engine = _Timed(registry.engine(GAME), engine_time)
     frames: list[tuple[int, bytes, bool]] = []        # (bot, frame, answer owed)
     bots: dict[int, int] = {}
@@ -91,26 +94,22 @@ def measure(level: str, pinned: bool, games: int) -> dict:
         frames.append((bot, protocol.encode(message), message.get("type") in ASKING))
         return send(channel, message)
 
-    starting = [0.0]
-    playing = [0.0]
+    starting = [0.0, 0.0]             # wall and CPU seconds, as engine_time
+    playing = [0.0, 0.0]
     start, play = referee._Match._start, referee._Match.play
 
-    def timed_start(self, *args):
-        began = time.perf_counter()
-        try:
-            return start(self, *args)
-        finally:
-            starting[0] += time.perf_counter() - began
-
-    def timed_play(self, *args):
-        began = time.perf_counter()
-        try:
-            return play(self, *args)
-        finally:
-            playing[0] += time.perf_counter() - began
+    def timing(method, spent):
+        def timed(self, *args):
+            began, cpu = time.perf_counter(), time.process_time()
+            try:
+                return method(self, *args)
+            finally:
+                spent[0] += time.perf_counter() - began
+                spent[1] += time.process_time() - cpu
+        return timed
 
     connection.Channel.send = recording
-    referee._Match._start, referee._Match.play = timed_start, timed_play
+    referee._Match._start, referee._Match.play = timing(start, starting), timing(play, playing)
     try:
         entrants = [referee.Entrant("a", spec), referee.Entrant("b", spec)]
         deals = [referee.Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
@@ -123,15 +122,19 @@ def measure(level: str, pinned: bool, games: int) -> dict:
     if faults or len(bots) != 2:
         raise SystemExit(f"the referee run went wrong: faults {faults[:3]}, {len(bots)} bots")
     answers = sum(owed for _, _, owed in frames) - 2         # the two hellos left out
-    referee_us = (playing[0] - starting[0] - engine_time[0]) / answers * 1e6
-    bare_us = _replay(spec.argv(), frames) / answers * 1e6
-    return {"referee_us": referee_us, "bare_us": bare_us, "answers": answers,
+    referee_us, referee_cpu_us = ((playing[k] - starting[k] - engine_time[k]) / answers * 1e6
+                                  for k in (0, 1))
+    bare, bare_cpu = _replay(spec.argv(), frames)
+    return {"referee_us": referee_us, "bare_us": bare / answers * 1e6,
+            "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
+            "answers": answers,
             "arena": str(Path(connection.__file__).parent.parent)}
 
 
-def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> float:
-    """Seconds to write ``frames`` to plain bot processes over bare pipes and
-    read every answer owed, after their hellos."""
+def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[float, float]:
+    """Wall and CPU seconds (this process's) to write ``frames`` to plain
+    bot processes over bare pipes and read every answer owed, after their
+    hellos."""
     from arena import protocol
 
     children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -145,7 +148,7 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> float:
             children[bot].stdin.flush()
             protocol.read_message(children[bot].stdout)
         skip = set(hellos)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for index, (bot, frame, owed) in enumerate(frames):
             if index in skip:
                 continue
@@ -154,7 +157,7 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> float:
             child.stdin.flush()
             if owed:
                 protocol.read_message(child.stdout)
-        return time.perf_counter() - started
+        return time.perf_counter() - started, time.process_time() - cpu
     finally:
         for child in children:
             child.stdin.close()
@@ -162,21 +165,6 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> float:
 
 
 # -- the driver ---------------------------------------------------------------------
-
-@contextmanager
-def worktree(ref: str):
-    """A detached git worktree of ``ref`` beside this tree (not under /tmp,
-    which the strict sandbox replaces with a private folder)."""
-    path = ROOT / ".benchmarks" / f"referee-{ref}"
-    if path.exists():
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), ref],
-                   cwd=ROOT, check=True)
-    try:
-        yield path
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
-
 
 def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
     """One measurement in a fresh process using ``tree``'s arena."""
@@ -209,7 +197,7 @@ def main(argv=None) -> None:
     repeats = args.repeats or (1 if args.quick else 5)
     games = args.games or (8 if args.quick else 20)
     levels = args.levels.split(",")
-    with contextlib_baseline(args.baseline) as baseline:
+    with worktree(args.baseline, "referee") as baseline:
         trees = {"this tree": ROOT} | ({"baseline": baseline} if baseline else {})
         runs: dict[tuple, list[dict]] = {}
         for _ in range(repeats):              # interleaved, so load changes hit all alike
@@ -222,26 +210,22 @@ def main(argv=None) -> None:
           f"(~{runs[('this tree', levels[0], True)][0]['answers']} answers), engine and "
           f"start-up left out; median of {repeats} interleaved runs"
           + (f"; baseline {args.baseline}" if args.baseline else ""))
-    print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}")
+    print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
+          f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}")
     for (name, level, pinned), results in runs.items():
-        referee_us = statistics.median(r["referee_us"] for r in results)
-        bare_us = statistics.median(r["bare_us"] for r in results)
-        ratio = statistics.median(r["referee_us"] / r["bare_us"] for r in results)
+        figures = [statistics.median(r[k] for r in results)
+                   for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")]
+        ratios = [statistics.median(r[a] / r[b] for r in results)
+                  for a, b in (("referee_us", "bare_us"), ("referee_cpu_us", "bare_cpu_us"))]
         line = (f"  {name:9} {level:6} {'1 core' if pinned else 'unpinned':8} "
-                f"{referee_us:10.1f} {bare_us:8.1f} {ratio:6.2f}")
+                f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
+                f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}")
         if name == "this tree" and args.baseline:
-            before = statistics.median(r["referee_us"] for r in runs[("baseline", level, pinned)])
-            line += f"   referee cost this tree / baseline: {referee_us / before:.2f}"
+            before = runs[("baseline", level, pinned)]
+            line += ("   this tree / baseline: wall "
+                     f"{figures[0] / statistics.median(r['referee_us'] for r in before):.2f}, CPU "
+                     f"{figures[2] / statistics.median(r['referee_cpu_us'] for r in before):.2f}")
         print(line)
-
-
-@contextmanager
-def contextlib_baseline(ref: str | None):
-    if ref is None:
-        yield None
-        return
-    with worktree(ref) as path:
-        yield path
 
 
 if __name__ == "__main__":
