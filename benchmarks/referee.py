@@ -12,6 +12,11 @@ records: the referee's own cost per answer.  The ratio to the bare round trip
 is what the referee costs on top of the pipe (issue 16's goal: <= 3x pinned,
 <= 1.1x unpinned).
 
+Two kinds of figure: wall-clock microseconds per answer (what a tournament
+waits), and CPU microseconds per answer of the referee's process against
+those of the bare replay's process (steadier on a loaded machine, where a
+wait for a CPU inflates every wall-clock figure).
+
 Each figure is measured with the script's process -- and so the bots, which
 inherit it -- pinned to one core (``os.sched_setaffinity``; every wake-up is
 a context switch on that core) and unpinned (cross-core wake-ups included).
@@ -38,9 +43,8 @@ import sys
 import time
 from pathlib import Path
 
-from support.baseline import worktree
+from support.baseline import ROOT, worktree
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = "vegetables"
 LEVELS = ("none", "basic", "strict")
 #: messages that are owed an answer
