@@ -220,13 +220,18 @@ class _Match:
             player.kill()
 
     def close(self) -> None:
-        """Say goodbye, then end every tree at once.  The protocol asks a bot
-        to exit on ``goodbye`` and kills its process group shortly after
-        either way (docs/protocol.md); waiting for the bots to exit by
-        themselves would only put their interpreters' shutdown on the path
-        to the next match."""
+        """Say goodbye, give bots a moment to exit, then end every tree.
+        The moment matters: a bot may still be handling the last
+        ``game_over`` (a person's seat drawing the final table), and killing
+        it at once would cut that short."""
         for player in self.live.values():
             player.channel.send({"type": protocol.GOODBYE})
+        deadline = time.monotonic() + 0.2
+        for player in self.live.values():
+            try:
+                player.channel.process.popen.wait(max(0.0, deadline - time.monotonic()))
+            except Exception:
+                pass
         for index in list(self.live):
             self._drop(index)
 
