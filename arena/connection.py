@@ -185,6 +185,7 @@ def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -
 def exchange(
     waiting: dict[Hashable, tuple[Channel, float]],
     bystanders: list[Channel] = (),
+    polls: "PollSet | None" = None,
 ) -> dict[Hashable, tuple[dict[str, Any] | Fault, float]]:
     """Wait until every channel in ``waiting`` has sent one message or failed.
 
@@ -193,7 +194,8 @@ def exchange(
     channels was :meth:`Channel.ask`-ed.  ``bystanders`` are other live
     channels: their stderr and pending input are serviced meanwhile, and
     anything they send is a protocol fault (left on ``channel.fault`` for the
-    caller to find).
+    caller to find).  ``polls`` is the match's :class:`PollSet` (None: a
+    new one).
     """
     results: dict[Hashable, tuple[dict[str, Any] | Fault, float]] = {}
     while True:
@@ -215,21 +217,44 @@ def exchange(
         if not pending:
             return results
         _poll(pending, bystanders, min(_wake(deadline, now) for _, deadline in pending.values())
-              - now)
+              - now, polls)
 
 
-def _poll(pending, bystanders, timeout: float) -> None:
-    poller = select.poll()
-    handlers = {}
+def _poll(pending, bystanders, timeout: float, polls: "PollSet | None" = None) -> None:
+    """Wait up to ``timeout`` seconds for any of these channels' pipes, and
+    service what is ready."""
     channels = [channel for channel, _ in pending.values()]
-    for channel in channels + [c for c in bystanders if c.fault is None]:
-        poller.register(channel._out, select.POLLIN)
-        handlers[channel._out] = channel._read_stdout
-        if channel._outbox:
-            poller.register(channel._in, select.POLLOUT)
-            handlers[channel._in] = channel._flush
-        if channel._stderr_open:
-            poller.register(channel._err, select.POLLIN)
-            handlers[channel._err] = channel._read_stderr
-    for fd, _ in poller.poll(max(0.0, timeout) * 1000):
-        handlers[fd]()
+    (polls or PollSet()).wait(channels + [c for c in bystanders if c.fault is None], timeout)
+
+
+class PollSet:
+    """The pipes of one match's channels, kept registered from one exchange
+    to the next: a move changes at most a pipe or two (output waiting to be
+    flushed, a stderr at its end, a bot replaced), so only those changes are
+    made, instead of a new ``select.poll()`` with every pipe registered again
+    on every exchange.  A pipe no channel wants any more is unregistered
+    before the next wait, so a number the system reuses for another bot's
+    pipe is never polled for the old one."""
+
+    def __init__(self):
+        self._poller = select.poll()
+        self._watched: dict[int, tuple[int, Any]] = {}    # fd -> (events, handler)
+
+    def wait(self, channels: list[Channel], timeout: float) -> None:
+        wanted = {}
+        for channel in channels:
+            wanted[channel._out] = (select.POLLIN, channel._read_stdout)
+            if channel._outbox:
+                wanted[channel._in] = (select.POLLOUT, channel._flush)
+            if channel._stderr_open:
+                wanted[channel._err] = (select.POLLIN, channel._read_stderr)
+        watched = self._watched
+        if wanted != watched:
+            for fd in watched.keys() - wanted.keys():
+                self._poller.unregister(fd)
+            for fd, entry in wanted.items():
+                if watched.get(fd) != entry:
+                    self._poller.register(fd, entry[0])
+            self._watched = wanted
+        for fd, _ in self._poller.poll(max(0.0, timeout) * 1000):
+            wanted[fd][1]()

@@ -35,7 +35,7 @@ from typing import Any
 from arena import audit as leak_audit
 from arena import protocol, seeds
 from arena.bots import BotSpec
-from arena.connection import Channel, Fault, exchange
+from arena.connection import Channel, Fault, PollSet, exchange
 from arena.game import Engine, Outcome, competition_ranks
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
@@ -182,6 +182,7 @@ class _Match:
         self.limit = limit
         self.resources = resources
         self.live: dict[int, _Player] = {}
+        self.polls = PollSet()
 
     # -- processes ---------------------------------------------------------
     def _start(self, index: int, players: int, deal: Deal) -> Fault | None:
@@ -201,7 +202,7 @@ class _Match:
         channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
                                    limit.as_dict(), dict(entrant.settings or {})))
         deadline = time.monotonic() + limit.startup + limit.grace
-        reply, _ = exchange({index: (channel, deadline)}, self._channels())[index]
+        reply, _ = exchange({index: (channel, deadline)}, self._channels(), self.polls)[index]
         if isinstance(reply, dict) and reply.get("type") != protocol.READY:
             reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
         if isinstance(reply, Fault):
@@ -221,7 +222,10 @@ class _Match:
             player.kill()
 
     def close(self) -> None:
-        """Say goodbye, give bots a moment to exit, then end every tree."""
+        """Say goodbye, give bots a moment to exit, then end every tree.
+        The moment matters: a bot may still be handling the last
+        ``game_over`` (a person's seat drawing the final table), and killing
+        it at once would cut that short."""
         for player in self.live.values():
             player.channel.send({"type": protocol.GOODBYE})
         deadline = time.monotonic() + 0.2
@@ -325,7 +329,7 @@ class _Match:
             channel.ask(message)
             waiting[seat] = (channel, deadline)
         busy = {index_at[seat] for seat in asked}
-        replies = exchange(waiting, self._channels(exclude=busy))
+        replies = exchange(waiting, self._channels(exclude=busy), self.polls)
         chosen = {}
         for seat in asked:
             reply, at = replies[seat]

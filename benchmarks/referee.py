@@ -1,82 +1,235 @@
-"""Referee throughput against a bare msgpack pipe round trip.
+"""The referee's cost per answer against a bare msgpack round trip of the same frames.
 
-(a) moves/s of the referee playing Farm & Furious between two ``random`` bot
-processes (sandbox, framing, deadlines, legality checks, records included)
-against (b) the same number of bare round trips of an equal-sized ``act``
-frame to an echoing child process over a pipe, measured in the same run.
-The ratio is what the referee costs on top of the pipe itself.
-Prints medians of several repeats; ``--quick`` for a short run.
+One run plays Vegetables (a game of single moves, so one bot thinks at a
+time) between two ``random`` bot processes through the real referee, at one
+sandbox level, and records every frame the referee writes.  Then it replays
+exactly those frames to two plain processes of the same bot over bare pipes
+(write a frame, read the answer when one is owed).  Both sides leave out the
+bots' start-up (``hello`` -> ``ready``); the referee's side also leaves out
+the engine's time (every call on the game state is timed and subtracted), so
+what remains is framing, polling, deadlines, move clocks, legality checks and
+records: the referee's own cost per answer.  The ratio to the bare round trip
+is what the referee costs on top of the pipe (issue 16's goal: <= 3x pinned,
+<= 1.1x unpinned).
+
+Two kinds of figure: wall-clock microseconds per answer (what a tournament
+waits), and CPU microseconds per answer of the referee's process against
+those of the bare replay's process (steadier on a loaded machine, where a
+wait for a CPU inflates every wall-clock figure).
+
+Each figure is measured with the script's process -- and so the bots, which
+inherit it -- pinned to one core (``os.sched_setaffinity``; every wake-up is
+a context switch on that core) and unpinned (cross-core wake-ups included).
+
+    .venv/bin/python benchmarks/referee.py                 # 5 repeats, 20 games each
+    .venv/bin/python benchmarks/referee.py --quick         # 1 repeat, 8 games
+    .venv/bin/python benchmarks/referee.py --baseline eb272c2 --repeats 5
+
+``--baseline REF`` measures another commit too (a git worktree of it, the
+same script run against its ``arena``), interleaved with this tree, and
+prints this tree's referee cost as a ratio of the baseline's.  Every figure
+is a median of interleaved repeats, each from its own process; on a loaded
+machine they move a lot, so compare only figures from the same run.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from arena import protocol
-from arena.plugins import installed
-from arena.referee import Deal, Entrant, Limit, play_match
+from support.baseline import ROOT, worktree
 
-ECHO_BOT = r"""
-import sys
-from arena import protocol
-reply = protocol.encode({"type": "action", "action": "hen"})
-out = sys.stdout.buffer
-while (m := protocol.read_message(sys.stdin.buffer)) is not None:
-    out.write(reply); out.flush()
-"""
+GAME = "vegetables"
+LEVELS = ("none", "basic", "strict")
+#: messages that are owed an answer
+ASKING = ("hello", "act")
 
 
-def referee_rate(games: int) -> tuple[float, int]:
+# -- one measurement (runs in a child process, against the arena on sys.path) ----
+
+class _Timed:
+    """Forwards every call to ``target`` and adds its duration to ``spent``
+    (``[wall seconds, CPU seconds]``)."""
+
+    def __init__(self, target, spent: list[float]):
+        self._target, self._spent = target, spent
+
+    def __getattr__(self, name):
+        attribute = getattr(self._target, name)
+        if not callable(attribute):
+            return attribute
+        spent = self._spent
+
+        def timed(*args, **kwargs):
+            started, cpu = time.perf_counter(), time.process_time()
+            try:
+                result = attribute(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - started
+                spent[1] += time.process_time() - cpu
+            return _Timed(result, spent) if name == "new_game" else result
+        return timed
+
+
+def measure(level: str, pinned: bool, games: int) -> dict:
+    """Microseconds per answer: the referee's (engine and start-up left out)
+    and the bare pipe's, on the same frames."""
+    from arena import connection, protocol, referee
+    from arena.plugins import installed
+
+    if pinned:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     registry = installed()
-    engine = registry.engine("farm-and-furious")
-    entrants = [Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))]
-    deals = [Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
-    started = time.perf_counter()
-    records = play_match(engine, entrants, deals, limit=Limit(move=5.0))
-    elapsed = time.perf_counter() - started
-    moves = sum(seat.moves for record in records for seat in record.seats)
-    return moves / elapsed, moves
+    spec = registry.bot("random")
+    engine_time = [0.0, 0.0]
+    engine = _Timed(registry.engine(GAME), engine_time)
+    frames: list[tuple[int, bytes, bool]] = []        # (bot, frame, answer owed)
+    bots: dict[int, int] = {}
+    send = connection.Channel.send
+
+    def recording(channel, message):
+        bot = bots.setdefault(id(channel), len(bots))
+        frames.append((bot, protocol.encode(message), message.get("type") in ASKING))
+        return send(channel, message)
+
+    starting = [0.0, 0.0]             # wall and CPU seconds, as engine_time
+    playing = [0.0, 0.0]
+    start, play = referee._Match._start, referee._Match.play
+
+    def timing(method, spent):
+        def timed(self, *args):
+            began, cpu = time.perf_counter(), time.process_time()
+            try:
+                return method(self, *args)
+            finally:
+                spent[0] += time.perf_counter() - began
+                spent[1] += time.process_time() - cpu
+        return timed
+
+    connection.Channel.send = recording
+    referee._Match._start, referee._Match.play = timing(start, starting), timing(play, playing)
+    try:
+        entrants = [referee.Entrant("a", spec), referee.Entrant("b", spec)]
+        deals = [referee.Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
+        records = referee.play_match(engine, entrants, deals, limit=referee.Limit(move=5.0),
+                                     sandbox=level)
+    finally:
+        connection.Channel.send = send
+        referee._Match._start, referee._Match.play = start, play
+    faults = [seat.fault for record in records for seat in record.seats if seat.fault]
+    if faults or len(bots) != 2:
+        raise SystemExit(f"the referee run went wrong: faults {faults[:3]}, {len(bots)} bots")
+    answers = sum(owed for _, _, owed in frames) - 2         # the two hellos left out
+    referee_us, referee_cpu_us = ((playing[k] - starting[k] - engine_time[k]) / answers * 1e6
+                                  for k in (0, 1))
+    bare, bare_cpu = _replay(spec.argv(), frames)
+    return {"referee_us": referee_us, "bare_us": bare / answers * 1e6,
+            "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
+            "answers": answers,
+            "arena": str(Path(connection.__file__).parent.parent)}
 
 
-def sample_act() -> dict:
-    state = installed().engine("farm-and-furious").new_game(2, 0)
-    for _ in range(6):
-        state.apply({0: state.legal_actions(0)[0], 1: state.legal_actions(1)[-1]})
-    return protocol.act(state.observation(0), state.legal_actions(0), 1.0, 0.0)
+def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[float, float]:
+    """Wall and CPU seconds (this process's) to write ``frames`` to plain
+    bot processes over bare pipes and read every answer owed, after their
+    hellos."""
+    from arena import protocol
+
+    children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                for _ in range(2)]
+    try:
+        hellos = [index for index, (_, frame, _) in enumerate(frames)
+                  if protocol.FrameReader().feed(frame)[0]["type"] == "hello"]
+        for index in hellos:
+            bot, frame, _ = frames[index]
+            children[bot].stdin.write(frame)
+            children[bot].stdin.flush()
+            protocol.read_message(children[bot].stdout)
+        skip = set(hellos)
+        started, cpu = time.perf_counter(), time.process_time()
+        for index, (bot, frame, owed) in enumerate(frames):
+            if index in skip:
+                continue
+            child = children[bot]
+            child.stdin.write(frame)
+            child.stdin.flush()
+            if owed:
+                protocol.read_message(child.stdout)
+        return time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        for child in children:
+            child.stdin.close()
+            child.wait()
 
 
-def pipe_rate(round_trips: int) -> float:
-    child = subprocess.Popen([sys.executable, "-c", ECHO_BOT],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    frame = protocol.encode(sample_act())
-    started = time.perf_counter()
-    for _ in range(round_trips):
-        child.stdin.write(frame)
-        child.stdin.flush()
-        protocol.read_message(child.stdout)
-    elapsed = time.perf_counter() - started
-    child.stdin.close()
-    child.wait()
-    return round_trips / elapsed
+# -- the driver ---------------------------------------------------------------------
+
+def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
+    """One measurement in a fresh process using ``tree``'s arena."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", level, str(int(pinned)),
+         str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: measuring {level} failed: {done.stderr.strip()[-400:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(result["arena"]).resolve() != tree.resolve():
+        raise SystemExit(f"measured {result['arena']}, not {tree}")
+    return result
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
-    games, repeats = (100, 3) if quick else (1000, 5)
-    referee, pipe = [], []
-    for _ in range(repeats):
-        rate, moves = referee_rate(games)
-        referee.append(rate)
-        # two bots answer each referee turn; a bare round trip is one answer
-        pipe.append(pipe_rate(moves))
-    ref, bare = statistics.median(referee), statistics.median(pipe)
-    print(f"referee, 2 random bots, farm-and-furious: {ref:,.0f} moves/s "
-          f"(median of {repeats}, {games} games each)")
-    print(f"bare msgpack pipe round trip:            {bare:,.0f} round trips/s")
-    print(f"ratio referee / bare pipe:               {ref / bare:.2f}")
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one repeat of a few games")
+    parser.add_argument("--repeats", type=int, default=None)
+    parser.add_argument("--games", type=int, default=None, help="games per measurement")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="sandbox levels, comma-separated")
+    parser.add_argument("--baseline", metavar="REF", help="also measure this commit, interleaved")
+    parser.add_argument("--child", nargs=3, metavar=("LEVEL", "PINNED", "GAMES"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        level, pinned, games = args.child
+        print(json.dumps(measure(level, pinned == "1", int(games))))
+        return
+    repeats = args.repeats or (1 if args.quick else 5)
+    games = args.games or (8 if args.quick else 20)
+    levels = args.levels.split(",")
+    with worktree(args.baseline, "referee") as baseline:
+        trees = {"this tree": ROOT} | ({"baseline": baseline} if baseline else {})
+        runs: dict[tuple, list[dict]] = {}
+        for _ in range(repeats):              # interleaved, so load changes hit all alike
+            for level in levels:
+                for pinned in (True, False):
+                    for name, tree in trees.items():
+                        runs.setdefault((name, level, pinned), []).append(
+                            run_child(tree, level, pinned, games))
+    print(f"referee cost per answer, {GAME}, 2 random bots, {games} games "
+          f"(~{runs[('this tree', levels[0], True)][0]['answers']} answers), engine and "
+          f"start-up left out; median of {repeats} interleaved runs"
+          + (f"; baseline {args.baseline}" if args.baseline else ""))
+    print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
+          f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}")
+    for (name, level, pinned), results in runs.items():
+        figures = [statistics.median(r[k] for r in results)
+                   for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")]
+        ratios = [statistics.median(r[a] / r[b] for r in results)
+                  for a, b in (("referee_us", "bare_us"), ("referee_cpu_us", "bare_cpu_us"))]
+        line = (f"  {name:9} {level:6} {'1 core' if pinned else 'unpinned':8} "
+                f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
+                f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}")
+        if name == "this tree" and args.baseline:
+            before = runs[("baseline", level, pinned)]
+            line += ("   this tree / baseline: wall "
+                     f"{figures[0] / statistics.median(r['referee_us'] for r in before):.2f}, CPU "
+                     f"{figures[2] / statistics.median(r['referee_cpu_us'] for r in before):.2f}")
+        print(line)
 
 
 if __name__ == "__main__":

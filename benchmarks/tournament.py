@@ -28,7 +28,6 @@ import tempfile
 import time
 import tomllib
 import zlib
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +37,7 @@ from arena.plugins import installed  # noqa: E402
 from arena.rating import compute  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
+from support.baseline import worktree  # noqa: E402
 
 
 def installed_part(path: Path, registry, deals: int | None):
@@ -81,21 +81,6 @@ def games_per_second(path: Path, workers: int, deals: int | None,
 
 
 # -- another checkout, side by side -------------------------------------------------
-
-@contextmanager
-def worktree(ref: str):
-    """A detached git worktree of ``ref`` beside this tree (not under /tmp,
-    which the strict sandbox replaces with a private folder)."""
-    path = ROOT / ".benchmarks" / f"baseline-{ref}"
-    if path.exists():
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), ref],
-                   cwd=ROOT, check=True)
-    try:
-        yield path
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
-
 
 def cli_rate(tree: Path, text: str, workers: int) -> tuple[int, float]:
     """Games played and seconds taken by ``arena tournament`` of ``tree`` on

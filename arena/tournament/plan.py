@@ -152,6 +152,11 @@ class Results:
 class Planner:
     """Yields batches of items; an adaptive planner looks at results in between."""
 
+    #: whether :meth:`next_batch` reads ``Results.games`` (Swiss pairs by the
+    #: seats, rated counts the games); if not, the driver keeps none of them,
+    #: so its memory does not grow with every game of a long tournament
+    reads_games = False
+
     def __init__(self, tournament: Tournament, key: Key):
         self.tournament = tournament
         self.key = key
@@ -221,6 +226,8 @@ class StaticPlanner(Planner):
 
 class SwissPlanner(Planner):
     """Swiss rounds per game and player count; all groups' round r in one batch."""
+
+    reads_games = True
 
     def __init__(self, tournament: Tournament, key: Key):
         super().__init__(tournament, key)
@@ -298,6 +305,8 @@ class RatedPlanner(Planner):
     the most uncertain bots, until every sigma of the group (game entry and
     table size, rated on its own games) is below the target or the group's
     game budget is spent."""
+
+    reads_games = True
 
     CANDIDATES = 2000
 

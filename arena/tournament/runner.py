@@ -162,15 +162,43 @@ def _setup_logging(folder: Path) -> Callable[[], None]:
     return undo
 
 
-def _results_view(store: Store) -> Results:
+def _results_view(store: Store, games: bool = True) -> Results:
+    """What the planner sees of the store (``games``: the seats of every
+    stored game too, for a planner that reads them)."""
     results = Results()
     for item in store.items():
         results.planned.setdefault((item.group, item.round), []).append(item)
-    for game in store.games():
+    for game in store.games() if games else ():
         results.games.setdefault(game.item, []).append(
             (game.bots, game.ranks, [d[2] for d in game.dummies]))
     results.ratings = _GroupRatings(store, results)
     return results
+
+
+class _Finished:
+    """The keys of the stored games (``key in finished``), kept compact: an
+    item whose every deal is stored is one entry instead of a key per game,
+    so a long run does not hold every key it ever stored."""
+
+    def __init__(self, keys: set[str]):
+        self.partial: dict[str, set[int]] = {}       # item id -> stored indices
+        self.complete: set[str] = set()              # item ids, all stored
+        for key in keys:
+            item, index = key.rsplit("/", 1)
+            self.partial.setdefault(item, set()).add(int(index))
+
+    def add(self, item: MatchItem, index: int) -> None:
+        if item.id in self.complete:
+            return
+        stored = self.partial.setdefault(item.id, set())
+        stored.add(index)
+        if len(stored) == len(item.deals):
+            del self.partial[item.id]
+            self.complete.add(item.id)
+
+    def __contains__(self, key: str) -> bool:
+        item, index = key.rsplit("/", 1)
+        return item in self.complete or int(index) in self.partial.get(item, ())
 
 
 class _GroupRatings:
@@ -327,8 +355,8 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
         for note in getattr(planner, "notes", []):
             log.warning(note)
             print(note, file=sys.stderr)
-        results = _results_view(store)
-        finished = store.finished_keys()
+        results = _results_view(store, games=planner.reads_games)
+        finished = _Finished(store.finished_keys())
         store.set_meta("stopped", None)
         stopper = _stopper_for(tournament, store)
         _check(stopper)
@@ -342,10 +370,11 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
                 record = GameRecord.from_dict(event.record)
                 if store.add_game(item, event.index, record, tournament.name) is not None:
                     summary.played += 1
-                    finished.add(item.key(event.index))
-                    results.games.setdefault(item.id, []).append(
-                        ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                         [d.rank for d in record.dummies]))
+                    finished.add(item, event.index)
+                    if planner.reads_games:
+                        results.games.setdefault(item.id, []).append(
+                            ([s.bot for s in record.seats], [s.rank for s in record.seats],
+                             [d.rank for d in record.dummies]))
                     faults = record.faults()
                     summary.faults.update(faults)
                     bar.game(len(faults))

@@ -67,13 +67,17 @@ class Stopper:
     def add(self, game: StoredGame) -> None:
         self.games += 1
         deal = self.deals[game.deal]
-        deal.stored[game.key] = game
-        if deal.counted or not deal.planned <= set(deal.stored):
+        if deal.counted:
             return
+        deal.stored[game.key] = game
+        if not deal.planned <= set(deal.stored):
+            return
+        # counted once, in full: its games and keys need not be kept any longer
         deal.counted = True
+        games, deal.stored, deal.planned = list(deal.stored.values()), {}, set()
         group = (game.game, game.players)
         gaps: dict[tuple[str, str], list[float]] = defaultdict(list)
-        for played in deal.stored.values():
+        for played in games:
             seen = {n: s for n, s in showings(played).items() if not n.startswith(DUMMY_PREFIX)}
             for name, showing in seen.items():
                 place = self.places[group][name]

@@ -1,0 +1,2 @@
+"""Helpers the benchmark scripts share (not a benchmark: ``make bench`` runs
+only ``benchmarks/*.py``)."""
