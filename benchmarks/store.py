@@ -20,7 +20,6 @@ loaded machine: compare figures of one run only.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
