@@ -20,14 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, worktree
+from support.baseline import ROOT, run_child, worktree
 
 
 def rss_kib() -> int:
@@ -55,18 +52,6 @@ def measure(games: int) -> dict:
             "tree": str(Path(M.__file__).resolve().parents[2])}
 
 
-def run_child(tree: Path, games: int) -> dict:
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", str(games)],
-                          cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: {done.stderr.strip()[-400:]}")
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(result["tree"]) != tree.resolve():
-        raise SystemExit(f"measured {result['tree']}, not {tree}")
-    return result
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2,000 games")
@@ -80,7 +65,7 @@ def main(argv=None) -> None:
     games = args.games or (2_000 if args.quick else 20_000)
     with worktree(args.baseline, "dou-dizhu-memory") as baseline:
         trees = {"this tree": ROOT} | ({f"baseline {args.baseline}": baseline} if baseline else {})
-        results = {name: run_child(tree, games) for name, tree in trees.items()}
+        results = {name: run_child(__file__, tree, games) for name, tree in trees.items()}
     print(f"dou-dizhu, {games:,} random games in one process: resident memory growth "
           f"and move-cache entries")
     for name, r in results.items():

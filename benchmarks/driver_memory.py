@@ -24,16 +24,13 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 import tracemalloc
 from pathlib import Path
 
-from support.baseline import ROOT, worktree
+from support.baseline import ROOT, run_child, worktree
 
 BOTS = ["a", "b", "c", "d"]
 
@@ -92,18 +89,6 @@ def measure(games: int, stop: bool) -> dict:
             "tree": str(Path(config.__file__).resolve().parents[2])}
 
 
-def run_child(tree: Path, games: int, stop: bool) -> dict:
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", str(games),
-                           str(int(stop))], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: {done.stderr.strip()[-600:]}")
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(result["tree"]) != tree.resolve():
-        raise SystemExit(f"measured {result['tree']}, not {tree}")
-    return result
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3,000 games")
@@ -118,7 +103,7 @@ def main(argv=None) -> None:
     (ROOT / ".benchmarks").mkdir(exist_ok=True)
     with worktree(args.baseline, "driver-memory") as baseline:
         trees = {"this tree": ROOT} | ({f"baseline {args.baseline}": baseline} if baseline else {})
-        results = {(name, stop): run_child(tree, games, stop)
+        results = {(name, stop): run_child(__file__, tree, games, int(stop))
                    for stop in (False, True) for name, tree in trees.items()}
     print(f"tournament driver, round robin of ~{games:,} ready-made games (no bots): "
           f"Python memory kept per game after the first fifth")
