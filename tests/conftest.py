@@ -95,7 +95,10 @@ def install_distribution():
         yield install
     finally:
         for path in made:
-            shutil.rmtree(path, ignore_errors=True)
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)      # the .pth files (rmtree skips files)
         view.forget_installed()
 
 
