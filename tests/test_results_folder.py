@@ -220,3 +220,25 @@ def test_a_changed_time_control_or_limit_is_refused(tmp_path, tiny, change, says
     one_line_error(arena("tournament", tiny, "--results", results),
                    "other conditions", says)
     assert (results / FILE_NAME).read_bytes() == before
+
+
+def test_a_forked_child_does_not_keep_the_folder_locked(tmp_path):
+    # a worker still dying after its driver was killed must not hold the lock
+    from arena.tournament.lock import FolderInUse, RunLock
+
+    lock = RunLock(tmp_path).acquire()
+    ready, tell = os.pipe()
+    child = os.fork()
+    if child == 0:                       # the worker: outlives the driver's hold
+        os.write(tell, b"x")             # (the fork handlers have run by now)
+        time.sleep(2)
+        os._exit(0)
+    os.read(ready, 1)
+    try:
+        with pytest.raises(FolderInUse):
+            RunLock(tmp_path).acquire()   # held by this process, not released by the fork
+        lock.release()                    # the driver is gone ...
+        RunLock(tmp_path).acquire().release()   # ... and the folder is free at once
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)

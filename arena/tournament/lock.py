@@ -8,6 +8,11 @@ drops the lock when the holder dies, however it dies, so a lock file left by
 a dead run is simply taken over -- no pid guessing, no stale-lock timeout.
 The file itself is never removed: unlinking a lock file lets a third run
 lock a fresh inode while a second still holds the old one.
+
+Only the driver holds it: a forked worker closes its copy at once (an
+``flock`` belongs to the open file, so a worker still dying after a
+``kill -9`` of the run would otherwise keep the folder locked for the next
+run; closing a copy does not unlock the driver's).
 """
 
 from __future__ import annotations
@@ -20,6 +25,20 @@ from pathlib import Path
 from arena.store import StoreError
 
 LOCK_FILE = "tournament.lock"
+#: the lock files this process holds (their descriptors)
+_HELD: set[int] = set()
+
+
+def _drop_in_child() -> None:
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_drop_in_child)
 
 
 class FolderInUse(StoreError):
@@ -69,10 +88,12 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {since}\n".encode(), 0)
         self._fd = fd
+        _HELD.add(fd)
         return self
 
     def release(self) -> None:
         if self._fd >= 0:
+            _HELD.discard(self._fd)
             os.close(self._fd)
             self._fd = -1
 
