@@ -80,6 +80,53 @@ def test_conformance_check_catches_broken_engines(engine, complaint):
         check_engine(engine, 50, hidden=False)
 
 
+class _OnIllegal(FarmAndFurious):
+    """Farm & Furious whose ``apply`` calls ``on_illegal(state)`` when the real
+    one rejects an action: how a broken engine handles it."""
+
+    @staticmethod
+    def on_illegal(state):
+        raise NotImplementedError
+
+    def new_game(self, players, seed, options=None):
+        state = super().new_game(players, seed, options)
+        strict = state.apply
+
+        def apply(actions):
+            try:
+                strict(actions)
+            except IllegalAction:
+                self.on_illegal(state)
+        state.apply = apply
+        return state
+
+
+class Lenient(_OnIllegal):
+    """Farm & Furious as it once was: ``apply`` plays whatever it is given."""
+
+    @staticmethod
+    def on_illegal(state):
+        pass  # ignored instead of raised: the move is silently dropped
+
+
+class ChangesThenRejects(_OnIllegal):
+    """Raises IllegalAction, but only after moving the seat's token."""
+
+    @staticmethod
+    def on_illegal(state):
+        state._positions[0] += 1
+        raise IllegalAction("rejected after moving")
+
+
+@pytest.mark.parametrize("engine, complaint", [
+    (BadRanks(), "inconsistent with scores"),
+    (NonDeterministic(), "same seed, other game"),
+])
+def test_conformance_check_catches_broken_engines(engine, complaint):
+    with pytest.raises(AssertionError, match=complaint):
+        check_engine(engine, 50, hidden=False)
+
+
 class Lenient(FarmAndFurious):
     """Farm & Furious as it once was: ``apply`` plays whatever it is given."""
 

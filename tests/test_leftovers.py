@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import cgroups
+from arena.sandbox.process import _descendants
 from arena.sandbox.uids import UidLease
 from arena.store import Store
 
@@ -52,18 +53,7 @@ def _start(pid: int):
 
 def _family(root: int) -> dict[int, str]:
     """Every live process below ``root`` (and root), with its start time."""
-    parent_of = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent_of[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError):
-                pass
-    found, frontier = {root}, [root]
-    while frontier:
-        frontier = [p for p, parent in parent_of.items() if parent in frontier and p not in found]
-        found.update(frontier)
+    found = [root, *_descendants(root)]
     return {pid: start for pid in found if (start := _start(pid)) is not None}
 
 
