@@ -119,48 +119,6 @@ class ChangesThenRejects(_OnIllegal):
 
 
 @pytest.mark.parametrize("engine, complaint", [
-    (BadRanks(), "inconsistent with scores"),
-    (NonDeterministic(), "same seed, other game"),
-])
-def test_conformance_check_catches_broken_engines(engine, complaint):
-    with pytest.raises(AssertionError, match=complaint):
-        check_engine(engine, 50, hidden=False)
-
-
-class Lenient(FarmAndFurious):
-    """Farm & Furious as it once was: ``apply`` plays whatever it is given."""
-
-    def new_game(self, players, seed, options=None):
-        state = super().new_game(players, seed, options)
-        strict = state.apply
-
-        def apply(actions):
-            try:
-                strict(actions)
-            except IllegalAction:
-                pass  # ignored instead of raised: the move is silently dropped
-        state.apply = apply
-        return state
-
-
-class ChangesThenRejects(FarmAndFurious):
-    """Raises IllegalAction, but only after moving the seat's token."""
-
-    def new_game(self, players, seed, options=None):
-        state = super().new_game(players, seed, options)
-        strict = state.apply
-
-        def apply(actions):
-            try:
-                strict(actions)
-            except IllegalAction:
-                state._positions[0] += 1
-                raise
-        state.apply = apply
-        return state
-
-
-@pytest.mark.parametrize("engine, complaint", [
     (Lenient(), "not in its legal list: apply.. accepted it"),
     (ChangesThenRejects(), "rejected, but the state changed"),
 ])
