@@ -38,9 +38,11 @@ imports it only when an executor is started.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
+import signal
 import threading
 import time
 import traceback
@@ -227,8 +229,6 @@ def _interrupts_ignored():
     """A worker plugin: the worker ignores SIGINT (a local cluster's workers
     share the terminal's process group, and Ctrl-C is the driver's to handle:
     it cancels the tasks and closes the cluster), like the local pool's."""
-    import signal
-
     from distributed.diagnostics.plugin import WorkerPlugin
 
     class IgnoreInterrupts(WorkerPlugin):
@@ -237,6 +237,33 @@ def _interrupts_ignored():
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     return IgnoreInterrupts()
+
+
+@contextlib.contextmanager
+def _interrupts_between_calls(wake: threading.Event):
+    """Ctrl-C (or SIGTERM) while the driver waits for its tasks becomes a
+    ``KeyboardInterrupt`` raised by :meth:`DaskExecutor._wait` between two
+    calls to the cluster, never inside one.  distributed's ``sync`` (behind
+    every blocking client call) mishandles an interrupt that arrives before
+    its coroutine has started: its cancel callback raises ``NameError`` on the
+    event loop and tornado prints that traceback (seen in CI, distributed
+    2026.8).  Only the main thread can set handlers; elsewhere nothing
+    changes.  Yields the event that says an interrupt came."""
+    interrupted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+
+    def defer(signum, frame):
+        interrupted.set()
+        wake.set()
+    previous = {number: signal.signal(number, defer)
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield interrupted
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 # -- the executor (runs in the driver) -------------------------------------------------------
@@ -344,13 +371,21 @@ class DaskExecutor(Executor):
         self.start()
         seen: dict[str, set[int]] = defaultdict(set)
         wake = threading.Event()
-        for job in jobs:
-            future = self.client.submit(
-                play_on_worker, job, self.queue.name, self.expected, self.job_runner,
-                key=f"arena-match-{uuid.uuid4().hex[:12]}-{job.item}", pure=False, retries=0)
-            self.futures[future] = job
-            future.add_done_callback(lambda _: wake.set())
+        with _interrupts_between_calls(wake) as interrupted:
+            for job in jobs:
+                future = self.client.submit(
+                    play_on_worker, job, self.queue.name, self.expected, self.job_runner,
+                    key=f"arena-match-{uuid.uuid4().hex[:12]}-{job.item}", pure=False,
+                    retries=0)
+                self.futures[future] = job
+                future.add_done_callback(lambda _: wake.set())
+            self._wait(on_event, seen, wake, interrupted)
+
+    def _wait(self, on_event, seen, wake: threading.Event,
+              interrupted: threading.Event) -> None:
         while self.futures:
+            if interrupted.is_set():
+                raise KeyboardInterrupt
             wake.clear()
             drained = self._drain(on_event, seen)
             if not any(future.done() for future in self.futures):
