@@ -136,7 +136,6 @@ def replay(
 ) -> None:
     """Print a stored game move by move (and re-run it to verify), or write
     its replay page (--html)."""
-    from arena.game import GameError
     from arena.plugins import UnknownName, installed
     from arena.store import Store, StoreError
 
@@ -171,26 +170,10 @@ def replay(
     if engine.info.version != record.version:
         typer.echo(f"warning: engine version {engine.info.version}, recorded {record.version}",
                    err=True)
-    from arena.game import replay as rerun
-    try:
-        state = rerun(engine, record.players, record.seed, record.options, record.step_maps())
-        over = state.is_over()
-        outcome = state.outcome() if over else None
-    except (GameError, ValueError, KeyError, IndexError) as error:
-        typer.echo(f"verify: FAILED: the move record does not replay: {error}", err=True)
-        raise typer.Exit(1)
-    problems = []
-    if not over:
-        problems.append("the game is not over after the recorded moves")
-    else:
-        if [float(x) for x in outcome.scores] != [float(s.score) for s in record.seats]:
-            problems.append(f"scores {list(outcome.scores)} != recorded "
-                            f"{[s.score for s in record.seats]}")
-        if not record.faults() and list(outcome.ranks) != [s.rank for s in record.seats]:
-            problems.append(f"ranks {list(outcome.ranks)} != recorded "
-                            f"{[s.rank for s in record.seats]}")
-    if problems:
-        for problem in problems:
-            typer.echo(f"verify: FAILED: {problem}", err=True)
+    from arena.verify import problems
+    found = problems(engine, record)
+    for problem in found:
+        typer.echo(f"verify: FAILED: {problem}", err=True)
+    if found:
         raise typer.Exit(1)
     typer.echo(f"verify: OK ({len(record.steps)} turns replayed, same scores and ranks)")
