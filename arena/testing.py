@@ -135,12 +135,15 @@ def _check_legal(legal, at, seat) -> None:
 
 def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
     """``apply`` must raise IllegalAction, leaving the state as it was, for
-    an action not in the seat's legal list (a made-up one, and one legal
-    earlier or for another seat, like a card already played), for a missing
-    seat of a simultaneous move and for a seat that is not to act."""
+    an action not in the seat's legal list (a made-up one, one legal earlier
+    or for another seat, like a card already played, and a legal number in
+    the wrong type: ``True`` or ``1.0`` for ``1``), for a missing seat of a
+    simultaneous move and for a seat that is not to act, alone or beside the
+    ones that are."""
     for seat in chosen:
         legal = set(state.legal_actions(seat))
         wrong = list(MADE_UP) + [action for action in seen if action not in legal][:1]
+        wrong += _wrong_types(chosen[seat])
         for action in wrong:
             _check_rejected(state, {**chosen, seat: action},
                             f"{at}: seat {seat} playing {action!r}, not in its legal list")
@@ -150,8 +153,18 @@ def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
                                         f"{next(iter(chosen))}")
     idle = [seat for seat in range(state.players) if seat not in chosen]
     if idle:
-        extra = {**chosen, idle[0]: next(iter(chosen.values()))}
-        _check_rejected(state, extra, f"{at}: an action from seat {idle[0]}, not to act")
+        action = next(iter(chosen.values()))
+        _check_rejected(state, {**chosen, idle[0]: action},
+                        f"{at}: an action from seat {idle[0]}, not to act")
+        _check_rejected(state, {idle[0]: action},
+                        f"{at}: seat {idle[0]} acting instead of {sorted(chosen)}")
+
+
+def _wrong_types(action) -> list:
+    """Values equal to an int ``action`` that are not ints: not wire actions."""
+    if type(action) is not int:
+        return []
+    return [float(action)] + ([bool(action)] if action in (0, 1) else [])
 
 
 def _check_rejected(state: State, actions: dict, what: str) -> None:
