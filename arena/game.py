@@ -258,12 +258,11 @@ class State(ABC):
 
         Cost (``benchmarks/engine_apply.py``): the check replaces the one
         every engine made inside its own ``apply`` before, and the engines'
-        :meth:`is_legal` answer from their cached legal list, so it costs
-        about 0.5-1.2 us a step, and ``apply`` went from 0.95x (Dou Dizhu,
-        Farm Hand: a few more calls) to 1.25x (Farm & Furious, VEGEtables:
-        no list built any more) as fast as before; ISMCTS iterations per
-        second are unchanged within the noise.  Figures and method in
-        docs/writing-an-engine.md.  The single-seat turn is the hot path
+        :meth:`is_legal` answer from their cached legal list or without a
+        list, so it costs 0.5-1.2 us a step and ``apply`` takes 0.76
+        (Farm & Furious) to 1.07 (Dou Dizhu) of its time before the hooks;
+        ISMCTS iterations per second 0.94-1.08 of before.  Figures and
+        method in docs/writing-an-engine.md.  The single-seat turn is the hot path
         below; :meth:`_check` handles simultaneous moves and every refusal.
         """
         acting = self.to_act()

@@ -1,8 +1,10 @@
 """A reusable conformance check for game engines.
 
 ``check_engine(engine)`` plays many random games and asserts the engine
-contract of :mod:`arena.game` (including that ``apply`` rejects illegal
-actions and moves after the end); every built-in engine's tests call it and a
+contract of :mod:`arena.game` (including that ``new_game`` refuses a bad
+player count or option and that ``apply`` refuses illegal actions, seats not
+to act and moves after the end, which the base classes do for every engine
+unless it bypasses them); every built-in engine's tests call it and a
 third-party engine's tests should too.  It raises ``AssertionError`` with the
 seed, player count and step of the first violation, so a failure is
 reproducible with ``engine.new_game(players, seed)``.
@@ -17,7 +19,8 @@ from typing import Any
 
 import msgpack
 
-from arena.game import Engine, IllegalAction, Outcome, State, competition_ranks
+from arena.game import (Engine, IllegalAction, OptionError, Outcome, PlayerCountError, State,
+                        competition_ranks)
 
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)
@@ -56,6 +59,7 @@ def check_engine(
     counts = players or info.players
     master = random.Random(seed)
     report = ConformanceReport()
+    _check_new_game(engine, options)
     for index in range(games):
         n = counts[index % len(counts)]
         game_seed = master.randrange(2**31)
@@ -109,6 +113,25 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
                     f"{where}: a move after the game is over")
     if check_replay:
         _check_determinism(engine, n, game_seed, options, steps, views, where)
+
+
+def _check_new_game(engine: Engine, options) -> None:
+    """``new_game`` must refuse a player count the game does not list and an
+    option it does not have (the base's checks, unless an engine bypasses them)."""
+    info = engine.info
+    for count in (0, max(info.players) + 1):
+        try:
+            engine.new_game(count, 0, options)
+        except PlayerCountError:
+            continue
+        raise AssertionError(f"{info.id}: new_game accepted {count} players "
+                             f"(it must raise PlayerCountError)")
+    try:
+        engine.new_game(info.players[0], 0, {**(options or {}), "\x00no-such-option": 1})
+    except OptionError:
+        return
+    raise AssertionError(f"{info.id}: new_game accepted an unknown option "
+                         "(it must raise OptionError)")
 
 
 def _packed(observation, seat, at) -> bytes:
