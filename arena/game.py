@@ -261,9 +261,10 @@ class State(ABC):
         :meth:`is_legal` answer from their cached legal list or without a
         list, so it costs 0.5-1.2 us a step and ``apply`` takes 0.76
         (Farm & Furious) to 1.07 (Dou Dizhu) of its time before the hooks;
-        ISMCTS iterations per second 0.94-1.08 of before.  Figures and
-        method in docs/writing-an-engine.md.  The single-seat turn is the hot path
-        below; :meth:`_check` handles simultaneous moves and every refusal.
+        ISMCTS iterations per second 0.94-1.08 of before (figures and
+        method in docs/writing-an-engine.md).  Below, the single-seat turn
+        is the hot path; :meth:`_check` handles simultaneous moves and every
+        refusal.
         """
         acting = self.to_act()
         if len(acting) == 1 == len(actions):  # the hot path: one seat to act

@@ -73,7 +73,9 @@ def fastest(recorded: list, methods: list[str]) -> dict[str, float]:
         gc.disable()
         try:
             for index, ((_, chosen), copies) in enumerate(zip(recorded, fresh)):
-                order = range(len(methods)) if (rounds + index) % 2 else reversed(range(len(methods)))
+                order = list(range(len(methods)))
+                if (rounds + index) % 2:
+                    order.reverse()
                 for which in order:
                     call = getattr(copies[which], methods[which])
                     started = clock()
