@@ -1,8 +1,10 @@
 """A reusable conformance check for game engines.
 
 ``check_engine(engine)`` plays many random games and asserts the engine
-contract of :mod:`arena.game` (including that ``apply`` rejects illegal
-actions and moves after the end); every built-in engine's tests call it and a
+contract of :mod:`arena.game` (including that ``new_game`` refuses a bad
+player count or option and that ``apply`` refuses illegal actions, seats not
+to act and moves after the end, which the base classes do for every engine
+unless it bypasses them); every built-in engine's tests call it and a
 third-party engine's tests should too.  It raises ``AssertionError`` with the
 seed, player count and step of the first violation, so a failure is
 reproducible with ``engine.new_game(players, seed)``.
@@ -17,7 +19,8 @@ from typing import Any
 
 import msgpack
 
-from arena.game import Engine, IllegalAction, Outcome, State, competition_ranks
+from arena.game import (Engine, IllegalAction, OptionError, Outcome, PlayerCountError, State,
+                        competition_ranks)
 
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)
@@ -56,6 +59,7 @@ def check_engine(
     counts = players or info.players
     master = random.Random(seed)
     report = ConformanceReport()
+    _check_new_game(engine, options)
     for index in range(games):
         n = counts[index % len(counts)]
         game_seed = master.randrange(2**31)
@@ -111,6 +115,25 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
         _check_determinism(engine, n, game_seed, options, steps, views, where)
 
 
+def _check_new_game(engine: Engine, options) -> None:
+    """``new_game`` must refuse a player count the game does not list and an
+    option it does not have (the base's checks, unless an engine bypasses them)."""
+    info = engine.info
+    for count in (0, max(info.players) + 1):
+        try:
+            engine.new_game(count, 0, options)
+        except PlayerCountError:
+            continue
+        raise AssertionError(f"{info.id}: new_game accepted {count} players "
+                             f"(it must raise PlayerCountError)")
+    try:
+        engine.new_game(info.players[0], 0, {**(options or {}), "\x00no-such-option": 1})
+    except OptionError:
+        return
+    raise AssertionError(f"{info.id}: new_game accepted an unknown option "
+                         "(it must raise OptionError)")
+
+
 def _packed(observation, seat, at) -> bytes:
     assert isinstance(observation, dict), f"{at}: observation is not a dict"
     assert observation.get("seat") == seat, f"{at}: observation['seat'] != {seat}"
@@ -135,12 +158,15 @@ def _check_legal(legal, at, seat) -> None:
 
 def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
     """``apply`` must raise IllegalAction, leaving the state as it was, for
-    an action not in the seat's legal list (a made-up one, and one legal
-    earlier or for another seat, like a card already played), for a missing
-    seat of a simultaneous move and for a seat that is not to act."""
+    an action not in the seat's legal list (a made-up one, one legal earlier
+    or for another seat, like a card already played, and a legal number in
+    the wrong type: ``True`` or ``1.0`` for ``1``), for a missing seat of a
+    simultaneous move and for a seat that is not to act, alone or beside the
+    ones that are."""
     for seat in chosen:
         legal = set(state.legal_actions(seat))
         wrong = list(MADE_UP) + [action for action in seen if action not in legal][:1]
+        wrong += _wrong_types(chosen[seat])
         for action in wrong:
             _check_rejected(state, {**chosen, seat: action},
                             f"{at}: seat {seat} playing {action!r}, not in its legal list")
@@ -150,8 +176,18 @@ def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
                                         f"{next(iter(chosen))}")
     idle = [seat for seat in range(state.players) if seat not in chosen]
     if idle:
-        extra = {**chosen, idle[0]: next(iter(chosen.values()))}
-        _check_rejected(state, extra, f"{at}: an action from seat {idle[0]}, not to act")
+        action = next(iter(chosen.values()))
+        _check_rejected(state, {**chosen, idle[0]: action},
+                        f"{at}: an action from seat {idle[0]}, not to act")
+        _check_rejected(state, {idle[0]: action},
+                        f"{at}: seat {idle[0]} acting instead of {sorted(chosen)}")
+
+
+def _wrong_types(action) -> list:
+    """Values equal to an int ``action`` that are not ints: not wire actions."""
+    if type(action) is not int:
+        return []
+    return [float(action)] + ([bool(action)] if action in (0, 1) else [])
 
 
 def _check_rejected(state: State, actions: dict, what: str) -> None:

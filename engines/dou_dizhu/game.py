@@ -39,10 +39,9 @@ Rulings chosen here where the page is silent:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any
 
-from arena.game import Engine, GameInfo, IllegalAction, Observation, Outcome, State
+from arena.game import Engine, GameInfo, Observation, Outcome, State
 from engines.dou_dizhu import moves as M
 from engines.dou_dizhu.moves import NRANKS, UNIT
 
@@ -72,9 +71,7 @@ class DouDizhu(Engine):
         summary="Fight the Landlord: auction, then the landlord sheds cards against two peasants",
     )
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
-        self.info.check_players(players)
-        self.info.resolve_options(options)
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]):
         state = DouDizhuState(seed)
         state._deal()
         return state
@@ -161,25 +158,20 @@ class DouDizhuState(State):
             return list(_BID_LEGAL[self._high])
         return []
 
-    def apply(self, actions):
+    def is_legal(self, seat, action):
+        if self._phase is PLAY:
+            if self._legal is None:  # callers have usually asked legal_actions
+                self.legal_actions(seat)
+            return action in self._legal
+        return action in _BID_LEGAL[self._high]
+
+    def _apply(self, actions):
         seat = self._turn
-        if len(actions) != 1 or seat not in actions:
-            raise IllegalAction(f"dou-dizhu: seat {seat} is to act, got {dict(actions)!r}")
         action = actions[seat]
-        if self._phase is not PLAY:
-            if self._phase is AUCTION:
-                return self._bid(seat, action)
-            raise IllegalAction("dou-dizhu: the game is over")
+        if self._phase is AUCTION:
+            return self._bid(seat, action)
         # the play phase, inline: this is the hot path of every playout
         c = self._counts[seat]
-        legal = self._legal
-        if legal is None:
-            if self._last is None:
-                legal = M.cached_lead(self._packed[seat], c)
-            else:
-                legal = M.cached_follow(self._packed[seat], c, self._last)
-        if action not in legal:
-            raise IllegalAction(f"dou-dizhu: seat {seat} cannot play {action!r} now")
         self._legal = None
         self._plays.append(action)
         self._turn = _NEXT[seat]
@@ -204,8 +196,6 @@ class DouDizhuState(State):
         return None
 
     def _bid(self, seat, action):
-        if action not in _BID_LEGAL[self._high]:
-            raise IllegalAction(f"dou-dizhu: seat {seat} cannot bid {action!r}")
         value = _BID_VALUE[action]
         bids = self._bids
         bids.append(value)

@@ -43,10 +43,9 @@ Rulings beyond the rules page (all documented in ``docs/games/farm-hand.md``):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any
 
-from arena.game import Engine, GameInfo, IllegalAction, Observation, Outcome, State
+from arena.game import Engine, GameInfo, Observation, Outcome, State
 from engines.farm_hand.cards import (
     CARD_CODE,
     CARD_ID,
@@ -83,9 +82,7 @@ class FarmHand(Engine):
         summary="trick-taking with exact bids and cancelling numbers; Mac and Donald dummies",
     )
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
-        self.info.check_players(players)
-        self.info.resolve_options(options)
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]):
         state = FarmHandState(players, random.Random(seed))
         state._deal()
         return state
@@ -257,31 +254,20 @@ class FarmHandState(State):
 
     # -- moves -----------------------------------------------------------
 
-    def apply(self, actions):
+    def is_legal(self, seat, action):
+        """Exact, without building the legal list: a bid from 0 to the hand
+        size (``apply`` lets only an ``int`` through), or a playable card."""
         if self._phase == BID:
-            size = self.hand_size()
-            bids = []
-            for seat in self._bidders:
-                if seat not in actions:
-                    raise IllegalAction(f"farm-hand: seat {seat} has not bid")
-                bid = actions[seat]
-                if type(bid) is not int or not 0 <= bid <= size:
-                    raise IllegalAction(f"farm-hand: seat {seat} cannot bid {bid!r}")
-                bids.append(bid)
-            if len(actions) != len(self._bidders):
-                raise IllegalAction(f"farm-hand: bids from non-bidding seats {sorted(actions)}")
-            self._bids[: self.players] = bids
+            return type(action) is int and 0 <= action <= self._sizes[self._round - 1]
+        return CARD_ID.get(action) in self._playable(seat)
+
+    def _apply(self, actions):
+        if self._phase == BID:
+            self._bids[: self.players] = [actions[seat] for seat in self._bidders]
             self._phase = PLAY
-        elif self._phase == PLAY:
-            seat = (self._leader + len(self._trick)) % self._table
-            if len(actions) != 1 or seat not in actions:
-                raise IllegalAction(f"farm-hand: only seat {seat} plays now, got {dict(actions)}")
-            card = CARD_ID.get(actions[seat]) if isinstance(actions[seat], str) else None
-            if card is None or card not in self._playable(seat):
-                raise IllegalAction(f"farm-hand: seat {seat} cannot play {actions[seat]!r}")
-            self._play(seat, card)
         else:
-            raise IllegalAction("farm-hand: the game is over")
+            seat = (self._leader + len(self._trick)) % self._table
+            self._play(seat, CARD_ID[actions[seat]])
         self._run_dummies()
 
     def _run_dummies(self) -> None:

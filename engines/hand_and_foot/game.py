@@ -72,10 +72,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
-from arena.game import (Engine, GameInfo, IllegalAction, Observation, Option, OptionError,
+from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
 from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY, VALUE,
                                          books, can_go_out, is_three, max_meld_value,
@@ -128,10 +127,8 @@ class HandAndFoot(Engine):
         summary="partnership canasta-like rummy: meld books from a Hand, then a Foot",
     )
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
-        self.info.check_players(players)
-        resolved = self.info.resolve_options(options)
-        state = HandAndFootState(players, resolved, random.Random(seed))
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]):
+        state = HandAndFootState(players, options, random.Random(seed))
         state._deal()
         return state
 
@@ -477,15 +474,14 @@ class HandAndFootState(State):
         return ["discard:" + card for card in dict.fromkeys(hand)]
 
     # ------------------------------------------------------------------ moves
-    def apply(self, actions):
-        if len(actions) != 1 or self._turn not in actions:
-            raise IllegalAction(f"seat {self._turn} is to act, got {dict(actions)}")
-        seat = self._turn
-        action = actions[seat]
+    def is_legal(self, seat, action):
         if self._legal is None:
             self.legal_actions(seat)
-        if action not in self._legal:
-            raise IllegalAction(f"{action!r} is not legal for seat {seat}")
+        return action in self._legal
+
+    def _apply(self, actions):
+        seat = self._turn
+        action = actions[seat]
         self._legal = None
         kind, _, arg = action.partition(":")
         hand = self._hands[seat]

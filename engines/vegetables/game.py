@@ -105,11 +105,9 @@ class Vegetables(Engine):
         summary="two-player step-of-four card shedding with Silos, Wells and Tractors",
     )
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None):
-        self.info.check_players(players)
-        opts = self.info.resolve_options(options)
+    def _new_game(self, players: int, seed: int, options: dict[str, Any]):
         rng = random.Random(seed)
-        state = VegetablesState(opts, rng)
+        state = VegetablesState(options, rng)
         low, mid, high = list(LOW), list(MID), list(HIGH)
         rng.shuffle(low)
         rng.shuffle(mid)
@@ -378,16 +376,14 @@ class VegetablesState(State):
         return [unknown] + [[NAMES[c] for c in well] for well in self._wells]
 
     # ------------------------------------------------------------ moves
-    def apply(self, actions):
-        if self._phase == OVER:
-            raise IllegalAction("vegetables: the game is over")
+    def is_legal(self, seat, action):
+        if self._legal is None:
+            self._legal = self._compute_legal(seat)
+        return action in self._legal
+
+    def _apply(self, actions):
         seat = self._to_move
-        if set(actions) != {seat}:
-            raise IllegalAction(f"vegetables: seat {seat} is to act, got {sorted(actions)}")
-        action = actions[seat]
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(f"vegetables: {action!r} is not legal for seat {seat}")
-        self._do(seat, action)
+        self._do(seat, actions[seat])
 
     def _do(self, seat: int, action: str) -> None:
         self._legal = None
