@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.bots import BotSpec, BotSpecError
 from arena.game import GameError
+from arena.referee import Limit
 from arena.sandbox import ResourceLimits
 
 FORMATS = ("round-robin", "gauntlet", "swiss", "rated")
@@ -32,13 +33,6 @@ class ConfigError(ValueError):
     def __init__(self, errors: list[str]):
         super().__init__("\n".join(errors))
         self.errors = errors
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    startup: float = 10.0
-    move: float = 1.0
-    bank: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -74,7 +68,7 @@ class Tournament:
     match_deals: int
     results: str
     sandbox: str                        # auto (strict where available), none, basic, strict
-    time: TimeControl
+    time: Limit                         # the referee's own time control, defaults there
     bots: tuple[BotEntry, ...]
     games: tuple[GameEntry, ...]
     challenger: str | None = None       # gauntlet
@@ -113,7 +107,7 @@ class Tournament:
         """What the games are played under without changing the plan: the
         time control and each bot's resource limits.  A store refuses a
         resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
-        return {"time": asdict(self.time),
+        return {"time": self.time.as_dict(),
                 "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
 
 
@@ -242,10 +236,10 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
 
     time_table = c.get(data, "time", dict, {}, "time")
     c.unknown(time_table, TIME_KEYS, "time.")
-    time = TimeControl(
-        startup=c.get(time_table, "startup", float, 10.0, "time.startup", minimum=0.001),
-        move=c.get(time_table, "move", float, 1.0, "time.move", minimum=0.001),
-        bank=c.get(time_table, "bank", float, 0.0, "time.bank", minimum=0.0),
+    time = Limit(
+        startup=c.get(time_table, "startup", float, Limit.startup, "time.startup", minimum=0.001),
+        move=c.get(time_table, "move", float, Limit.move, "time.move", minimum=0.001),
+        bank=c.get(time_table, "bank", float, Limit.bank, "time.bank", minimum=0.0),
     )
 
     default_limits = _parse_limits(c, c.get(data, "limits", dict, {}, "limits"),

@@ -236,7 +236,6 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
              finished: set[str]) -> list[MatchJob]:
     """A job per item with the deals not stored yet (none for finished items)."""
     jobs = []
-    limit = (tournament.time.startup, tournament.time.move, tournament.time.bank)
     for item in items:
         todo = [index for index in range(len(item.deals)) if item.key(index) not in finished]
         if not todo:
@@ -250,7 +249,7 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
             deals=tuple((item.deals[i].seed, item.deals[i].seating, item.deals[i].chance)
                         for i in todo),
-            indices=tuple(todo), limit=limit, sandbox=tournament.sandbox,
+            indices=tuple(todo), limit=tournament.time, sandbox=tournament.sandbox,
         ))
     return jobs
 
