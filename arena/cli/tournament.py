@@ -36,6 +36,7 @@ def tournament(
     from arena.store import Store, StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.config import default_workers
+    from arena.tournament.keys import Format
     from arena.tournament.dask_executor import ClusterError
     from arena.tournament.runner import swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
@@ -67,7 +68,7 @@ def tournament(
         typer.echo(f"arena: match failed: {line}", err=True)
     with Store(summary.results, create=False) as store:
         typer.echo(table_text(from_store(store), OVERALL))
-        if config.format == "swiss":
+        if config.format == Format.SWISS:
             for group, standings in swiss_standings(config, store).items():
                 typer.echo(swiss_text(group, standings))
     if summary.leaderboard:

@@ -52,6 +52,7 @@ from arena.plan_items import MatchItem, PlannedDeal
 from arena.seeds import Key
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
+from arena.tournament.keys import Format
 
 
 def plan_seed(seed: int, *parts: Any) -> int:
@@ -119,7 +120,7 @@ def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
     once, and the block's items together replay each deal in every seating."""
     items = []
     seating_list = seatings(table, entry.seating)
-    tag = f"/r{round_}" if tournament.format in ("swiss", "rated") else ""
+    tag = f"/r{round_}" if tournament.format in (Format.SWISS, Format.RATED) else ""
     chunk = tournament.match_deals
     for start in range(first_deal, first_deal + deals, chunk):
         block = range(start, min(first_deal + deals, start + chunk))
@@ -194,7 +195,7 @@ class StaticPlanner(Planner):
         self.done = False
 
     def _tables(self, entry: GameEntry, players: int) -> list[tuple[str, ...]]:
-        if self.tournament.format == "round-robin":
+        if self.tournament.format == Format.ROUND_ROBIN:
             return lineups(entry.bots, players, entry.repeats)
         challenger = self.tournament.challenger
         if challenger not in entry.bots:
@@ -394,9 +395,9 @@ class RatedPlanner(Planner):
 
 
 def make_planner(tournament: Tournament, key: Key) -> Planner:
-    if tournament.format == "swiss":
+    if tournament.format == Format.SWISS:
         return SwissPlanner(tournament, key)
-    if tournament.format == "rated":
+    if tournament.format == Format.RATED:
         return RatedPlanner(tournament, key)
     return StaticPlanner(tournament, key)
 
