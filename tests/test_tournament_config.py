@@ -49,7 +49,7 @@ options = { track_length = 8 }
 
 
 def test_flags_override_the_file(write_tournament, registry):
-    path = write_tournament('name = "x"\nworkers = 3\nbots = ["random"]\ngames = ["farm-and-furious"]\n')
+    path = write_tournament(name="x", workers=3, bots=["random"], games=["farm-and-furious"])
     t = load(path, registry, results="elsewhere", workers=0)
     assert t.results == "elsewhere" and t.workers == 0
     assert load(path, registry).results == "results/x"
@@ -211,7 +211,8 @@ players = [2]
 '''
 
 
-def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tournament, tmp_path, monkeypatch, registry):
+def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tournament, tmp_path,
+                                                                  monkeypatch, registry):
     from arena.tournament.plan import plan
     from arena.tournament.runner import jobs_for
 
