@@ -25,7 +25,8 @@ from arena.game import GameError
 from arena.referee import Limit
 from arena.sandbox import ResourceLimits
 from arena.teams import Teams
-from arena.tournament.keys import EXECUTORS, KIND_NAMES, Format, Key, Seating, key, names
+from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, Key, Seating,
+                                   key, names)
 
 
 class ConfigError(ValueError):
@@ -119,8 +120,6 @@ LIMIT_KEYS = {
     "file_size_mb": ("file_size", 1 << 20), "open_files": ("open_files", 1),
     "processes": ("processes", 1), "disk_mb": ("disk", 1 << 20), "output_kb": ("output", 1 << 10),
 }
-#: the format tables (``[gauntlet]``...) and the format each belongs to
-FORMAT_SECTIONS = (Format.GAUNTLET, Format.SWISS, Format.RATED)
 
 
 def default_workers() -> int:

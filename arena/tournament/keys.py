@@ -258,7 +258,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "gauntlet": GAUNTLET, "swiss": SWISS, "rated": RATED,
 }
 #: the sections that are a format's own table (``[gauntlet]``...), headed so in the docs
-FORMAT_SECTIONS = ("gauntlet", "swiss", "rated")
+FORMAT_SECTIONS = (Format.GAUNTLET, Format.SWISS, Format.RATED)
 
 
 def key(section: str, name: str) -> Key:
