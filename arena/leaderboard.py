@@ -341,11 +341,14 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     return console.file.getvalue().rstrip("\n")
 
 
-def write_html(store: Store, path: Path) -> Path:
-    """Write the page next to the store (atomically: a reader never sees half)."""
+def write_html(store: Store, path: Path, board: dict[str, Any] | None = None) -> Path:
+    """Write the page next to the store (atomically: a reader never sees
+    half); ``board``: the store's document with its charts
+    (``from_store(store, history=20)``) when the caller has it already."""
     from arena.pages import leaderboard_page
 
-    board = from_store(store, history=20)
+    if board is None:
+        board = from_store(store, history=20)
     page = leaderboard_page(board, title=f"{board['tournament']['name'] or 'Tournament'}"
                                          " — leaderboard")
     path = Path(path)

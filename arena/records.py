@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.game import DummyResult
+
 #: the kinds of fault a seat can commit, in the order they are reported
 FAULTS = ("timeout", "crash", "protocol", "illegal")
 
@@ -28,15 +30,6 @@ class SeatRecord:
 
 
 @dataclass
-class DummyRecord:
-    """An engine-played seat (Farm Hand's Mac and Donald), ranked with the bots."""
-
-    name: str
-    score: float
-    rank: int
-
-
-@dataclass
 class GameRecord:
     """One finished game: enough to rate it, show it and replay it exactly.
 
@@ -51,7 +44,9 @@ class GameRecord:
     seed: int
     players: int
     seats: list[SeatRecord]
-    dummies: list[DummyRecord] = field(default_factory=list)
+    #: engine-played seats (Farm Hand's Mac and Donald), ranked with the bots:
+    #: the engine's own :class:`~arena.game.DummyResult`, re-ranked with faults
+    dummies: list[DummyResult] = field(default_factory=list)
     steps: list[list[list[Any]]] = field(default_factory=list)
     duration: float = 0.0
 
@@ -72,7 +67,7 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
         data = dict(data)
         data["seats"] = [SeatRecord(**seat) for seat in data["seats"]]
-        data["dummies"] = [DummyRecord(**dummy) for dummy in data.get("dummies", [])]
+        data["dummies"] = [DummyResult(**dummy) for dummy in data.get("dummies", [])]
         return cls(**data)
 
     def step_maps(self) -> list[dict[int, Any]]:

@@ -36,8 +36,8 @@ from arena import audit as leak_audit
 from arena import protocol, seeds
 from arena.bots import BotSpec
 from arena.connection import Channel, Fault, PollSet, exchange
-from arena.game import Engine, Outcome, competition_ranks
-from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.game import DummyResult, Engine, Outcome, competition_ranks
+from arena.records import GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
 from arena.sandbox.usage import waited as referee_waited
@@ -306,7 +306,7 @@ class _Match:
                 )
                 for seat, clock in enumerate(seats)
             ],
-            dummies=[DummyRecord(d.name, d.score, rank) for d, rank in
+            dummies=[DummyResult(d.name, d.score, rank) for d, rank in
                      zip(outcome.dummies, ranks[players:])],
             steps=steps,
             duration=round(time.monotonic() - started, 6),

@@ -103,7 +103,9 @@ class StoredGame:
     ranks: list[int]
     teams: list[int]
     faults: list[str | None]
-    dummies: list[list[Any]]      # [name, score, rank]
+    #: each :class:`~arena.game.DummyResult` as the row it is stored as,
+    #: ``[name, score, rank]`` (:func:`dummy_rows`), read by position
+    dummies: list[list[Any]]
     moves: int = 0
     duration: float = 0.0
     seed: int = 0                 # the deal: the same seed at one game and table size
@@ -120,13 +122,18 @@ class StoredGame:
         seats = record.seats
         return cls(0, key, item, 0, 0, record.game, record.players, [s.bot for s in seats],
                    [s.score for s in seats], [s.rank for s in seats], [s.team for s in seats],
-                   [s.fault for s in seats], [[d.name, d.score, d.rank] for d in record.dummies],
+                   [s.fault for s in seats], dummy_rows(record),
                    len(record.steps), record.duration, record.seed)
 
     @property
     def ranked(self) -> int:
         """How many places the game had (bot seats and dummies)."""
         return len(self.ranks) + len(self.dummies)
+
+
+def dummy_rows(record: GameRecord) -> list[list[Any]]:
+    """The record's dummies as the store keeps them: ``[name, score, rank]``."""
+    return [[d.name, d.score, d.rank] for d in record.dummies]
 
 
 def encode_record(record: GameRecord) -> bytes:
@@ -314,7 +321,7 @@ class Store:
             record.players, json.dumps([s.bot for s in seats]),
             json.dumps([s.score for s in seats]), json.dumps([s.rank for s in seats]),
             json.dumps([s.team for s in seats]), json.dumps([s.fault for s in seats]),
-            json.dumps([[d.name, d.score, d.rank] for d in record.dummies]),
+            json.dumps(dummy_rows(record)),
             len(record.steps), json.dumps([round(s.time_used, 4) for s in seats]),
             record.duration, time.time(), encode_record(record),
         )

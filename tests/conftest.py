@@ -1,3 +1,4 @@
+import json
 import os
 import shutil
 import sys
@@ -37,6 +38,36 @@ def _processes_running(marker: str) -> list[int]:
 def registry():
     from arena.plugins import installed
     return installed()
+
+
+def toml_value(value) -> str:
+    """A Python value as TOML: strings, numbers, booleans, lists, inline tables."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)    # TOML's basic strings escape as JSON's do
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + " }"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+@pytest.fixture
+def write_tournament(tmp_path):
+    """Write a tournament file into the test's folder (after tox's
+    ``tox_project``): ``write_tournament(TEXT, filename="t.toml", **keys)``
+    writes each keyword as a top-level key (Python values, e.g.
+    ``bots=["random"]``), then TEXT (dedented TOML: tables, [[games]]), and
+    returns the file's path."""
+    def write(text: str = "", *, filename: str = "t.toml", **keys) -> Path:
+        lines = [f"{key} = {toml_value(value)}\n" for key, value in keys.items()]
+        path = tmp_path / filename
+        path.write_text("".join(lines) + textwrap.dedent(text))
+        return path
+    return write
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
 from arena.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
     write_html
-from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.game import DummyResult
+from arena.records import GameRecord, SeatRecord
 from arena.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
 
@@ -29,7 +30,7 @@ def fill(folder):
                  SeatRecord("beta", 2.0 if alpha_wins else 9.0, 2 if alpha_wins else 1, 1,
                             fault="timeout" if k == 5 else None)]
         store.add_game(item, k, GameRecord("farm-hand", "1", {}, k, 2, seats,
-                                           dummies=[DummyRecord("mac", 5.0, 2)]))
+                                           dummies=[DummyResult("mac", 5.0, 2)]))
     other = MatchItem(id="y", order=1, game="dou-dizhu", label="dou-dizhu", players=2,
                       options={}, lineup=("alpha", "beta"), deals=(PlannedDeal(1, (0, 1)),))
     store.add_game(other, 0, GameRecord("dou-dizhu", "1", {}, 1, 2, [

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 import arena.cli.tournament  # noqa: F401  (registers replay and leaderboard)
 from arena.cli import app
 from arena.match_summary import summarize
-from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.game import DummyResult
+from arena.records import GameRecord, SeatRecord
 
 runner = CliRunner()
 DUEL = ["match", "farm-and-furious", "--bot", "farm-and-furious-racer", "--bot", "random",
@@ -18,7 +19,7 @@ DUEL = ["match", "farm-and-furious", "--bot", "farm-and-furious-racer", "--bot",
 def game(*seats, dummies=()):
     return GameRecord("g", "1", {}, 0, len(seats),
                       [SeatRecord(bot, score, rank, i, fault) for i, (bot, score, rank, fault)
-                       in enumerate(seats)], [DummyRecord(*d) for d in dummies])
+                       in enumerate(seats)], [DummyResult(*d) for d in dummies])
 
 
 def test_duels_count_wins_draws_losses_and_tables_mean_rank():

@@ -8,19 +8,16 @@ from arena.cli import app
 from arena.store import Store
 
 
-def write(tmp_path, body):
-    path = tmp_path / "t.toml"
-    path.write_text(body + """
+GAMES = """
 [[games]]
 id = "farm-and-furious"
 players = [2, 3]
 options = { track_length = 6 }
-""")
-    return path
+"""
 
 
-def test_rated_run_says_what_is_out_of_reach_and_rates_each_group(tmp_path):
-    path = write(tmp_path, f"""
+def test_rated_run_says_what_is_out_of_reach_and_rates_each_group(write_tournament, tmp_path):
+    path = write_tournament(f"""
 name = "rated"
 seed = 3
 format = "rated"
@@ -31,7 +28,7 @@ bots = ["random", "farm-and-furious-racer", {{ name = "random-2", bot = "random"
 sigma = 0.2
 budget = 12
 batch = 1
-""")
+""" + GAMES)
     result = CliRunner().invoke(app, ["tournament", str(path), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "farm-and-furious/2p: sigma 0.2 is out of reach" in result.output
@@ -43,8 +40,8 @@ batch = 1
     assert per_group == {2: 12, 3: 12}          # each group played its own budget
 
 
-def test_swiss_run_prints_the_standings_with_tie_breaks(tmp_path):
-    path = write(tmp_path, f"""
+def test_swiss_run_prints_the_standings_with_tie_breaks(write_tournament, tmp_path):
+    path = write_tournament(f"""
 name = "swiss"
 seed = 5
 format = "swiss"
@@ -54,7 +51,7 @@ bots = ["random", "farm-and-furious-racer", {{ name = "random-2", bot = "random"
         {{ name = "racer-2", bot = "farm-and-furious-racer" }}, {{ name = "random-3", bot = "random" }}]
 [swiss]
 rounds = 2
-""")
+""" + GAMES)
     result = CliRunner().invoke(app, ["tournament", str(path), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "swiss farm-and-furious/2p" in result.output

@@ -26,14 +26,13 @@ options = {{ track_length = 20 }}
 """
 
 
-def tournament(tmp_path, stop, workers=0):
-    path = tmp_path / "stops.toml"
-    path.write_text(FILE.format(stop=stop, workers=workers))
-    return path
+def tournament(write_tournament, stop, workers=0):
+    return write_tournament(FILE.format(stop=stop, workers=workers), filename="stops.toml")
 
 
-def test_confidence_ends_a_tournament_once_the_ranking_is_separated(tmp_path, registry):
-    path = tournament(tmp_path, "confidence = 0.95", workers=2)
+def test_confidence_ends_a_tournament_once_the_ranking_is_separated(write_tournament, tmp_path,
+                                                                    registry):
+    path = tournament(write_tournament, "confidence = 0.95", workers=2)
     config = load(path, registry, results=str(tmp_path / "r"))
     planned = sum(len(item.deals) for item in plan(config))
     summary = run(config, registry, progress=False)
@@ -49,8 +48,8 @@ def test_confidence_ends_a_tournament_once_the_ranking_is_separated(tmp_path, re
     assert again.played == 0 and again.stopped
 
 
-def test_a_game_budget_ends_it_and_the_cli_says_why(tmp_path):
-    path = tournament(tmp_path, "budget = 7")
+def test_a_game_budget_ends_it_and_the_cli_says_why(write_tournament, tmp_path):
+    path = tournament(write_tournament, "budget = 7")
     result = CliRunner().invoke(app, ["tournament", str(path), "--results",
                                       str(tmp_path / "b"), "--quiet"])
     assert result.exit_code == 0, result.output
@@ -59,12 +58,13 @@ def test_a_game_budget_ends_it_and_the_cli_says_why(tmp_path):
         assert store.count() == 7
 
 
-def test_equal_bots_are_not_separated(tmp_path, registry):
+def test_equal_bots_are_not_separated(write_tournament, tmp_path, registry):
     """The same 60 deals that separate random from the racer within a few
     dozen games do not separate random from itself."""
-    path = tmp_path / "equal.toml"
-    path.write_text(FILE.format(stop="confidence = 0.95", workers=0)
-                    .replace('"farm-and-furious-racer"', '{ name = "twin", bot = "random" }'))
+    text = FILE.format(stop="confidence = 0.95", workers=0)
+    path = write_tournament(text.replace('"farm-and-furious-racer"',
+                                         '{ name = "twin", bot = "random" }'),
+                            filename="equal.toml")
     config = load(path, registry, results=str(tmp_path / "e"))
     summary = run(config, registry, progress=False)
     assert summary.stopped is None
@@ -77,7 +77,7 @@ def test_equal_bots_are_not_separated(tmp_path, registry):
     ("budget = 0", "stop.budget: must be at least 1"),
     ("when = 3", "stop.when: unknown key"),
 ])
-def test_bad_stop_tables(tmp_path, registry, stop, message):
+def test_bad_stop_tables(write_tournament, registry, stop, message):
     with pytest.raises(ConfigError) as error:
-        load(tournament(tmp_path, stop), registry)
+        load(tournament(write_tournament, stop), registry)
     assert any(message in line for line in error.value.errors), error.value.errors

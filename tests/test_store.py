@@ -4,7 +4,8 @@ import sqlite3
 
 import pytest
 
-from arena.records import DummyRecord, GameRecord, SeatRecord
+from arena.game import DummyResult
+from arena.records import GameRecord, SeatRecord
 from arena.store import FILE_NAME, Store, StoreError, find_store
 from arena.tournament.plan import MatchItem, PlannedDeal
 
@@ -21,7 +22,7 @@ def record(seed=100, winner=0, steps=3):
              SeatRecord("b", 10.0 if winner == 1 else 5.0, 1 if winner == 1 else 2, 1,
                         fault="timeout" if winner == 0 else None, fault_detail="slow")]
     return GameRecord(game="g", version="1", options={"x": 1}, seed=seed, players=2, seats=seats,
-                      dummies=[DummyRecord("mac", 1.0, 3)],
+                      dummies=[DummyResult("mac", 1.0, 3)],
                       steps=[[[0, "hen"], [1, 7]] for _ in range(steps)], duration=0.5)
 
 

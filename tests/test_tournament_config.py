@@ -6,12 +6,6 @@ from typer.testing import CliRunner
 from arena.tournament.config import ConfigError, load
 
 
-def write(tmp_path, text, name="t.toml"):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
 GOOD = """
 name = "small"
 seed = 7
@@ -26,8 +20,8 @@ bots = ["random", { name = "racer", bot = "farm-and-furious-racer" }]
 """
 
 
-def test_a_good_file_loads_with_defaults_filled(tmp_path, registry):
-    path = write(tmp_path, """
+def test_a_good_file_loads_with_defaults_filled(write_tournament, registry):
+    path = write_tournament("""
 name = "small"
 seed = 7
 deals = 3
@@ -54,16 +48,16 @@ options = { track_length = 8 }
     assert t.results == "out/small" and t.workers == 1
 
 
-def test_flags_override_the_file(tmp_path, registry):
-    path = write(tmp_path, 'name = "x"\nworkers = 3\nbots = ["random"]\ngames = ["farm-and-furious"]\n')
+def test_flags_override_the_file(write_tournament, registry):
+    path = write_tournament(name="x", workers=3, bots=["random"], games=["farm-and-furious"])
     t = load(path, registry, results="elsewhere", workers=0)
     assert t.results == "elsewhere" and t.workers == 0
     assert load(path, registry).results == "results/x"
     assert load(path, registry).games[0].players == (2, 3, 4, 5)
 
 
-def test_every_mistake_is_one_line_naming_file_and_key(tmp_path, registry):
-    path = write(tmp_path, """
+def test_every_mistake_is_one_line_naming_file_and_key(write_tournament, registry):
+    path = write_tournament("""
 seed = "seven"
 format = "knockout"
 colour = "blue"
@@ -100,8 +94,8 @@ id = "chess"
         assert any(f": {key}: " in line and what in line for line in errors), (key, text)
 
 
-def test_unknown_option_and_bot_not_playing_a_game(tmp_path, registry):
-    path = write(tmp_path, """
+def test_unknown_option_and_bot_not_playing_a_game(write_tournament, registry):
+    path = write_tournament("""
 name = "x"
 bots = ["random", "farm-and-furious-racer"]
 [[games]]
@@ -116,8 +110,8 @@ bots = ["random", "nobody"]
     assert "games[0].bots: 'nobody' is not one of the bots' names" in text
 
 
-def test_format_sections_are_checked(tmp_path, registry):
-    path = write(tmp_path, """
+def test_format_sections_are_checked(write_tournament, registry):
+    path = write_tournament("""
 name = "x"
 format = "gauntlet"
 bots = ["random", "farm-and-furious-racer"]
@@ -132,20 +126,20 @@ rounds = 3
     assert "swiss: settings for format 'swiss' but format is 'gauntlet'" in text
 
 
-def test_broken_toml_and_missing_file(tmp_path, registry):
+def test_broken_toml_and_missing_file(write_tournament, tmp_path, registry):
     with pytest.raises(ConfigError) as caught:
-        load(write(tmp_path, "name = \n"), registry)
+        load(write_tournament("name = \n"), registry)
     assert "not valid TOML" in caught.value.errors[0]
     with pytest.raises(ConfigError) as caught:
         load(tmp_path / "nope.toml", registry)
     assert "no such file" in caught.value.errors[0]
 
 
-def test_cli_reports_errors_and_exits_2_before_running(tmp_path):
+def test_cli_reports_errors_and_exits_2_before_running(write_tournament, tmp_path):
     import arena.cli.tournament  # noqa: F401  (registers the commands)
     from arena.cli import app
 
-    path = write(tmp_path, 'name = "x"\nbots = ["nobody"]\ngames = ["chess"]\n')
+    path = write_tournament('name = "x"\nbots = ["nobody"]\ngames = ["chess"]\n')
     result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(tmp_path / "r")])
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.startswith("arena: error:")]
@@ -217,26 +211,27 @@ players = [2]
 '''
 
 
-def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(tmp_path, monkeypatch, registry):
+def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tournament, tmp_path,
+                                                                  monkeypatch, registry):
     from arena.tournament.plan import plan
     from arena.tournament.runner import jobs_for
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "reader.py").write_text("")
     (tmp_path / "model").mkdir()
-    tournament = load(str(write(tmp_path, FILES.format(files='["model"]'))), registry)
+    tournament = load(str(write_tournament(FILES.format(files='["model"]'))), registry)
     assert tournament.files == {"random": (), "reader": (str(tmp_path / "model"),)}
     specs = {e.name: e.spec for job in jobs_for(tournament, registry, plan(tournament), set())
              for e in job.entrants}
     assert specs["reader"].files == (str(tmp_path / "model"),) and specs["random"].files == ()
 
 
-def test_bad_files_are_one_line_each(tmp_path, monkeypatch, registry):
+def test_bad_files_are_one_line_each(write_tournament, tmp_path, monkeypatch, registry):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "reader.py").write_text("")
     (tmp_path / "out" / "files").mkdir(parents=True)
     with pytest.raises(ConfigError) as error:
-        load(str(write(tmp_path, FILES.format(files='["nowhere", 3, "out"]'))), registry)
+        load(str(write_tournament(FILES.format(files='["nowhere", 3, "out"]'))), registry)
     assert str(error.value).splitlines() == [
         f"{tmp_path / 't.toml'}: bots[1].files[0]: 'nowhere': no such file or folder",
         f"{tmp_path / 't.toml'}: bots[1].files[1]: expected a file or folder path, got 3",
@@ -244,4 +239,4 @@ def test_bad_files_are_one_line_each(tmp_path, monkeypatch, registry):
         "'out/files' (and its secret key)",
     ]
     with pytest.raises(ConfigError, match=r"bots\[1\]\.files: expected a list"):
-        load(str(write(tmp_path, FILES.format(files='"model"'))), registry)
+        load(str(write_tournament(FILES.format(files='"model"'))), registry)

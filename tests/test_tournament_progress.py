@@ -25,10 +25,8 @@ LINE = re.compile(r"tournament: (\d+)/(\d+) games, \d+\.\d\d/s, ETA (-|\d\d:\d\d
 
 
 @pytest.fixture
-def small(tmp_path):
-    path = tmp_path / "small.toml"
-    path.write_text(SMALL)
-    return path
+def small(write_tournament):
+    return write_tournament(SMALL, filename="small.toml")
 
 
 def progress_lines(stderr):

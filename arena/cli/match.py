@@ -28,6 +28,7 @@ from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
 from arena.seeds import BadKey, Key, load_or_create
+from arena.teams import Teams
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
                "the seed can recompute every hand); omit it for secret deals")
@@ -88,11 +89,12 @@ def match_deals(key: Key, games: int, names: list[str], rotate: bool, teams: str
     every seating, as a tournament's ``seating = "auto"`` does (the lineup
     rotated through the seats; all distinct permutations for fixed-team games,
     so partnerships vary too; seatings that seat the same bots alike once)."""
+    from arena.tournament.keys import Seating
     from arena.tournament.plan import seatings
 
     order = [tuple(range(len(names)))]
     if rotate:
-        order = seatings(names, "permute" if teams == "fixed" else "rotate")
+        order = seatings(names, Seating.PERMUTE if teams == Teams.FIXED else Seating.ROTATE)
     return [Deal(key.derive("deal", number), seating,
                  key.derive("chance", number, position), len(order) * number + position)
             for number in range(games) for position, seating in enumerate(order)]
@@ -163,9 +165,9 @@ def match(
                                                           "match printed, to replay it"),
     games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
-    startup: float = typer.Option(10.0, help="seconds for a bot to start"),
-    move: float = typer.Option(1.0, help="seconds per move"),
-    bank: float = typer.Option(0.0, help="time bank per game, seconds"),
+    startup: float = typer.Option(Limit.startup, help="seconds for a bot to start"),
+    move: float = typer.Option(Limit.move, help="seconds per move"),
+    bank: float = typer.Option(Limit.bank, help="time bank per game, seconds"),
     sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),

@@ -31,14 +31,11 @@ def tournament(
                                            "folder's, made on the first run)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
-    from arena.leaderboard import OVERALL, from_store, table_text
     from arena.seeds import BadKey, Key
-    from arena.store import Store, StoreError
+    from arena.store import StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
-    from arena.tournament.runner import swiss_standings
-    from arena.tournament.swiss import standings_text as swiss_text
 
     try:
         config = load(file, results=str(results) if results is not None else None,
@@ -56,6 +53,18 @@ def tournament(
                       progress=not quiet)
     except (StoreError, ClusterError, BadKey) as error:
         raise fail(str(error))
+    _report(config, summary)
+
+
+def _report(config, summary) -> None:
+    """What a run did: counts, faults, failed matches, the overall table
+    (and Swiss standings); exit 130 when interrupted, 1 when games are missing."""
+    from arena.leaderboard import OVERALL, from_store, table_text
+    from arena.store import Store
+    from arena.tournament.keys import Format
+    from arena.tournament.runner import LOG_FILE, RETRIES, swiss_standings
+    from arena.tournament.swiss import standings_text as swiss_text
+
     typer.echo(f"{config.name}: played {summary.played} games"
                + (f", {summary.skipped} already stored" if summary.skipped else "")
                + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}")
@@ -66,8 +75,9 @@ def tournament(
     for line in summary.errors[:10]:
         typer.echo(f"arena: match failed: {line}", err=True)
     with Store(summary.results, create=False) as store:
-        typer.echo(table_text(from_store(store), OVERALL))
-        if config.format == "swiss":
+        # the run rated the store once for its page; rate it here only if it did not
+        typer.echo(table_text(summary.board or from_store(store), OVERALL))
+        if config.format == Format.SWISS:
             for group, standings in swiss_standings(config, store).items():
                 typer.echo(swiss_text(group, standings))
     if summary.leaderboard:
@@ -76,7 +86,6 @@ def tournament(
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130)
     if summary.missing:
-        from arena.tournament.runner import LOG_FILE, RETRIES
         typer.echo(f"arena: error: stopped with {summary.missing} games unplayed: matches failed "
                    f"{1 + RETRIES} times (see {summary.results / LOG_FILE}); run the same "
                    f"command again to continue", err=True)

@@ -2,7 +2,9 @@
 
 Every mistake in a file is reported as one line ``FILE: KEY: what is wrong``;
 :func:`load` collects them all and raises :class:`ConfigError` holding the
-list, before anything runs.  The full key reference is ``docs/tournaments.md``.
+list, before anything runs.  What each key takes (type, default, minimum,
+choices) is the key table of :mod:`arena.tournament.keys`, which the key
+reference in ``docs/tournaments.md`` is rendered from.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 
 from arena.bots import BotSpec, BotSpecError
 from arena.game import GameError
+from arena.referee import Limit
 from arena.sandbox import ResourceLimits
-
-FORMATS = ("round-robin", "gauntlet", "swiss", "rated")
-SEATINGS = ("auto", "rotate", "permute", "none")
+from arena.teams import Teams
+from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, Key, Seating,
+                                   key, names)
 
 
 class ConfigError(ValueError):
@@ -32,13 +35,6 @@ class ConfigError(ValueError):
     def __init__(self, errors: list[str]):
         super().__init__("\n".join(errors))
         self.errors = errors
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    startup: float = 10.0
-    move: float = 1.0
-    bank: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -57,7 +53,7 @@ class GameEntry:
     players: tuple[int, ...]
     options: dict[str, Any]
     deals: int
-    seating: str
+    seating: Seating
     bots: tuple[str, ...]          # display names that play this game
     repeats: bool | None = None    # a bot in several seats of one table
 
@@ -67,14 +63,14 @@ class Tournament:
     name: str
     path: str
     seed: int
-    format: str
+    format: Format
     deals: int
-    seating: str
+    seating: Seating
     workers: int
     match_deals: int
     results: str
     sandbox: str                        # auto (strict where available), none, basic, strict
-    time: TimeControl
+    time: Limit                         # the referee's own time control, defaults there
     bots: tuple[BotEntry, ...]
     games: tuple[GameEntry, ...]
     challenger: str | None = None       # gauntlet
@@ -113,21 +109,10 @@ class Tournament:
         """What the games are played under without changing the plan: the
         time control and each bot's resource limits.  A store refuses a
         resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
-        return {"time": asdict(self.time),
+        return {"time": self.time.as_dict(),
                 "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
 
 
-#: deals per referee match by default: each match plays its deals in one
-#: seating, so this many games share a start-up of the bots (12 keeps the
-#: games per start-up of the former four deals in three seatings)
-MATCH_DEALS = 12
-
-TOP_KEYS = {"name", "seed", "format", "deals", "match_deals", "seating", "workers", "results", "sandbox",
-            "limits", "time", "bots", "games", "gauntlet", "swiss", "rated", "executor", "scheduler",
-            "stop"}
-EXECUTORS = ("local", "dask")
-TIME_KEYS = {"startup", "move", "bank"}
-BOT_KEYS = {"name", "bot", "games", "limits", "files", "settings"}
 #: [limits] keys, in the units people write, and the ResourceLimits field and
 #: factor each becomes
 LIMIT_KEYS = {
@@ -135,9 +120,6 @@ LIMIT_KEYS = {
     "file_size_mb": ("file_size", 1 << 20), "open_files": ("open_files", 1),
     "processes": ("processes", 1), "disk_mb": ("disk", 1 << 20), "output_kb": ("output", 1 << 10),
 }
-GAME_KEYS = {"id", "players", "options", "deals", "seating", "bots", "repeats"}
-SECTION_KEYS = {"gauntlet": {"challenger"}, "swiss": {"rounds"},
-                "rated": {"sigma", "budget", "batch"}}
 
 
 def default_workers() -> int:
@@ -180,106 +162,94 @@ def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
                  executor=executor, scheduler=scheduler)
 
 
-class _Checker:
+_FROM_TABLE = object()     # "the key table's default" (None is a default of its own)
+
+
+class TableReader:
+    """Reads a tournament file's tables by the key table
+    (:mod:`arena.tournament.keys`) and collects every mistake as one line
+    ``FILE: WHERE: what is wrong``: a wrong value is reported and its
+    default read on, so one pass finds all of a file's mistakes."""
+
     def __init__(self, file: str):
         self.file = file
         self.errors: list[str] = []
 
-    def error(self, key: str, message: str) -> None:
-        self.errors.append(f"{self.file}: {key}: {message}")
+    def error(self, where: str, message: str) -> None:
+        self.errors.append(f"{self.file}: {where}: {message}")
 
     def unknown(self, table: dict, known: set[str], prefix: str) -> None:
-        for key in table:
-            if key not in known:
-                self.error(f"{prefix}{key}", f"unknown key (known: {', '.join(sorted(known))})")
+        """A line for each key of ``table`` not ``known`` (a section's
+        :func:`~arena.tournament.keys.names`)."""
+        for name in table:
+            if name not in known:
+                self.error(f"{prefix}{name}", f"unknown key (known: {', '.join(sorted(known))})")
 
-    def get(self, table: dict, key: str, kind, default, where: str, *, minimum=None):
-        if key not in table:
+    def read(self, table: dict, section: str, name: str, where: str, default=_FROM_TABLE):
+        """``table[name]`` checked as the key table says (type, minimum,
+        choices; a choice as its enum), else ``default`` (by default the
+        key table's)."""
+        spec: Key = key(section, name)
+        if default is _FROM_TABLE:
+            default = spec.default
+        if spec.choices is not None:
+            return self.choice(table, name, spec.choices, default, where)
+        return self.get(table, name, spec.kind, default, where, minimum=spec.minimum)
+
+    def get(self, table: dict, name: str, kind, default, where: str, *, minimum=None):
+        if name not in table:
             return default
-        value = table[key]
+        value = table[name]
         ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
-            names = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
-                     list: "a list", dict: "a table"}
-            self.error(where, f"expected {names.get(kind, kind.__name__)}, got {value!r}")
+            self.error(where, f"expected {KIND_NAMES.get(kind, kind.__name__)}, got {value!r}")
             return default
         if minimum is not None and value < minimum:
             self.error(where, f"must be at least {minimum}, got {value!r}")
             return default
         return value
 
-    def choice(self, table: dict, key: str, choices, default, where: str):
-        value = self.get(table, key, str, default, where)
+    def choice(self, table: dict, name: str, choices, default, where: str):
+        value = self.get(table, name, str, default, where)
         if value not in choices:
             self.error(where, f"{value!r} is not one of {', '.join(choices)}")
             return default
-        return value
+        return type(choices[0])(value)
 
 
 def parse(data: dict, file: str, registry, *, results: str | None = None,
           workers: int | None = None, executor: str | None = None,
           scheduler: str | None = None) -> Tournament:
-    c = _Checker(file)
-    c.unknown(data, TOP_KEYS, "")
-    name = c.get(data, "name", str, "", "name")
+    """The tournament of a file's TOML ``data`` (flags override the file);
+    every mistake is collected first, then raised as one :class:`ConfigError`."""
+    c = TableReader(file)
+    c.unknown(data, names("top"), "")
+    name = c.read(data, "top", "name", "name")
     if "name" not in data:
         c.error("name", "missing (every tournament needs a name)")
     elif not name.strip():
         c.error("name", "must not be empty")
-    seed = c.get(data, "seed", int, 0, "seed")
-    fmt = c.choice(data, "format", FORMATS, "round-robin", "format")
-    deals = c.get(data, "deals", int, 1, "deals", minimum=1)
-    seating = c.choice(data, "seating", SEATINGS, "auto", "seating")
-    match_deals = c.get(data, "match_deals", int, MATCH_DEALS, "match_deals", minimum=1)
-    file_workers = c.get(data, "workers", int, default_workers(), "workers", minimum=0)
-    results_dir = c.get(data, "results", str, f"results/{name or 'tournament'}", "results")
-    sandbox = c.get(data, "sandbox", str, "auto", "sandbox")
+    seed = c.read(data, "top", "seed", "seed")
+    fmt = c.read(data, "top", "format", "format")
+    deals = c.read(data, "top", "deals", "deals")
+    seating = c.read(data, "top", "seating", "seating")
+    match_deals = c.read(data, "top", "match_deals", "match_deals")
+    file_workers = c.read(data, "top", "workers", "workers", default_workers())
+    results_dir = c.read(data, "top", "results", "results", f"results/{name or 'tournament'}")
+    sandbox = c.read(data, "top", "sandbox", "sandbox")
     _check_sandbox(c, sandbox)
     executor, scheduler = _parse_executor(c, data, executor, scheduler,
                                           file_workers if workers is None else workers)
-
-    time_table = c.get(data, "time", dict, {}, "time")
-    c.unknown(time_table, TIME_KEYS, "time.")
-    time = TimeControl(
-        startup=c.get(time_table, "startup", float, 10.0, "time.startup", minimum=0.001),
-        move=c.get(time_table, "move", float, 1.0, "time.move", minimum=0.001),
-        bank=c.get(time_table, "bank", float, 0.0, "time.bank", minimum=0.0),
-    )
-
-    default_limits = _parse_limits(c, c.get(data, "limits", dict, {}, "limits"),
+    time = _parse_time(c, c.read(data, "top", "time", "time"))
+    default_limits = _parse_limits(c, c.read(data, "top", "limits", "limits"),
                                    ResourceLimits(), "limits")
     bots, resources, files = _parse_bots(c, data, registry, default_limits,
                                          results if results is not None else results_dir)
     games = _parse_games(c, data, registry, bots, deals, seating, fmt)
-
-    sections = {}
-    for section, keys in SECTION_KEYS.items():
-        table = c.get(data, section, dict, {}, section)
-        c.unknown(table, keys, f"{section}.")
-        sections[section] = table
-        if table and section != fmt:
-            c.error(section, f"settings for format '{section}' but format is '{fmt}'")
-    challenger = None
-    if fmt == "gauntlet":
-        challenger = c.get(sections["gauntlet"], "challenger", str, None, "gauntlet.challenger")
-        if challenger is None:
-            if "challenger" not in sections["gauntlet"]:
-                c.error("gauntlet.challenger", "missing (the gauntlet format needs a challenger)")
-        elif bots and challenger not in {bot.name for bot in bots}:
-            c.error("gauntlet.challenger", f"'{challenger}' is not one of the bots' names")
-    rounds = None
-    if fmt == "swiss":
-        rounds = c.get(sections["swiss"], "rounds", int, None, "swiss.rounds", minimum=1)
-        if rounds is None:
-            rounds = max(1, math.ceil(math.log2(max(2, len(bots))))) + 1
-    rated = sections["rated"]
-    sigma = c.get(rated, "sigma", float, 2.5, "rated.sigma", minimum=0.01)
-    budget = c.get(rated, "budget", int, 500, "rated.budget", minimum=1)
-    batch = c.get(rated, "batch", int, 0, "rated.batch", minimum=0)
-
-    stop_confidence, stop_budget = _parse_stop(c, c.get(data, "stop", dict, {}, "stop"))
+    challenger, rounds, rated = _parse_format_sections(c, data, fmt, bots)
+    stop_confidence, stop_budget = _parse_stop(c, c.read(data, "top", "stop", "stop"))
 
     if c.errors:
         raise ConfigError(c.errors)
@@ -289,24 +259,62 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
         workers=file_workers if workers is None else workers,
         results=results if results is not None else results_dir,
         sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games), files=files,
-        challenger=challenger, rounds=rounds, sigma=sigma, budget=budget, batch=batch,
+        challenger=challenger, rounds=rounds, **rated,
         executor=executor, scheduler=scheduler, resources=resources,
         stop_confidence=stop_confidence, stop_budget=stop_budget,
     )
 
 
-def _parse_stop(c: _Checker, table: dict) -> tuple[float | None, int | None]:
+def _parse_time(c: TableReader, table: dict) -> Limit:
+    """``[time]``: the referee's :class:`~arena.referee.Limit`, its defaults
+    where a key is left out."""
+    c.unknown(table, names("time"), "time.")
+    return Limit(**{name: c.read(table, "time", name, f"time.{name}")
+                    for name in ("startup", "move", "bank")})
+
+
+def _parse_format_sections(c: TableReader, data: dict, fmt: Format, bots: list[BotEntry]
+                           ) -> tuple[str | None, int | None, dict[str, Any]]:
+    """``[gauntlet]``, ``[swiss]``, ``[rated]``: only the chosen format's
+    may be there.  Returns the challenger, the rounds and the rated keys."""
+    sections = {}
+    for section in FORMAT_SECTIONS:
+        table = c.read(data, "top", section, section)
+        c.unknown(table, names(section), f"{section}.")
+        sections[section] = table
+        if table and section != fmt:
+            c.error(section, f"settings for format '{section}' but format is '{fmt}'")
+    challenger = None
+    if fmt == Format.GAUNTLET:
+        gauntlet = sections[Format.GAUNTLET]
+        challenger = c.read(gauntlet, "gauntlet", "challenger", "gauntlet.challenger")
+        if challenger is None:
+            if "challenger" not in gauntlet:
+                c.error("gauntlet.challenger", "missing (the gauntlet format needs a challenger)")
+        elif bots and challenger not in {bot.name for bot in bots}:
+            c.error("gauntlet.challenger", f"'{challenger}' is not one of the bots' names")
+    rounds = None
+    if fmt == Format.SWISS:
+        rounds = c.read(sections[Format.SWISS], "swiss", "rounds", "swiss.rounds")
+        if rounds is None:
+            rounds = max(1, math.ceil(math.log2(max(2, len(bots))))) + 1
+    rated = {name: c.read(sections[Format.RATED], "rated", name, f"rated.{name}")
+             for name in ("sigma", "budget", "batch")}
+    return challenger, rounds, rated
+
+
+def _parse_stop(c: TableReader, table: dict) -> tuple[float | None, int | None]:
     """``[stop]``: ``confidence`` (between 0 and 1) and ``budget`` (games)."""
-    c.unknown(table, {"confidence", "budget"}, "stop.")
-    confidence = c.get(table, "confidence", float, None, "stop.confidence")
+    c.unknown(table, names("stop"), "stop.")
+    confidence = c.read(table, "stop", "confidence", "stop.confidence")
     if confidence is not None and not 0 < confidence < 1:
         c.error("stop.confidence", f"must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
         confidence = None
-    budget = c.get(table, "budget", int, None, "stop.budget", minimum=1)
+    budget = c.read(table, "stop", "budget", "stop.budget")
     return confidence, budget
 
 
-def _parse_limits(c: _Checker, table: dict, base: ResourceLimits, where: str) -> ResourceLimits:
+def _parse_limits(c: TableReader, table: dict, base: ResourceLimits, where: str) -> ResourceLimits:
     """A ``limits`` table (MB, KB, seconds, counts) over ``base``."""
     c.unknown(table, set(LIMIT_KEYS), f"{where}.")
     changes = {}
@@ -320,15 +328,15 @@ def _parse_limits(c: _Checker, table: dict, base: ResourceLimits, where: str) ->
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss)://)?(?:\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$")
 
 
-def _parse_executor(c: _Checker, data: dict, executor: str | None, scheduler: str | None,
+def _parse_executor(c: TableReader, data: dict, executor: str | None, scheduler: str | None,
                     workers: int) -> tuple[str, str | None]:
     """``executor`` and ``scheduler`` (flags override the file); a scheduler
     alone selects Dask; ``--executor local`` sets a file's scheduler aside."""
     if scheduler is None and executor != "local":
-        scheduler = c.get(data, "scheduler", str, None, "scheduler")
+        scheduler = c.read(data, "top", "scheduler", "scheduler")
     if executor is None:
         default = "dask" if scheduler is not None else "local"
-        executor = c.choice(data, "executor", EXECUTORS, default, "executor")
+        executor = c.read(data, "top", "executor", "executor", default)
     elif executor not in EXECUTORS:
         c.error("executor", f"'{executor}' is not one of {', '.join(EXECUTORS)}")
         return "local", None
@@ -349,7 +357,7 @@ def _parse_executor(c: _Checker, data: dict, executor: str | None, scheduler: st
     return executor, scheduler
 
 
-def _check_sandbox(c: _Checker, level: str) -> None:
+def _check_sandbox(c: TableReader, level: str) -> None:
     try:
         from arena.sandbox import LEVELS
     except ImportError:     # pragma: no cover - the referee checks it then
@@ -366,7 +374,7 @@ def _check_sandbox(c: _Checker, level: str) -> None:
                                "here (see `arena doctor`)")
 
 
-def _entries(c: _Checker, raw: list, section: str, key: str, noun: str):
+def _entries(c: TableReader, raw: list, section: str, key: str, noun: str):
     """``(where, table)`` for each entry of a list whose entries are written
     as a bare string (the table's ``key``) or as a table."""
     for index, item in enumerate(raw):
@@ -379,11 +387,11 @@ def _entries(c: _Checker, raw: list, section: str, key: str, noun: str):
         yield where, item
 
 
-def _parse_bots(c: _Checker, data: dict, registry, default_limits: ResourceLimits, results: str
+def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLimits, results: str
                 ) -> tuple[list[BotEntry], dict[str, ResourceLimits], dict[str, tuple[str, ...]]]:
     """The bots, each one's resource limits (``default_limits`` under its
     own ``limits`` table) and the extra paths it may read."""
-    raw = c.get(data, "bots", list, [], "bots")
+    raw = c.read(data, "top", "bots", "bots")
     if "bots" not in data:
         c.error("bots", "missing (list the bots that play)")
     bots: list[BotEntry] = []
@@ -391,17 +399,17 @@ def _parse_bots(c: _Checker, data: dict, registry, default_limits: ResourceLimit
     files: dict[str, tuple[str, ...]] = {}
     seen: set[str] = set()
     for where, item in _entries(c, raw, "bots", "bot", "a bot name"):
-        c.unknown(item, BOT_KEYS, f"{where}.")
-        launch = c.get(item, "bot", str, None, f"{where}.bot")
+        c.unknown(item, names("bot"), f"{where}.")
+        launch = c.read(item, "bot", "bot", f"{where}.bot")
         if launch is None:
             if "bot" not in item:
                 c.error(f"{where}.bot", "missing (a registered bot name or 'cmd:COMMAND')")
             continue
-        name = c.get(item, "name", str, launch, f"{where}.name")
+        name = c.read(item, "bot", "name", f"{where}.name", launch)
         if not name.strip():
             c.error(f"{where}.name", "must not be empty")
             continue
-        games = c.get(item, "games", list, None, f"{where}.games")
+        games = c.read(item, "bot", "games", f"{where}.games")
         if games is not None and not all(isinstance(g, str) for g in games):
             c.error(f"{where}.games", "expected a list of game ids")
             games = None
@@ -414,17 +422,17 @@ def _parse_bots(c: _Checker, data: dict, registry, default_limits: ResourceLimit
             c.error(f"{where}.name", f"'{name}' is used by another bot (give each a distinct name)")
             continue
         seen.add(name)
-        settings = c.get(item, "settings", dict, None, f"{where}.settings")
+        settings = c.read(item, "bot", "settings", f"{where}.settings")
         bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None,
                              settings=settings or None))
-        limits[name] = _parse_limits(c, c.get(item, "limits", dict, {}, f"{where}.limits"),
+        limits[name] = _parse_limits(c, c.read(item, "bot", "limits", f"{where}.limits"),
                                      default_limits, f"{where}.limits")
-        files[name] = _parse_files(c, c.get(item, "files", list, [], f"{where}.files"),
+        files[name] = _parse_files(c, c.read(item, "bot", "files", f"{where}.files"),
                                    results, f"{where}.files")
     return bots, limits, files
 
 
-def _parse_files(c: _Checker, raw: list, results: str, where: str) -> tuple[str, ...]:
+def _parse_files(c: TableReader, raw: list, results: str, where: str) -> tuple[str, ...]:
     """A bot's ``files``: existing paths (relative ones from the current
     folder, like a ``cmd:`` line's), none of which shows the results folder,
     where the tournament's secret deal key is kept."""
@@ -452,19 +460,20 @@ def bot_plays(entry: BotEntry, spec: BotSpec, game_id: str) -> bool:
     return spec.plays(game_id)
 
 
-def _parse_games(c: _Checker, data: dict, registry, bots: list[BotEntry], deals: int,
-                 seating: str, fmt: str) -> list[GameEntry]:
-    raw = c.get(data, "games", list, [], "games")
+def _parse_games(c: TableReader, data: dict, registry, bots: list[BotEntry], deals: int,
+                 seating: Seating, fmt: Format) -> list[GameEntry]:
+    """The game entries, each checked against its engine (player counts,
+    options) and the bots entered in it (enough of them for the format)."""
+    raw = c.read(data, "top", "games", "games")
     if "games" not in data:
         c.error("games", "missing (list the games to play)")
     elif not raw:
         c.error("games", "must list at least one game")
     games: list[GameEntry] = []
     seen: set[str] = set()
-    names = {bot.name for bot in bots}
     for where, item in _entries(c, raw, "games", "id", "a game id"):
-        c.unknown(item, GAME_KEYS, f"{where}.")
-        game_id = c.get(item, "id", str, None, f"{where}.id")
+        c.unknown(item, names("game"), f"{where}.")
+        game_id = c.read(item, "game", "id", f"{where}.id")
         if game_id is None:
             if "id" not in item:
                 c.error(f"{where}.id", "missing (the game's id)")
@@ -475,60 +484,83 @@ def _parse_games(c: _Checker, data: dict, registry, bots: list[BotEntry], deals:
             c.error(f"{where}.id", str(error))
             continue
         info = engine.info
-        players = item.get("players", list(info.players))
-        if isinstance(players, int) and not isinstance(players, bool):
-            players = [players]
-        if not (isinstance(players, list) and players
-                and all(isinstance(p, int) and not isinstance(p, bool) for p in players)):
-            c.error(f"{where}.players", f"expected a player count or a list of them, got {players!r}")
-            players = []
-        good_players = []
-        for count in players:
-            try:
-                info.check_players(count)
-                good_players.append(count)
-            except GameError as error:
-                c.error(f"{where}.players", str(error))
-        options = c.get(item, "options", dict, {}, f"{where}.options")
+        players = _game_players(c, item, info, where)
+        options = c.read(item, "game", "options", f"{where}.options")
         try:
             info.resolve_options(options)
         except GameError as error:
             c.error(f"{where}.options", str(error))
-        game_deals = c.get(item, "deals", int, deals, f"{where}.deals", minimum=1)
-        game_seating = c.choice(item, "seating", SEATINGS, seating, f"{where}.seating")
-        if game_seating == "auto":
-            game_seating = "permute" if info.teams == "fixed" else "rotate"
-        repeats = c.get(item, "repeats", bool, None, f"{where}.repeats")
-        chosen = c.get(item, "bots", list, None, f"{where}.bots")
-        if chosen is not None:
-            for name in chosen:
-                if name not in names:
-                    c.error(f"{where}.bots", f"'{name}' is not one of the bots' names")
-            chosen = [name for name in chosen if name in names]
-        entered = []
-        for bot in bots:
-            if chosen is not None and bot.name not in chosen:
-                continue
-            if bot_plays(bot, registry.bot(bot.bot), game_id):
-                entered.append(bot.name)
-            elif chosen is not None:
-                c.error(f"{where}.bots", f"bot '{bot.name}' does not play '{game_id}'")
-        if bots and not entered:
-            c.error(where, f"no bot plays '{game_id}'")
-        if fmt != "round-robin" and len(entered) < 2 and bots:
-            c.error(where, f"format '{fmt}' needs at least two bots playing '{game_id}'")
-        if entered and good_players and (repeats is False or fmt == "swiss"):
-            most = max(good_players)
-            if len(entered) < most:
-                why = "format 'swiss'" if fmt == "swiss" else "repeats = false"
-                c.error(where, f"{why} needs at least {most} bots playing '{game_id}' "
-                               f"for {most} players, got {len(entered)}")
+        game_deals = c.read(item, "game", "deals", f"{where}.deals", deals)
+        game_seating = c.read(item, "game", "seating", f"{where}.seating", seating)
+        if game_seating == Seating.AUTO:
+            game_seating = Seating.PERMUTE if info.teams == Teams.FIXED else Seating.ROTATE
+        repeats = c.read(item, "game", "repeats", f"{where}.repeats")
+        entered = _game_bots(c, item, registry, bots, game_id, where)
+        _check_enough_bots(c, where, game_id, fmt, bots, entered, players, repeats)
         key = f"{game_id}:{options}"
         if key in seen:
             c.error(f"{where}.id", f"'{game_id}' is listed twice with the same options")
         seen.add(key)
         games.append(GameEntry(
-            id=game_id, players=tuple(good_players), options=dict(options),
+            id=game_id, players=tuple(players), options=dict(options),
             deals=game_deals, seating=game_seating, bots=tuple(entered), repeats=repeats,
         ))
     return games
+
+
+def _game_players(c: TableReader, item: dict, info, where: str) -> list[int]:
+    """A game entry's table sizes (a count or a list; default: every count
+    the game allows), each one the game allows."""
+    players = item.get("players", list(info.players))
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    if not (isinstance(players, list) and players
+            and all(isinstance(p, int) and not isinstance(p, bool) for p in players)):
+        c.error(f"{where}.players", f"expected a player count or a list of them, got {players!r}")
+        players = []
+    good = []
+    for count in players:
+        try:
+            info.check_players(count)
+            good.append(count)
+        except GameError as error:
+            c.error(f"{where}.players", str(error))
+    return good
+
+
+def _game_bots(c: TableReader, item: dict, registry, bots: list[BotEntry], game_id: str,
+               where: str) -> list[str]:
+    """The display names of the bots entered in a game: every bot that
+    plays it, or those its ``bots`` lists (each of which must play it)."""
+    names_given = {bot.name for bot in bots}
+    chosen = c.read(item, "game", "bots", f"{where}.bots")
+    if chosen is not None:
+        for name in chosen:
+            if name not in names_given:
+                c.error(f"{where}.bots", f"'{name}' is not one of the bots' names")
+        chosen = [name for name in chosen if name in names_given]
+    entered = []
+    for bot in bots:
+        if chosen is not None and bot.name not in chosen:
+            continue
+        if bot_plays(bot, registry.bot(bot.bot), game_id):
+            entered.append(bot.name)
+        elif chosen is not None:
+            c.error(f"{where}.bots", f"bot '{bot.name}' does not play '{game_id}'")
+    return entered
+
+
+def _check_enough_bots(c: TableReader, where: str, game_id: str, fmt: Format,
+                       bots: list[BotEntry], entered: list[str], players: list[int],
+                       repeats: bool | None) -> None:
+    """Someone plays the game, and as many bots as the format needs."""
+    if bots and not entered:
+        c.error(where, f"no bot plays '{game_id}'")
+    if fmt != Format.ROUND_ROBIN and len(entered) < 2 and bots:
+        c.error(where, f"format '{fmt}' needs at least two bots playing '{game_id}'")
+    if entered and players and (repeats is False or fmt == Format.SWISS):
+        most = max(players)
+        if len(entered) < most:
+            why = "format 'swiss'" if fmt == Format.SWISS else "repeats = false"
+            c.error(where, f"{why} needs at least {most} bots playing '{game_id}' "
+                           f"for {most} players, got {len(entered)}")

@@ -51,7 +51,7 @@ class MatchJob:
     entrants: tuple[Entrant, ...]                  # name, launch spec, resource limits
     deals: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (seed, seating, chance)
     indices: tuple[int, ...]                        # each deal's index in the item
-    limit: tuple[float, float, float] = (10.0, 1.0, 0.0)  # startup, move, bank
+    limit: Limit = Limit()
     sandbox: str | None = None    # a level of arena.sandbox (None/auto: strongest available)
 
 
@@ -91,7 +91,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
 
     started = time.monotonic()
     records = play_match(engine, entrants, deals, options=job.options,
-                         limit=Limit(*job.limit), on_game=on_game, sandbox=job.sandbox)
+                         limit=job.limit, on_game=on_game, sandbox=job.sandbox)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
         emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))

@@ -52,6 +52,7 @@ from arena.plan_items import MatchItem, PlannedDeal
 from arena.seeds import Key
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
+from arena.tournament.keys import Format
 
 
 def plan_seed(seed: int, *parts: Any) -> int:
@@ -119,7 +120,7 @@ def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
     once, and the block's items together replay each deal in every seating."""
     items = []
     seating_list = seatings(table, entry.seating)
-    tag = f"/r{round_}" if tournament.format in ("swiss", "rated") else ""
+    tag = f"/r{round_}" if tournament.format in (Format.SWISS, Format.RATED) else ""
     chunk = tournament.match_deals
     for start in range(first_deal, first_deal + deals, chunk):
         block = range(start, min(first_deal + deals, start + chunk))
@@ -156,6 +157,9 @@ class Planner:
     #: seats, rated counts the games); if not, the driver keeps none of them,
     #: so its memory does not grow with every game of a long tournament
     reads_games = False
+    #: whether it reads ``Results.ratings`` (the rated planner): if not, the
+    #: driver rates nothing while it plays
+    reads_ratings = False
 
     def __init__(self, tournament: Tournament, key: Key):
         self.tournament = tournament
@@ -194,7 +198,7 @@ class StaticPlanner(Planner):
         self.done = False
 
     def _tables(self, entry: GameEntry, players: int) -> list[tuple[str, ...]]:
-        if self.tournament.format == "round-robin":
+        if self.tournament.format == Format.ROUND_ROBIN:
             return lineups(entry.bots, players, entry.repeats)
         challenger = self.tournament.challenger
         if challenger not in entry.bots:
@@ -307,6 +311,7 @@ class RatedPlanner(Planner):
     game budget is spent."""
 
     reads_games = True
+    reads_ratings = True
 
     CANDIDATES = 2000
 
@@ -334,9 +339,8 @@ class RatedPlanner(Planner):
         return sum(self.tournament.budget for _ in self.groups())
 
     def next_batch(self, results: Results) -> list[MatchItem]:
-        import trueskill
-        from arena.rating import ENV
-
+        """Each unfinished group's tables for this step (a resumed run's
+        stored ones where it planned the step already)."""
         batch: list[MatchItem] = []
         step = self.step
         self.step += 1
@@ -349,42 +353,7 @@ class RatedPlanner(Planner):
                 continue
             if group in self.finished:
                 continue
-            played = sum(len(results.games.get(item.id, []))
-                         for (g, _), items in results.planned.items() if g == group
-                         for item in items)
-            ratings = results.ratings(group) if results.ratings else {}
-            current = {bot: ratings.get(bot, (ENV.mu, ENV.sigma)) for bot in entry.bots}
-            if played >= self.tournament.budget or all(s < self.tournament.sigma
-                                                       for _, s in current.values()):
-                self.finished.add(group)
-                continue
-            candidates = lineups(entry.bots, players, entry.repeats)
-            rng = random.Random(plan_seed(self.tournament.seed, "rated", group, step))
-            if len(candidates) > self.CANDIDATES:
-                candidates = rng.sample(candidates, self.CANDIDATES)
-            per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
-            tables = []
-            busy: set[str] = set()
-            budget_left = self.tournament.budget - played
-            by_sigma = sorted(entry.bots, key=lambda bot: (-current[bot][1], bot))
-            for focus in by_sigma:
-                if len(tables) >= size or budget_left < per_table:
-                    break
-                if focus in busy:
-                    continue
-                options = [t for t in candidates if focus in t and not busy & set(t)] or \
-                          [t for t in candidates if focus in t]
-                if not options:
-                    continue
-
-                def quality(table):
-                    groups = [(trueskill.Rating(*current[bot]),) for bot in table]
-                    return ENV.quality(groups)
-                best = max(options, key=lambda t: (quality(t), -candidates.index(t)))
-                tables.append(best)
-                busy.update(best)
-                budget_left -= per_table
-            for table in tables:
+            for table in self._tables(entry, group, players, step, size, results):
                 deal_index = step * 1000 + len(batch)
                 items = _table_items(self.tournament, self.key, entry, label, players, table,
                                      1, step, self.next_order, first_deal=deal_index)
@@ -392,11 +361,60 @@ class RatedPlanner(Planner):
                 batch.extend(items)
         return batch
 
+    def _tables(self, entry: GameEntry, group: str, players: int, step: int, size: int,
+                results: Results) -> list[tuple[str, ...]]:
+        """Up to ``size`` tables of one group for this step, most uncertain
+        bot first, each the best match quality for its focus bot among the
+        tables of bots not yet seated; [] (and the group finished) once
+        every sigma is below the target or the budget is spent."""
+        from arena.rating import ENV
+
+        played = sum(len(results.games.get(item.id, []))
+                     for (g, _), items in results.planned.items() if g == group
+                     for item in items)
+        ratings = results.ratings(group) if results.ratings else {}
+        current = {bot: ratings.get(bot, (ENV.mu, ENV.sigma)) for bot in entry.bots}
+        if played >= self.tournament.budget or all(s < self.tournament.sigma
+                                                   for _, s in current.values()):
+            self.finished.add(group)
+            return []
+        candidates = lineups(entry.bots, players, entry.repeats)
+        rng = random.Random(plan_seed(self.tournament.seed, "rated", group, step))
+        if len(candidates) > self.CANDIDATES:
+            candidates = rng.sample(candidates, self.CANDIDATES)
+        per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
+        tables = []
+        busy: set[str] = set()
+        budget_left = self.tournament.budget - played
+        by_sigma = sorted(entry.bots, key=lambda bot: (-current[bot][1], bot))
+        for focus in by_sigma:
+            if len(tables) >= size or budget_left < per_table:
+                break
+            if focus in busy:
+                continue
+            options = [t for t in candidates if focus in t and not busy & set(t)] or \
+                      [t for t in candidates if focus in t]
+            if not options:
+                continue
+            best = max(options, key=lambda t: (_quality(current, t), -candidates.index(t)))
+            tables.append(best)
+            busy.update(best)
+            budget_left -= per_table
+        return tables
+
+
+def _quality(current: dict[str, tuple[float, float]], table: tuple[str, ...]) -> float:
+    """TrueSkill's match quality of a table, every seat a side of its own."""
+    import trueskill
+    from arena.rating import ENV
+
+    return ENV.quality([(trueskill.Rating(*current[bot]),) for bot in table])
+
 
 def make_planner(tournament: Tournament, key: Key) -> Planner:
-    if tournament.format == "swiss":
+    if tournament.format == Format.SWISS:
         return SwissPlanner(tournament, key)
-    if tournament.format == "rated":
+    if tournament.format == Format.RATED:
         return RatedPlanner(tournament, key)
     return StaticPlanner(tournament, key)
 

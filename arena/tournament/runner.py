@@ -59,6 +59,9 @@ class Summary:
     seconds: float = 0.0
     leaderboard: Path | None = None
     stopped: str | None = None    # why a stopping rule ended the run
+    #: the leaderboard document (charts included) the page was made from:
+    #: the CLI prints it rather than rating the store once more
+    board: dict | None = None
 
 
 class _Progress:
@@ -171,7 +174,6 @@ def _results_view(store: Store, games: bool = True) -> Results:
     for game in store.games() if games else ():
         results.games.setdefault(game.item, []).append(
             (game.bots, game.ranks, [d[2] for d in game.dummies]))
-    results.ratings = _GroupRatings(store, results)
     return results
 
 
@@ -203,20 +205,31 @@ class _Finished:
 
 class _GroupRatings:
     """``{bot: (mu, sigma)}`` of one plan group (game entry and table size)
-    for rated matchmaking: each call adds only the games stored since the
-    last one and refits from the last fit."""
+    for rated matchmaking, kept by the run: the games stored before it are
+    read once, each game the run stores is handed in (:meth:`add`), and a
+    call adds the games that came since the last one and refits from the
+    last fit -- so no game is rated twice and the store is not read again.
+    The new games are added in plan order (item order, then index), as the
+    store lists them, so the fit depends neither on which worker finished
+    first nor on where an interrupted run was resumed."""
 
     def __init__(self, store: Store, results: Results):
-        self.store, self.results = store, results
         self.raters: dict[str, tuple[str, Rater]] = {}     # group -> (game id, rater)
-        self.seen = -1
+        groups = {item.id: group for (group, _), items in results.planned.items()
+                  for item in items}
+        #: (plan order, group, game) of the games not added yet
+        self.pending: list[tuple[tuple[int, int], str, StoredGame]] = [
+            ((game.order, game.index), groups[game.item], game)
+            for game in store.games() if game.item in groups]
+
+    def add(self, item: MatchItem, index: int, game: StoredGame) -> None:
+        self.pending.append(((item.order, index), item.group, game))
 
     def __call__(self, group: str) -> dict[str, tuple[float, float]]:
-        groups = {item.id: g for (g, _), items in self.results.planned.items() for item in items}
-        for game in self.store.games():
-            if game.id > self.seen and game.item in groups:
-                self.raters.setdefault(groups[game.item], (game.game, Rater()))[1].add(game)
-                self.seen = max(self.seen, game.id)
+        self.pending.sort(key=lambda entry: entry[0])
+        for _, game_group, game in self.pending:
+            self.raters.setdefault(game_group, (game.game, Rater()))[1].add(game)
+        self.pending.clear()
         if group not in self.raters:
             return {}
         game_id, rater = self.raters[group]
@@ -236,7 +249,6 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
              finished: set[str]) -> list[MatchJob]:
     """A job per item with the deals not stored yet (none for finished items)."""
     jobs = []
-    limit = (tournament.time.startup, tournament.time.move, tournament.time.bank)
     for item in items:
         todo = [index for index in range(len(item.deals)) if item.key(index) not in finished]
         if not todo:
@@ -250,7 +262,7 @@ def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
             item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
             deals=tuple((item.deals[i].seed, item.deals[i].seating, item.deals[i].chance)
                         for i in todo),
-            indices=tuple(todo), limit=limit, sandbox=tournament.sandbox,
+            indices=tuple(todo), limit=tournament.time, sandbox=tournament.sandbox,
         ))
     return jobs
 
@@ -331,91 +343,26 @@ def _claim(store: Store, tournament: Tournament) -> Store:
 def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
                 key: seeds.Key | None, *, progress: bool, console, executor: Executor | None,
                 write_leaderboard: bool) -> Summary:
-    if (folder / FILE_NAME).exists():   # a bad store or a changed plan: refused before anything starts
+    """The run under the folder's lock: a bad store or a changed plan is
+    refused before anything starts; then the workers start, the store is
+    opened and :class:`_Run` plays; whatever happened, the workers are
+    stopped and the leaderboard written."""
+    if (folder / FILE_NAME).exists():
         _claim(Store(folder), tournament).close()
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder)
     remove_leftovers()                # of earlier runs killed outright
     executor = executor or _executor_for(tournament, given_registry)
-    bar = None
+    playing = None
     store = None
     completed = False
     try:
         executor.start()              # fork the workers before the store is opened
         store = _claim(Store(folder), tournament)
-        key = seeds.load_or_create(folder, key, has_results=bool(store.count()
-                                                                  or store.items()))
-        store.bind_key(key.fingerprint)
-        log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
-                 tournament.format, executor.workers, folder)
-        if tournament.executor == "dask" and executor.workers != tournament.workers:
-            # a cluster's threads, not the file's workers, size rated batches
-            tournament = replace(tournament, workers=executor.workers)
-        planner = make_planner(tournament, key)
-        for note in getattr(planner, "notes", []):
-            log.warning(note)
-            print(note, file=sys.stderr)
-        results = _results_view(store, games=planner.reads_games)
-        finished = _Finished(store.finished_keys())
-        store.set_meta("stopped", None)
-        stopper = _stopper_for(tournament, store)
-        _check(stopper)
-        bar = _Progress(progress, planner.estimate(), console)
-        items_by_id: dict[str, MatchItem] = {}
-        failures: list[str] = []
-
-        def on_event(event) -> None:
-            if isinstance(event, GameEvent):
-                item = items_by_id[event.item]
-                record = GameRecord.from_dict(event.record)
-                if store.add_game(item, event.index, record, tournament.name) is not None:
-                    summary.played += 1
-                    finished.add(item, event.index)
-                    if planner.reads_games:
-                        results.games.setdefault(item.id, []).append(
-                            ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                             [d.rank for d in record.dummies]))
-                    faults = record.faults()
-                    summary.faults.update(faults)
-                    bar.game(len(faults))
-                    if stopper is not None:
-                        stopper.add(StoredGame.from_record(record, item.key(event.index)))
-                        _check(stopper)
-            elif isinstance(event, JobDone) and event.error:
-                message = event.error.strip().splitlines()[-1]
-                failures.append(f"{event.item}: {message}")
-                log.error("match %s failed:\n%s", event.item, event.error)
-
-        while True:
-            batch = planner.next_batch(results)
-            if not batch:
-                break
-            store.add_items(batch)
-            if stopper is not None:
-                stopper.plan(batch)
-            for item in batch:
-                items_by_id[item.id] = item
-                group = results.planned.setdefault((item.group, item.round), [])
-                if all(known.id != item.id for known in group):
-                    group.append(item)
-            jobs = jobs_for(tournament, registry, batch, finished)
-            already = sum(len(item.deals) for item in batch) - sum(len(j.indices) for j in jobs)
-            summary.skipped += already
-            bar.skip(already)
-            for attempt in range(1 + RETRIES):
-                if not jobs:
-                    break
-                if attempt:
-                    log.warning("trying %d failed matches again (attempt %d of %d)",
-                                len(jobs), attempt + 1, 1 + RETRIES)
-                failures.clear()
-                executor.run(jobs, on_event)
-                jobs = jobs_for(tournament, registry, batch, finished)
-            if jobs:
-                # never plan (or finish) on incomplete results: stop here
-                summary.errors.extend(failures)
-                summary.missing = sum(len(job.indices) for job in jobs)
-                break
+        tournament, planner = _planner_for(tournament, store, key, executor, folder)
+        playing = _Run(tournament, registry, store, planner, summary,
+                       progress=progress, console=console)
+        playing.play(executor)
         completed = not summary.missing
     except Enough as stop:
         summary.stopped = str(stop)
@@ -425,18 +372,143 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
         summary.interrupted = True
         log.warning("interrupted: abandoning the matches in progress")
     finally:
-        if bar is not None:
-            bar.stop()
+        if playing is not None:
+            playing.bar.stop()
         executor.close(cancel=not completed)   # abandoned matches: their games are replayed
         remove_leftovers()                     # of workers that died during the run
         if store is not None:
-            summary.stored = store.count()
-            if write_leaderboard:
-                from arena.leaderboard import write_html
-                summary.leaderboard = write_html(store, folder / HTML_FILE)
-            store.close()
+            _finish(store, summary, folder, write_leaderboard)
         summary.seconds = time.monotonic() - started
         log.info("played %d games in %.1f s (%d stored)", summary.played, summary.seconds,
                  summary.stored)
         undo_logging()
     return summary
+
+
+def _planner_for(tournament: Tournament, store: Store, key: seeds.Key | None,
+                 executor: Executor, folder: Path):
+    """The tournament's key (made on the first run, bound to the store) and
+    its planner; a Dask cluster's threads, not the file's workers, size
+    rated batches."""
+    key = seeds.load_or_create(folder, key, has_results=bool(store.count() or store.items()))
+    store.bind_key(key.fingerprint)
+    log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
+             tournament.format, executor.workers, folder)
+    if tournament.executor == "dask" and executor.workers != tournament.workers:
+        tournament = replace(tournament, workers=executor.workers)
+    planner = make_planner(tournament, key)
+    for note in getattr(planner, "notes", []):
+        log.warning(note)
+        print(note, file=sys.stderr)
+    return tournament, planner
+
+
+def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: bool) -> None:
+    """Count what is stored and write the leaderboard page, rating the
+    store once: the same document goes back in the summary for the caller
+    to print (:attr:`Summary.board`)."""
+    summary.stored = store.count()
+    if write_leaderboard:
+        from arena.leaderboard import from_store, write_html
+        summary.board = from_store(store, history=20)
+        summary.leaderboard = write_html(store, folder / HTML_FILE, summary.board)
+    store.close()
+
+
+class _Run:
+    """One run between the planner, the executor and the store: what is
+    stored (``finished``), what the planner sees (``results``, the rated
+    planner's ratings), the stopping rule and the progress bar.  The
+    executor reports to :meth:`on_event` in this process, and only it
+    writes the store.  Raises :class:`Enough` when the stopping rule is met
+    (at once, for a resumed run that already meets it)."""
+
+    def __init__(self, tournament: Tournament, registry, store: Store, planner, summary: Summary,
+                 *, progress: bool, console):
+        self.tournament, self.registry, self.store = tournament, registry, store
+        self.planner, self.summary = planner, summary
+        self.results = _results_view(store, games=planner.reads_games)
+        self.ratings = _GroupRatings(store, self.results) if planner.reads_ratings else None
+        self.results.ratings = self.ratings
+        self.finished = _Finished(store.finished_keys())
+        store.set_meta("stopped", None)
+        self.stopper = _stopper_for(tournament, store)
+        _check(self.stopper)
+        self.bar = _Progress(progress, planner.estimate(), console)
+        self.items: dict[str, MatchItem] = {}
+        self.failures: list[str] = []
+
+    def play(self, executor: Executor) -> None:
+        """Batch after batch until the plan is done or games are missing."""
+        while batch := self.planner.next_batch(self.results):
+            self._plan(batch)
+            if not self._play(batch, executor):
+                break
+
+    def _plan(self, batch: list[MatchItem]) -> None:
+        """Store a batch's items before any of it is played (a resumed
+        adaptive run replays them rather than planning again)."""
+        self.store.add_items(batch)
+        if self.stopper is not None:
+            self.stopper.plan(batch)
+        for item in batch:
+            self.items[item.id] = item
+            group = self.results.planned.setdefault((item.group, item.round), [])
+            if all(known.id != item.id for known in group):
+                group.append(item)
+
+    def _play(self, batch: list[MatchItem], executor: Executor) -> bool:
+        """Play a batch's unstored games, a failed match up to
+        :data:`RETRIES` more times; False if games are still missing (the
+        run stops: never plan, or finish, on incomplete results)."""
+        jobs = jobs_for(self.tournament, self.registry, batch, self.finished)
+        already = sum(len(item.deals) for item in batch) - sum(len(j.indices) for j in jobs)
+        self.summary.skipped += already
+        self.bar.skip(already)
+        for attempt in range(1 + RETRIES):
+            if not jobs:
+                break
+            if attempt:
+                log.warning("trying %d failed matches again (attempt %d of %d)",
+                            len(jobs), attempt + 1, 1 + RETRIES)
+            self.failures.clear()
+            executor.run(jobs, self.on_event)
+            jobs = jobs_for(self.tournament, self.registry, batch, self.finished)
+        if jobs:
+            self.summary.errors.extend(self.failures)
+            self.summary.missing = sum(len(job.indices) for job in jobs)
+            return False
+        return True
+
+    def on_event(self, event) -> None:
+        """The executor's callback: store a game the moment it arrives, note
+        a failed match."""
+        if isinstance(event, GameEvent):
+            self._store(event)
+        elif isinstance(event, JobDone) and event.error:
+            message = event.error.strip().splitlines()[-1]
+            self.failures.append(f"{event.item}: {message}")
+            log.error("match %s failed:\n%s", event.item, event.error)
+
+    def _store(self, event: GameEvent) -> None:
+        """Commit one game (none twice) and hand it on: to the planner's
+        view, the rated planner's ratings, the progress bar, the stopping rule."""
+        item = self.items[event.item]
+        record = GameRecord.from_dict(event.record)
+        if self.store.add_game(item, event.index, record, self.tournament.name) is None:
+            return
+        self.summary.played += 1
+        self.finished.add(item, event.index)
+        if self.planner.reads_games:
+            self.results.games.setdefault(item.id, []).append(
+                ([s.bot for s in record.seats], [s.rank for s in record.seats],
+                 [d.rank for d in record.dummies]))
+        if self.ratings is not None:
+            game = StoredGame.from_record(record, item.key(event.index), item.id)
+            self.ratings.add(item, event.index, game)
+        faults = record.faults()
+        self.summary.faults.update(faults)
+        self.bar.game(len(faults))
+        if self.stopper is not None:
+            self.stopper.add(StoredGame.from_record(record, item.key(event.index)))
+            _check(self.stopper)
