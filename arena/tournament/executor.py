@@ -36,6 +36,7 @@ from typing import Any
 
 from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox.leftovers import remove_leftovers
+from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import children
 
 log = logging.getLogger("arena.tournament")
@@ -162,6 +163,13 @@ def _worker(conn, job_runner, parent: int) -> None:
         if os.getppid() != parent:       # the driver is gone: stop this match
             raise SystemExit(1)
         conn.send(event)
+    try:
+        _serve(conn, job_runner, parent, emit)
+    finally:
+        UNDERTAKER.drain()      # a forked worker ends with os._exit: no atexit
+
+
+def _serve(conn, job_runner, parent: int, emit) -> None:
     while os.getppid() == parent:
         try:
             if not conn.poll(1.0):
@@ -187,7 +195,8 @@ def _end_bots() -> None:
     """Kill whatever bot the referee had not taken charge of yet when the
     worker was stopped mid-step (one between its start and its handshake):
     every child of a worker is a bot's sandbox, the leader of its own process
-    group."""
+    group (those being ended in the background too: the undertaker then
+    finds them reaped)."""
     for pid in children(os.getpid()):
         for kill in (os.killpg, os.kill):
             try:
