@@ -46,6 +46,8 @@ from arena.sandbox.usage import waited as referee_waited
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
 #: one that never answers is not waited for forever
 WALL_CEILING = 10
+#: how long a bot may take to exit by itself after ``goodbye``, in seconds
+GOODBYE_GRACE = 0.2
 #: the shortest pause between two looks at a thinking bot's clock
 _LOOK = 0.002
 
@@ -169,7 +171,7 @@ class _Player:
         self.channel = channel
 
     def kill(self) -> None:
-        self.channel.process.kill()
+        self.channel.process.end()
 
 
 class _Match:
@@ -185,33 +187,48 @@ class _Match:
         self.polls = PollSet()
 
     # -- processes ---------------------------------------------------------
-    def _start(self, index: int, players: int, deal: Deal) -> Fault | None:
-        """Launch entrant ``index`` and complete the hello handshake.  Its
-        ``hello`` seed comes from the game it starts in, so a restarted bot
-        gets a new one."""
-        entrant = self.entrants[index]
-        resources = entrant.resources or self.resources
-        limit = self._limit(index)
+    def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
+        """Launch entrants ``indices`` and complete their hello handshakes,
+        all at once: each bot's start-up (an interpreter, its imports, a
+        sandbox) overlaps the others', against its own start-up deadline.
+        Their ``hello`` seeds come from the game they start in, so a
+        restarted bot gets a new one.  Returns the faults of those that did
+        not get ready."""
+        faults, waiting = {}, {}
+        for index in indices:
+            entrant = self.entrants[index]
+            resources = entrant.resources or self.resources
+            limit = self._limit(index)
+            try:
+                process = BotProcess(entrant.spec.argv(), resources,
+                                     entrant.sandbox or self.level, entrant.spec.files)
+            except SandboxError as error:
+                faults[index] = Fault("crash", str(error))
+                continue
+            channel = Channel(process, stderr_cap=resources.output)
+            seed = seeds.child(deal.chance_seed, "hello", index)
+            channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
+                                       limit.as_dict(), dict(entrant.settings or {})))
+            waiting[index] = (channel, time.monotonic() + limit.startup + limit.grace)
         try:
-            process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level,
-                                 entrant.spec.files)
-        except SandboxError as error:
-            return Fault("crash", str(error))
-        channel = Channel(process, stderr_cap=resources.output)
-        seed = seeds.child(deal.chance_seed, "hello", index)
-        channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                   limit.as_dict(), dict(entrant.settings or {})))
-        deadline = time.monotonic() + limit.startup + limit.grace
-        reply, _ = exchange({index: (channel, deadline)}, self._channels(), self.polls)[index]
-        if isinstance(reply, dict) and reply.get("type") != protocol.READY:
-            reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
-        if isinstance(reply, Fault):
-            if reply.kind == "timeout":
-                reply = Fault("timeout", f"not ready within {limit.startup:g}s start-up")
-            process.kill()
-            return reply
-        self.live[index] = _Player(entrant, channel)
-        return None
+            replies = exchange(waiting, self._channels(), self.polls) if waiting else {}
+        except BaseException:           # interrupted: none of them is the match's yet
+            for channel, _ in waiting.values():
+                channel.process.end()
+            raise
+        for index, (reply, _) in replies.items():
+            channel = waiting[index][0]
+            if isinstance(reply, dict) and reply.get("type") != protocol.READY:
+                reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
+            if isinstance(reply, Fault):
+                if reply.kind == "timeout":
+                    reply = Fault("timeout",
+                                  f"not ready within {self._limit(index).startup:g}s start-up")
+                channel.process.end()
+                faults[index] = reply
+            else:
+                self.live[index] = _Player(self.entrants[index], channel)
+        return faults
 
     def _channels(self, exclude: set[int] = frozenset()) -> list[Channel]:
         return [p.channel for i, p in self.live.items() if i not in exclude]
@@ -225,17 +242,24 @@ class _Match:
         """Say goodbye, give bots a moment to exit, then end every tree.
         The moment matters: a bot may still be handling the last
         ``game_over`` (a person's seat drawing the final table), and killing
-        it at once would cut that short."""
+        it at once would cut that short.  The moment and the ending pass in
+        the background (:meth:`BotProcess.end`), off the path to the next
+        match -- except for a bot in sandbox level ``none`` (a person's
+        seat): it may share the user's terminal, so it is waited for here,
+        and its last screen comes before whatever the caller prints next."""
         for player in self.live.values():
             player.channel.send({"type": protocol.GOODBYE})
-        deadline = time.monotonic() + 0.2
-        for player in self.live.values():
-            try:
-                player.channel.process.popen.wait(max(0.0, deadline - time.monotonic()))
-            except Exception:
-                pass
+        deadline = time.monotonic() + GOODBYE_GRACE
         for index in list(self.live):
-            self._drop(index)
+            process = self.live.pop(index).channel.process
+            if process.level == "none":
+                try:
+                    process.popen.wait(max(0.0, deadline - time.monotonic()))
+                except Exception:
+                    pass
+                process.kill()
+            else:
+                process.end(by=deadline)
 
     # -- one game ----------------------------------------------------------
     def _sweep(self, seats: list["_SeatClock"], index_at: dict[int, int]) -> None:
@@ -260,8 +284,10 @@ class _Match:
         fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
         index_at = dict(enumerate(deal.seating))
         seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
+        faults = self._start([index for index in deal.seating if index not in self.live],
+                             players, deal)
         for seat, index in index_at.items():
-            fault = None if index in self.live else self._start(index, players, deal)
+            fault = faults.get(index)
             if fault is None:
                 self.live[index].channel.send(
                     protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))
