@@ -145,8 +145,10 @@ class BotCgroups:
             return None
         if not self.v2:
             return int(text) / 1e9                      # cpuacct.usage: nanoseconds
+        if text.startswith(b"usage_usec "):             # cpu.stat's first line, as a rule
+            return int(text[11:text.index(b"\n")]) / 1e6
         for line in text.splitlines():
-            if line.startswith("usage_usec "):
+            if line.startswith(b"usage_usec "):
                 return int(line.split()[1]) / 1e6
         return None
 

@@ -240,8 +240,9 @@ class BotProcess:
                                  StatFile(f"/proc/{main}/stat"))
         schedstat, stat = self._clock_files
         cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
-        return Usage(cpu if cpu is not None else stat_cpu(stat.read()),
-                     schedstat_waited(schedstat.read()))
+        if cpu is None:
+            cpu = stat_cpu(stat.read())
+        return Usage(cpu, schedstat_waited(schedstat.read()))
 
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
