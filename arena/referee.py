@@ -130,9 +130,12 @@ def play_match(
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
+    started: "Prestarted | None" = None,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
-    ends) a record per game.  ``sandbox`` is a level of
+    ends) a record per game.  ``started``: the match's bots launched ahead
+    (:func:`prestart`, same entrants, sandbox and resources), used instead of
+    launching them when they are first needed.  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
@@ -150,7 +153,7 @@ def play_match(
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].chance_seed if deals else 0, audit)
+                   deals[0].chance_seed if deals else 0, audit, started)
     records = []
     try:
         for position, deal in enumerate(deals):
@@ -161,6 +164,62 @@ def play_match(
     finally:
         match.close()
     return records
+
+
+class Prestarted:
+    """Bot processes launched before their match, by entrant index: a worker
+    starts the next match's bots while it plays the current one, so a bot's
+    start-up (an interpreter, its imports, a sandbox: tens of milliseconds)
+    is off the match's path.
+
+    A pre-started bot learns nothing more than one started when needed: it
+    is only launched -- the same command, sandbox and limits -- and gets its
+    ``hello`` (game, options, seat count, its seed) when its match starts,
+    its ``new_game`` (seat, game seed) when its game does; its opponents and
+    deals are never sent to it at all.  Until then it can only wait, under
+    its own limits (its CPU seconds count from its launch), isolated from
+    the bots playing meanwhile as two bots of one match are.  Those its match
+    does not use are ended with it (:meth:`close`).
+
+    Its start-up limit is what it always was, start to ``ready``: the CPU
+    time it has used since its launch (its start-up so far) is taken off the
+    limit when its hello is sent, the time it spent waiting idle for its
+    match is not (a bot started when needed never waits)."""
+
+    def __init__(self, processes: dict[int, BotProcess]):
+        self.processes = processes
+
+    def take(self, index: int) -> BotProcess | None:
+        return self.processes.pop(index, None)
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            process.end()
+        self.processes.clear()
+
+
+def prestart(entrants: Sequence[Entrant], deals: Sequence[Deal], sandbox: str | None = None,
+             resources: ResourceLimits = ResourceLimits()) -> Prestarted:
+    """Launch the bots of the match's first deal ahead of it (see
+    :class:`Prestarted`); one that cannot be launched is left to the match,
+    which records the fault."""
+    level = choose_level(sandbox)
+    processes = {}
+    for index in deals[0].seating if deals else ():
+        if not 0 <= index < len(entrants):
+            continue                    # a malformed seating: play_match says so
+        try:
+            processes[index] = _launch(entrants[index], level, resources)
+        except SandboxError:
+            continue
+    return Prestarted(processes)
+
+
+def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProcess:
+    """Start ``entrant``'s process in its sandbox (the match's level and
+    resources unless it has its own)."""
+    return BotProcess(entrant.spec.argv(), entrant.resources or resources,
+                      entrant.sandbox or level, entrant.spec.files)
 
 
 class _Player:
@@ -175,8 +234,10 @@ class _Player:
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit):
+    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit,
+                 started):
         self.engine = engine
+        self.started = started or Prestarted({})
         self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
         self.level = level
         self.entrants = list(entrants)
@@ -199,17 +260,21 @@ class _Match:
             entrant = self.entrants[index]
             resources = entrant.resources or self.resources
             limit = self._limit(index)
-            try:
-                process = BotProcess(entrant.spec.argv(), resources,
-                                     entrant.sandbox or self.level, entrant.spec.files)
-            except SandboxError as error:
-                faults[index] = Fault("crash", str(error))
-                continue
+            process, head = self.started.take(index), 0.0
+            if process is not None:
+                head = process.usage().cpu      # its start-up so far (see Prestarted)
+            else:
+                try:
+                    process = _launch(entrant, self.level, self.resources)
+                except SandboxError as error:
+                    faults[index] = Fault("crash", str(error))
+                    continue
             channel = Channel(process, stderr_cap=resources.output)
             seed = seeds.child(deal.chance_seed, "hello", index)
             channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
                                        limit.as_dict(), dict(entrant.settings or {})))
-            waiting[index] = (channel, time.monotonic() + limit.startup + limit.grace)
+            waiting[index] = (channel,
+                              time.monotonic() + max(0.0, limit.startup - head) + limit.grace)
         try:
             replies = exchange(waiting, self._channels(), self.polls) if waiting else {}
         except BaseException:           # interrupted: none of them is the match's yet
@@ -247,6 +312,7 @@ class _Match:
         match -- except for a bot in sandbox level ``none`` (a person's
         seat): it may share the user's terminal, so it is waited for here,
         and its last screen comes before whatever the caller prints next."""
+        self.started.close()
         for player in self.live.values():
             player.channel.send({"type": protocol.GOODBYE})
         deadline = time.monotonic() + GOODBYE_GRACE
