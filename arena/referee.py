@@ -40,6 +40,7 @@ from arena.game import Engine, Outcome, competition_ranks
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
+from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
 
 #: how long the referee waits for a move at most, in multiples of the time the
@@ -131,11 +132,16 @@ def play_match(
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
     started: "Prestarted | None" = None,
+    linger: bool = False,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
     ends) a record per game.  ``started``: the match's bots launched ahead
     (:func:`prestart`, same entrants, sandbox and resources), used instead of
-    launching them when they are first needed.  ``sandbox`` is a level of
+    launching them when they are first needed.  Bots are ended in the
+    background (:meth:`BotProcess.end`); the call returns once they are
+    gone, unless ``linger`` (a tournament worker, which starts its next match
+    meanwhile and drains :data:`~arena.sandbox.process.UNDERTAKER` before it
+    exits).  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
@@ -163,6 +169,8 @@ def play_match(
                 on_game(record)
     finally:
         match.close()
+        if not linger:
+            UNDERTAKER.drain()
     return records
 
 

@@ -94,7 +94,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
     started = time.monotonic()
     records = play_match(engine, entrants, deals, options=job.options,
                          limit=Limit(*job.limit), on_game=on_game, sandbox=job.sandbox,
-                         started=_PRESTARTED.pop(job.item, None))
+                         started=_PRESTARTED.pop(job.item, None), linger=True)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
         emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))
