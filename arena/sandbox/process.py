@@ -258,13 +258,14 @@ class BotProcess:
         cgroups stay held until it is reaped, so no later bot can share them
         with a process of this one still dying."""
         if by is None:
-            self._stop()
+            self._stop(rounds=1)        # the undertaker makes sure: kill() again
         UNDERTAKER.take(self, by)
 
-    def _stop(self) -> None:
-        """Send the kill to the whole tree: its process group, its cgroups,
-        and the processes below it, noted first (once the main process is
-        dead its children are no longer below it)."""
+    def _stop(self, rounds: int = 100) -> None:
+        """Send the kill to the whole tree: its process group, its cgroups
+        (``rounds``: see :meth:`BotCgroups.kill_all`), and the processes
+        below it, noted first (once the main process is dead its children
+        are no longer below it)."""
         if self.popen.returncode is None:      # not reaped yet: its pid is still its own
             self._strays += _descendants(self.pid)
         try:
@@ -272,7 +273,7 @@ class BotProcess:
         except (ProcessLookupError, PermissionError):
             pass
         if self._cgroups is not None:
-            self._cgroups.kill_all()
+            self._cgroups.kill_all(rounds)
 
     def _bury(self) -> None:
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
