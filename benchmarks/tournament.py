@@ -83,6 +83,22 @@ def games_per_second(path: Path, workers: int, deals: int | None,
         return summary.played, summary.seconds
 
 
+def cores_obtained(processes: int, seconds: float = 2.0) -> float:
+    """CPU seconds per wall second that ``processes`` busy processes get
+    here now: ``processes`` on an idle machine, less on a shared one.  Its
+    ratio for 2 and 1 is what 2 workers can gain over 1 at best, whatever
+    the arena does."""
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    busy = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(processes)]
+    for process in busy:
+        process.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) \
+        / (time.monotonic() - started)
+
+
 # -- another checkout, side by side -------------------------------------------------
 
 def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
@@ -256,10 +272,12 @@ def main(argv=None) -> None:
               + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
         runs: dict[int, list[float]] = {1: [], 2: []}
         played = {}
+        obtained: dict[int, list[float]] = {1: [], 2: []}
         for _ in range(args.repeats):       # interleaved, so load changes hit both alike
             for workers in (1, 2):
                 played[workers], seconds = games_per_second(args.file, workers, deals)
                 runs[workers].append(seconds)
+                obtained[workers].append(cores_obtained(workers))
         rates = {}
         for workers in (1, 2):
             seconds = statistics.median(runs[workers])
@@ -267,7 +285,10 @@ def main(argv=None) -> None:
             print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played[workers]} games in "
                   f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
                   f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)")
-        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
+        cores = {workers: statistics.median(values) for workers, values in obtained.items()}
+        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; the machine's own "
+              f"limit now: 1 busy process got {cores[1]:.2f} CPU, 2 got {cores[2]:.2f} "
+              f"(ratio {cores[2] / cores[1]:.2f}; 2.00 on an idle machine)")
         if args.baseline:
             compare_with(args.baseline, args.file, deals, 2, args.repeats)
     if args.skip_ratings:
