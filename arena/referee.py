@@ -147,17 +147,12 @@ def play_match(
     or an unavailable sandbox level), never for anything a bot does.
     ``audit`` checks every message against the seat's observation rules
     before it is sent (:mod:`arena.audit`) and raises on a leak."""
-    level = choose_level(sandbox)
-    for entrant in entrants:
-        if entrant.sandbox is not None:
-            choose_level(entrant.sandbox)
-    resolved = engine.info.resolve_options(options)
-    for deal in deals:
-        engine.info.check_players(len(deal.seating))
-        if sorted(set(deal.seating)) != sorted(deal.seating) or not all(
-            0 <= index < len(entrants) for index in deal.seating
-        ):
-            raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
+    try:
+        level, resolved = _check_request(engine, entrants, deals, options, sandbox)
+    except BaseException:
+        if started is not None:
+            started.close()             # launched for a match that will not be played
+        raise
     match = _Match(engine, entrants, resolved, limit, resources, level,
                    deals[0].chance_seed if deals else 0, audit, started)
     records = []
@@ -172,6 +167,23 @@ def play_match(
         if not linger:
             UNDERTAKER.drain()
     return records
+
+
+def _check_request(engine, entrants, deals, options, sandbox) -> tuple[str, dict[str, Any]]:
+    """The match's sandbox level and resolved options; raises for a
+    malformed request (see :func:`play_match`)."""
+    level = choose_level(sandbox)
+    for entrant in entrants:
+        if entrant.sandbox is not None:
+            choose_level(entrant.sandbox)
+    resolved = engine.info.resolve_options(options)
+    for deal in deals:
+        engine.info.check_players(len(deal.seating))
+        if sorted(set(deal.seating)) != sorted(deal.seating) or not all(
+            0 <= index < len(entrants) for index in deal.seating
+        ):
+            raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
+    return level, resolved
 
 
 class Prestarted:
