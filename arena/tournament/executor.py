@@ -37,6 +37,7 @@ from typing import Any
 from arena.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
+from arena.sandbox.view import warm as warm_views
 from arena.sandbox.usage import children
 
 log = logging.getLogger("arena.tournament")
@@ -279,6 +280,8 @@ class LocalExecutor(Executor):
         self.slots: list[_Slot] = []
 
     def start(self) -> None:
+        if len(self.slots) < self.workers:
+            warm_views()                # once here, inherited by every worker
         while len(self.slots) < self.workers:
             self._spawn()
 
