@@ -40,12 +40,15 @@ from arena.game import DummyResult, Engine, Outcome, competition_ranks
 from arena.records import GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
+from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
 
 #: how long the referee waits for a move at most, in multiples of the time the
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
 #: one that never answers is not waited for forever
 WALL_CEILING = 10
+#: how long a bot may take to exit by itself after ``goodbye``, in seconds
+GOODBYE_GRACE = 0.2
 #: the shortest pause between two looks at a thinking bot's clock
 _LOOK = 0.002
 
@@ -128,14 +131,47 @@ def play_match(
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
+    started: "Prestarted | None" = None,
+    linger: bool = False,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
-    ends) a record per game.  ``sandbox`` is a level of
+    ends) a record per game.  ``started``: the match's bots launched ahead
+    (:func:`prestart`, same entrants, sandbox and resources), used instead of
+    launching them when they are first needed.  Bots are ended in the
+    background (:meth:`BotProcess.end`); the call returns once they are
+    gone, unless ``linger`` (a tournament worker, which starts its next match
+    meanwhile and drains :data:`~arena.sandbox.process.UNDERTAKER` before it
+    exits).  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
     ``audit`` checks every message against the seat's observation rules
     before it is sent (:mod:`arena.audit`) and raises on a leak."""
+    try:
+        level, resolved = _check_request(engine, entrants, deals, options, sandbox)
+    except BaseException:
+        if started is not None:
+            started.close()             # launched for a match that will not be played
+        raise
+    match = _Match(engine, entrants, resolved, limit, resources, level,
+                   deals[0].chance_seed if deals else 0, audit, started)
+    records = []
+    try:
+        for position, deal in enumerate(deals):
+            record = match.play(deal, position if deal.index is None else deal.index)
+            records.append(record)
+            if on_game is not None:
+                on_game(record)
+    finally:
+        match.close()
+        if not linger:
+            UNDERTAKER.drain()
+    return records
+
+
+def _check_request(engine, entrants, deals, options, sandbox) -> tuple[str, dict[str, Any]]:
+    """The match's sandbox level and resolved options; raises for a
+    malformed request (see :func:`play_match`)."""
     level = choose_level(sandbox)
     for entrant in entrants:
         if entrant.sandbox is not None:
@@ -147,18 +183,63 @@ def play_match(
             0 <= index < len(entrants) for index in deal.seating
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
-    match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].chance_seed if deals else 0, audit)
-    records = []
-    try:
-        for position, deal in enumerate(deals):
-            record = match.play(deal, position if deal.index is None else deal.index)
-            records.append(record)
-            if on_game is not None:
-                on_game(record)
-    finally:
-        match.close()
-    return records
+    return level, resolved
+
+
+class Prestarted:
+    """Bot processes launched before their match, by entrant index: a worker
+    starts the next match's bots while it plays the current one, so a bot's
+    start-up (an interpreter, its imports, a sandbox: tens of milliseconds)
+    is off the match's path.
+
+    A pre-started bot learns nothing more than one started when needed: it
+    is only launched -- the same command, sandbox and limits -- and gets its
+    ``hello`` (game, options, seat count, its seed) when its match starts,
+    its ``new_game`` (seat, game seed) when its game does; its opponents and
+    deals are never sent to it at all.  Until then it can only wait, under
+    its own limits (its CPU seconds count from its launch), isolated from
+    the bots playing meanwhile as two bots of one match are.  Those its match
+    does not use are ended with it (:meth:`close`).
+
+    Its start-up limit is what it always was, start to ``ready``: the CPU
+    time it has used since its launch (its start-up so far) is taken off the
+    limit when its hello is sent, the time it spent waiting idle for its
+    match is not (a bot started when needed never waits)."""
+
+    def __init__(self, processes: dict[int, BotProcess]):
+        self.processes = processes
+
+    def take(self, index: int) -> BotProcess | None:
+        return self.processes.pop(index, None)
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            process.end()
+        self.processes.clear()
+
+
+def prestart(entrants: Sequence[Entrant], deals: Sequence[Deal], sandbox: str | None = None,
+             resources: ResourceLimits = ResourceLimits()) -> Prestarted:
+    """Launch the bots of the match's first deal ahead of it (see
+    :class:`Prestarted`); one that cannot be launched is left to the match,
+    which records the fault."""
+    level = choose_level(sandbox)
+    processes = {}
+    for index in deals[0].seating if deals else ():
+        if not 0 <= index < len(entrants):
+            continue                    # a malformed seating: play_match says so
+        try:
+            processes[index] = _launch(entrants[index], level, resources)
+        except SandboxError:
+            continue
+    return Prestarted(processes)
+
+
+def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProcess:
+    """Start ``entrant``'s process in its sandbox (the match's level and
+    resources unless it has its own)."""
+    return BotProcess(entrant.spec.argv(), entrant.resources or resources,
+                      entrant.sandbox or level, entrant.spec.files)
 
 
 class _Player:
@@ -169,12 +250,14 @@ class _Player:
         self.channel = channel
 
     def kill(self) -> None:
-        self.channel.process.kill()
+        self.channel.process.end()
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit):
+    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit,
+                 started):
         self.engine = engine
+        self.started = started or Prestarted({})
         self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
         self.level = level
         self.entrants = list(entrants)
@@ -185,33 +268,52 @@ class _Match:
         self.polls = PollSet()
 
     # -- processes ---------------------------------------------------------
-    def _start(self, index: int, players: int, deal: Deal) -> Fault | None:
-        """Launch entrant ``index`` and complete the hello handshake.  Its
-        ``hello`` seed comes from the game it starts in, so a restarted bot
-        gets a new one."""
-        entrant = self.entrants[index]
-        resources = entrant.resources or self.resources
-        limit = self._limit(index)
+    def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
+        """Launch entrants ``indices`` and complete their hello handshakes,
+        all at once: each bot's start-up (an interpreter, its imports, a
+        sandbox) overlaps the others', against its own start-up deadline.
+        Their ``hello`` seeds come from the game they start in, so a
+        restarted bot gets a new one.  Returns the faults of those that did
+        not get ready."""
+        faults, waiting = {}, {}
+        for index in indices:
+            entrant = self.entrants[index]
+            resources = entrant.resources or self.resources
+            limit = self._limit(index)
+            process, head = self.started.take(index), 0.0
+            if process is not None:
+                head = process.usage().cpu      # its start-up so far (see Prestarted)
+            else:
+                try:
+                    process = _launch(entrant, self.level, self.resources)
+                except SandboxError as error:
+                    faults[index] = Fault("crash", str(error))
+                    continue
+            channel = Channel(process, stderr_cap=resources.output)
+            seed = seeds.child(deal.chance_seed, "hello", index)
+            channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
+                                       limit.as_dict(), dict(entrant.settings or {})))
+            waiting[index] = (channel,
+                              time.monotonic() + max(0.0, limit.startup - head) + limit.grace)
         try:
-            process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level,
-                                 entrant.spec.files)
-        except SandboxError as error:
-            return Fault("crash", str(error))
-        channel = Channel(process, stderr_cap=resources.output)
-        seed = seeds.child(deal.chance_seed, "hello", index)
-        channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                   limit.as_dict(), dict(entrant.settings or {})))
-        deadline = time.monotonic() + limit.startup + limit.grace
-        reply, _ = exchange({index: (channel, deadline)}, self._channels(), self.polls)[index]
-        if isinstance(reply, dict) and reply.get("type") != protocol.READY:
-            reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
-        if isinstance(reply, Fault):
-            if reply.kind == "timeout":
-                reply = Fault("timeout", f"not ready within {limit.startup:g}s start-up")
-            process.kill()
-            return reply
-        self.live[index] = _Player(entrant, channel)
-        return None
+            replies = exchange(waiting, self._channels(), self.polls) if waiting else {}
+        except BaseException:           # interrupted: none of them is the match's yet
+            for channel, _ in waiting.values():
+                channel.process.end()
+            raise
+        for index, (reply, _) in replies.items():
+            channel = waiting[index][0]
+            if isinstance(reply, dict) and reply.get("type") != protocol.READY:
+                reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
+            if isinstance(reply, Fault):
+                if reply.kind == "timeout":
+                    reply = Fault("timeout",
+                                  f"not ready within {self._limit(index).startup:g}s start-up")
+                channel.process.end()
+                faults[index] = reply
+            else:
+                self.live[index] = _Player(self.entrants[index], channel)
+        return faults
 
     def _channels(self, exclude: set[int] = frozenset()) -> list[Channel]:
         return [p.channel for i, p in self.live.items() if i not in exclude]
@@ -225,17 +327,25 @@ class _Match:
         """Say goodbye, give bots a moment to exit, then end every tree.
         The moment matters: a bot may still be handling the last
         ``game_over`` (a person's seat drawing the final table), and killing
-        it at once would cut that short."""
+        it at once would cut that short.  The moment and the ending pass in
+        the background (:meth:`BotProcess.end`), off the path to the next
+        match -- except for a bot in sandbox level ``none`` (a person's
+        seat): it may share the user's terminal, so it is waited for here,
+        and its last screen comes before whatever the caller prints next."""
+        self.started.close()
         for player in self.live.values():
             player.channel.send({"type": protocol.GOODBYE})
-        deadline = time.monotonic() + 0.2
-        for player in self.live.values():
-            try:
-                player.channel.process.popen.wait(max(0.0, deadline - time.monotonic()))
-            except Exception:
-                pass
+        deadline = time.monotonic() + GOODBYE_GRACE
         for index in list(self.live):
-            self._drop(index)
+            process = self.live.pop(index).channel.process
+            if process.level == "none":
+                try:
+                    process.popen.wait(max(0.0, deadline - time.monotonic()))
+                except Exception:
+                    pass
+                process.kill()
+            else:
+                process.end(by=deadline)
 
     # -- one game ----------------------------------------------------------
     def _sweep(self, seats: list["_SeatClock"], index_at: dict[int, int]) -> None:
@@ -260,8 +370,10 @@ class _Match:
         fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
         index_at = dict(enumerate(deal.seating))
         seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
+        faults = self._start([index for index in deal.seating if index not in self.live],
+                             players, deal)
         for seat, index in index_at.items():
-            fault = None if index in self.live else self._start(index, players, deal)
+            fault = faults.get(index)
             if fault is None:
                 self.live[index].channel.send(
                     protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))

@@ -78,11 +78,11 @@ def starved(think: float, moves: int) -> tuple[float, float]:
     channel = Channel(process)
     walls, charged = [], []
     try:
-        channel.send({"type": "hello"})
+        channel.ask({"type": "hello"})
         exchange({0: (channel, time.monotonic() + 30)})
         for _ in range(moves):
             deadline = _MoveDeadline(process, 60.0, 0.0)
-            channel.send({"type": "act", "legal": [0]})
+            channel.ask({"type": "act", "legal": [0]})
             _, at = exchange({0: (channel, deadline)})[0]
             walls.append(at - deadline.started)
             charged.append(deadline.charged(at))

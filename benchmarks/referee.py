@@ -10,7 +10,10 @@ the engine's time (every call on the game state is timed and subtracted), so
 what remains is framing, polling, deadlines, move clocks, legality checks and
 records: the referee's own cost per answer.  The ratio to the bare round trip
 is what the referee costs on top of the pipe (issue 16's goal: <= 3x pinned,
-<= 1.1x unpinned).
+<= 1.1x unpinned).  The last column is the move clock alone (two looks at
+the bot's CPU and run-queue counters per answer, the minimum of repeats):
+what exact time-keeping costs, however lean the rest, against the same
+bare round trip.
 
 Two kinds of figure: wall-clock microseconds per answer (what a tournament
 waits), and CPU microseconds per answer of the referee's process against
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -130,9 +134,35 @@ def measure(level: str, pinned: bool, games: int) -> dict:
                                   for k in (0, 1))
     bare, bare_cpu = _replay(spec.argv(), frames)
     return {"referee_us": referee_us, "bare_us": bare / answers * 1e6,
+            "clock_us": _clock_us(spec.argv(), level),
             "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
             "answers": answers,
             "arena": str(Path(connection.__file__).parent.parent)}
+
+
+def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
+    """Wall microseconds of one move's clock alone (started at the question,
+    read at the answer: the two looks at the bot's and the referee's
+    counters every answer pays) on a live bot of ``level``: the part of the
+    referee's cost that keeping time exactly takes (docs/protocol.md, "Time")."""
+    from arena import protocol, referee
+    from arena.sandbox import BotProcess
+
+    if not hasattr(referee, "_MoveDeadline"):
+        return math.nan                 # an older tree, without this clock
+    process = BotProcess(argv, level=level)
+    try:
+        protocol.write_message(process.popen.stdin, protocol.hello(GAME, {}, 2, 1, {}))
+        protocol.read_message(process.popen.stdout)
+        figures = []
+        for _ in range(5):
+            began = time.perf_counter()
+            for _ in range(moves):
+                referee._MoveDeadline(process, 1.0, 0.05).charged(time.monotonic())
+            figures.append((time.perf_counter() - began) / moves * 1e6)
+        return min(figures)             # the cost itself, not the machine's load
+    finally:
+        process.kill()
 
 
 def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[float, float]:
@@ -215,7 +245,7 @@ def main(argv=None) -> None:
           f"start-up left out; median of {repeats} interleaved runs"
           + (f"; baseline {args.baseline}" if args.baseline else ""))
     print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
-          f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}")
+          f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}   {'of it the clock µs':>18}")
     for (name, level, pinned), results in runs.items():
         figures = [statistics.median(r[k] for r in results)
                    for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")]
@@ -223,7 +253,8 @@ def main(argv=None) -> None:
                   for a, b in (("referee_us", "bare_us"), ("referee_cpu_us", "bare_cpu_us"))]
         line = (f"  {name:9} {level:6} {'1 core' if pinned else 'unpinned':8} "
                 f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
-                f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}")
+                f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}"
+                f"   {statistics.median(r.get('clock_us', math.nan) for r in results):18.1f}")
         if name == "this tree" and args.baseline:
             before = runs[("baseline", level, pinned)]
             line += ("   this tree / baseline: wall "

@@ -60,6 +60,47 @@ def startup_ms(level: str | None, repeats: int) -> float:
     return statistics.median(times)
 
 
+def prestarted_ms(level: str, repeats: int, lead: float = 0.3) -> float:
+    """Median ms from needing a bot to its ``ready`` when it was launched
+    ``lead`` seconds ahead (arena.referee.prestart: a worker starts the next
+    match's bots while it plays the current one): only the hello round trip
+    is left on the match's path."""
+    times = []
+    for _ in range(repeats):
+        process = start(level)
+        time.sleep(lead)                # the current match playing
+        began = time.perf_counter()
+        assert ask(process, HELLO)["type"] == "ready"
+        times.append((time.perf_counter() - began) * 1000)
+        process.kill()
+    return statistics.median(times)
+
+
+def end_ms(level: str, repeats: int) -> tuple[float, float, float]:
+    """Median ms on the caller's path to end a bot after goodbye: the whole
+    end done there (``kill``), handed to the background (``end``, what the
+    referee's close does), and stopped at once with the rest in the
+    background (a faulted bot)."""
+    from arena.sandbox.process import UNDERTAKER
+
+    figures: dict[str, list[float]] = {"kill": [], "end": [], "fault": []}
+    for _ in range(repeats):
+        for how in figures:
+            process = start(level)
+            ask(process, HELLO)
+            protocol.write_message(process.popen.stdin, {"type": "goodbye"})
+            began = time.perf_counter()
+            if how == "kill":
+                process.kill()
+            elif how == "fault":
+                process.end()                           # a faulted bot: stopped at once
+            else:
+                process.end(by=time.monotonic() + 0.2)   # as the referee's close
+            figures[how].append((time.perf_counter() - began) * 1000)
+            UNDERTAKER.drain()
+    return tuple(statistics.median(figures[how]) for how in ("kill", "end", "fault"))
+
+
 def round_trip_us(level: str | None, moves: int) -> float:
     state = installed().engine("farm-and-furious").new_game(2, 0)
     act = protocol.act(state.observation(0), state.legal_actions(0), 1.0, 0.0)
@@ -84,6 +125,13 @@ def main() -> None:
         ms = startup_ms(level, repeats)
         print(f"  {level:<18} {ms:7.1f} ms   x{ms / plain:.2f}")
     if "strict" in levels:
+        ahead = prestarted_ms("strict", repeats)
+        print(f"  strict, pre-started {ahead:7.1f} ms   x{ahead / plain:.2f} (launched 0.3 s ahead: "
+              f"the hello round trip is all that is left; goal <= x1.25)")
+        kill, end, fault = end_ms("strict", repeats)
+        print(f"ending a strict bot, on the caller's path, median of {repeats}: all of it here "
+              f"{kill:.1f} ms, after goodbye handed to the background {end:.2f} ms (goal <= 1 ms), "
+              f"a faulted one stopped at once {fault:.2f} ms")
         runs = {None: [], "strict": []}
         for _ in range(5):  # alternate, so drift in machine load hits both alike
             for level in runs:

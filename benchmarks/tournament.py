@@ -19,8 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import math
 import random
 import re
+import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -35,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.plugins import installed  # noqa: E402
 from arena.rating import compute  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
 from support.baseline import worktree  # noqa: E402
 
@@ -80,23 +83,58 @@ def games_per_second(path: Path, workers: int, deals: int | None,
         return summary.played, summary.seconds
 
 
+def cores_obtained(processes: int, seconds: float = 2.0) -> float:
+    """CPU seconds per wall second that ``processes`` busy processes get
+    here now: ``processes`` on an idle machine, less on a shared one.  Its
+    ratio for 2 and 1 is what 2 workers can gain over 1 at best, whatever
+    the arena does."""
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    busy = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(processes)]
+    for process in busy:
+        process.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) \
+        / (time.monotonic() - started)
+
+
 # -- another checkout, side by side -------------------------------------------------
 
-def cli_rate(tree: Path, text: str, workers: int) -> tuple[int, float]:
-    """Games played and seconds taken by ``arena tournament`` of ``tree`` on
-    the tournament ``text`` (as the run itself reports them)."""
+def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
+    """One ``arena tournament`` of ``tree`` on the tournament ``text``: the
+    games played and seconds taken (as the run itself reports them), the CPU
+    seconds of the whole run (driver, workers, bots: every process is reaped
+    below it), and the seconds its bots were charged for their moves (the
+    stored ``time_used``: their own thinking, which no referee can save)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         path.write_text(text)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [sys.executable, "-m", "arena", "tournament", str(path), "--results",
              str(Path(folder) / "r"), "--workers", str(workers), "--quiet"],
             cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True,
             text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        charged = _charged(Path(folder) / "r")
     found = re.search(r"played (\d+) games(?:, \d+ already stored)? in ([\d.]+) s", done.stdout)
     if done.returncode != 0 or not found:
         raise SystemExit(f"{tree}: arena tournament failed: {done.stderr.strip()[-300:]}")
-    return int(found.group(1)), float(found.group(2))
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"games": int(found.group(1)), "seconds": float(found.group(2)), "cpu": cpu,
+            "charged": charged}
+
+
+def _charged(results: Path) -> float:
+    """Seconds charged to every seat of every stored game (NaN if the
+    store has no such column)."""
+    with sqlite3.connect(results / STORE_FILE) as db:
+        try:
+            rows = db.execute("SELECT time_used FROM games").fetchall()
+        except sqlite3.Error:
+            return math.nan
+    return sum(sum(json.loads(row[0])) for row in rows)
 
 
 def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats: int) -> None:
@@ -104,20 +142,29 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
     if deals is not None:
         text = re.sub(r"(?m)^deals\s*=\s*\d+", f"deals = {deals}", text)
     with worktree(ref) as baseline:
-        runs: dict[str, list[float]] = {"baseline": [], "this tree": []}
-        played = {}
+        runs: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
         for _ in range(repeats):           # interleaved, so load changes hit both alike
             for name, tree in (("baseline", baseline), ("this tree", ROOT)):
-                games, seconds = cli_rate(tree, text, workers)
-                played[name] = games
-                runs[name].append(games / seconds)
+                runs[name].append(cli_rate(tree, text, workers))
     print(f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
-          f"interleaved runs):")
-    rates = {name: statistics.median(values) for name, values in runs.items()}
+          f"interleaved runs; CPU per game = driver + workers + bots):")
+    rates, cpu = {}, {}
     for name, values in runs.items():
-        print(f"    {name:9}: {played[name]} games, {rates[name]:6.2f} games/s "
-              f"({', '.join(f'{x:.1f}' for x in values)})")
-    print(f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f}")
+        rates[name] = statistics.median(v["games"] / v["seconds"] for v in values)
+        cpu[name] = statistics.median(v["cpu"] / v["games"] for v in values)
+        each = ", ".join(f"{v['games'] / v['seconds']:.1f}" for v in values)
+        print(f"    {name:9}: {values[0]['games']} games, {rates[name]:6.2f} games/s "
+              f"({each}), "
+              f"{cpu[name] * 1000:5.1f} ms CPU per game")
+    print(f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f} games/s, "
+          f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game")
+    mine = runs["this tree"]
+    think = statistics.median(v["charged"] / v["games"] for v in mine)
+    print(f"    the bots' own moves (time charged to them, this tree): {think * 1000:5.1f} ms per "
+          f"game; with a free referee, free start-ups and ends, a CPU-bound run (a loaded "
+          f"machine) cannot beat the baseline by more than its CPU per game over that: "
+          f"{cpu['baseline'] / think:.2f}x; nor can {workers} idle cores play more than "
+          f"{workers / think:.0f} games/s")
 
 
 # -- synthetic store --------------------------------------------------------------
@@ -225,10 +272,12 @@ def main(argv=None) -> None:
               + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
         runs: dict[int, list[float]] = {1: [], 2: []}
         played = {}
+        obtained: dict[int, list[float]] = {1: [], 2: []}
         for _ in range(args.repeats):       # interleaved, so load changes hit both alike
             for workers in (1, 2):
                 played[workers], seconds = games_per_second(args.file, workers, deals)
                 runs[workers].append(seconds)
+                obtained[workers].append(cores_obtained(workers))
         rates = {}
         for workers in (1, 2):
             seconds = statistics.median(runs[workers])
@@ -236,7 +285,10 @@ def main(argv=None) -> None:
             print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played[workers]} games in "
                   f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
                   f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)")
-        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
+        cores = {workers: statistics.median(values) for workers, values in obtained.items()}
+        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; the machine's own "
+              f"limit now: 1 busy process got {cores[1]:.2f} CPU, 2 got {cores[2]:.2f} "
+              f"(ratio {cores[2] / cores[1]:.2f}; 2.00 on an idle machine)")
         if args.baseline:
             compare_with(args.baseline, args.file, deals, 2, args.repeats)
     if args.skip_ratings:

@@ -145,8 +145,10 @@ class BotCgroups:
             return None
         if not self.v2:
             return int(text) / 1e9                      # cpuacct.usage: nanoseconds
+        if text.startswith(b"usage_usec "):             # cpu.stat's first line, as a rule
+            return int(text[11:text.index(b"\n")]) / 1e6
         for line in text.splitlines():
-            if line.startswith("usage_usec "):
+            if line.startswith(b"usage_usec "):
                 return int(line.split()[1]) / 1e6
         return None
 
@@ -157,13 +159,16 @@ class BotCgroups:
         procs = [os.path.join(path, "cgroup.procs") for path in self.paths]
         return ["/bin/sh", "-c", JOIN_SCRIPT, "arena-cgroup-join", *procs, "--"]
 
-    def kill_all(self) -> None:
+    def kill_all(self, rounds: int = 100) -> None:
+        """Kill every member; on v1, until none is left (up to ``rounds``
+        passes over ``cgroup.procs``, a millisecond apart: a fork may race
+        a pass)."""
         for path in self.paths:
             if self.v2 and os.path.exists(os.path.join(path, "cgroup.kill")):
                 with open(os.path.join(path, "cgroup.kill"), "w") as f:
                     f.write("1")
                 continue
-            for _ in range(100):
+            for round in range(rounds):
                 pids = self._members(path)
                 if not pids:
                     break
@@ -172,7 +177,8 @@ class BotCgroups:
                         os.kill(pid, signal.SIGKILL)
                     except ProcessLookupError:
                         pass
-                time.sleep(0.001)
+                if round + 1 < rounds:
+                    time.sleep(0.001)
 
     def remove(self) -> None:
         if self._cpu_file is not None:

@@ -20,14 +20,18 @@ Chain for strict as root:
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
+import logging
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from arena.sandbox import bubblewrap, seccomp
@@ -41,6 +45,8 @@ LEVELS = ("none", "basic", "strict")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
+
+log = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,18 +76,13 @@ def _death_signal_argv() -> tuple[str, ...]:
 
 def _descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (they come back to this subreaper when
-    their parents are killed, and must then be reaped here)."""
-    parent_of = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent_of[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
+    their parents are killed, and must then be reaped here).  Walked down
+    from ``pid`` through each process's ``children`` list: a bot's tree is a
+    few processes, the host's ``/proc`` hundreds (a scan of every
+    ``/proc/*/stat`` cost a millisecond or more per kill)."""
     found, frontier = [], [pid]
     while frontier:
-        below = [child for child, parent in parent_of.items() if parent in frontier]
+        below = [child for parent in frontier for child in children(parent)]
         found += below
         frontier = below
     return found
@@ -92,20 +93,19 @@ def sandbox_orphans() -> list[int]:
     namespace (``NSpid`` has a second level): when a bot's outer bubblewrap
     exits before it is killed, the inner one comes back to this subreaper.
     Nothing else waits for them, so reaping them takes no exit status from a
-    ``Popen``, even with several threads."""
-    me = str(os.getpid())
+    ``Popen``, even with several threads.  Only this process's own children
+    are looked at (its threads' ``children`` lists), not every process of
+    the host."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for pid in children(os.getpid()):
         try:
-            with open(f"/proc/{entry}/status") as f:
+            with open(f"/proc/{pid}/status") as f:
                 fields = dict(line.split(":", 1) for line in f if ":" in line)
         except OSError:
             continue
-        if (fields.get("PPid", "").strip() == me and fields.get("State", "").strip().startswith("Z")
+        if (fields.get("State", "").strip().startswith("Z")
                 and len(fields.get("NSpid", "").split()) > 1):
-            found.append(int(entry))
+            found.append(pid)
     return found
 
 
@@ -178,6 +178,7 @@ class BotProcess:
             self._release()
             raise
         self.pid = self.popen.pid
+        self._strays: list[int] = []
         self._main: int | None = None
         self._clock_files: tuple[StatFile, StatFile] | None = None   # schedstat, stat
         if self._seccomp_fd is not None:
@@ -239,26 +240,50 @@ class BotProcess:
                                  StatFile(f"/proc/{main}/stat"))
         schedstat, stat = self._clock_files
         cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
-        return Usage(cpu if cpu is not None else stat_cpu(stat.read()),
-                     schedstat_waited(schedstat.read()))
+        if cpu is None:
+            cpu = stat_cpu(stat.read())
+        return Usage(cpu, schedstat_waited(schedstat.read()))
 
     def kill(self) -> None:
         """End the bot and everything it started, reap it and free what it
         held (folder, uid, cgroups).  Safe to call more than once."""
-        strays = _descendants(self.pid)
+        self._stop()
+        self._bury()
+
+    def end(self, by: float | None = None) -> None:
+        """End the bot off the caller's path (:data:`UNDERTAKER`): with
+        ``by`` (a ``time.monotonic`` instant, after a goodbye) it may exit by
+        itself until then; without, it is stopped here and now -- a faulted
+        bot gets no more CPU -- and only the reaping waits.  Its uid and
+        cgroups stay held until it is reaped, so no later bot can share them
+        with a process of this one still dying."""
+        if by is None:
+            self._stop(rounds=1)        # the undertaker makes sure: kill() again
+        UNDERTAKER.take(self, by)
+
+    def _stop(self, rounds: int = 100) -> None:
+        """Send the kill to the whole tree: its process group, its cgroups
+        (``rounds``: see :meth:`BotCgroups.kill_all`), and the processes
+        below it, noted first (once the main process is dead its children
+        are no longer below it)."""
+        if self.popen.returncode is None:      # not reaped yet: its pid is still its own
+            self._strays += _descendants(self.pid)
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         if self._cgroups is not None:
-            self._cgroups.kill_all()
+            self._cgroups.kill_all(rounds)
+
+    def _bury(self) -> None:
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             try:
                 stream.close()
             except OSError:
                 pass
         self.popen.wait()
-        _reap(strays + (sandbox_orphans() if self.level == "strict" else []))
+        _reap(self._strays + (sandbox_orphans() if self.level == "strict" else []))
+        self._strays = []
         self._release()
 
     def _release(self) -> None:
@@ -277,3 +302,54 @@ class BotProcess:
             self._seccomp_fd = None
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class Undertaker:
+    """Ends bots on a thread of its own, so the referee does not wait while
+    a bot's tree exits, its namespaces are torn down, its cgroups removed
+    and its folder deleted (milliseconds for a strict bot) before it can
+    start the next one.  ``drain`` waits until every bot handed over is
+    gone: before the process exits (``atexit``; a forked worker calls it
+    itself), and wherever a caller must know nothing is left.  A forked
+    child starts with an empty one (the parent's thread does not exist
+    there)."""
+
+    def __init__(self):
+        self._queue: queue.Queue = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def take(self, process: BotProcess, by: float | None) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="arena-undertaker",
+                                                daemon=True)
+                self._thread.start()
+        self._queue.put((process, by))
+
+    def drain(self) -> None:
+        if self._thread is not None:
+            self._queue.join()
+
+    def _work(self) -> None:
+        while True:
+            process, by = self._queue.get()
+            try:
+                if by is not None:
+                    try:
+                        process.popen.wait(max(0.0, by - time.monotonic()))
+                    except subprocess.TimeoutExpired:
+                        pass
+                process.kill()
+            except Exception:           # pragma: no cover - never lose the thread
+                log.exception("ending bot process %d", process.pid)
+            finally:
+                self._queue.task_done()
+
+    def _forget(self) -> None:
+        self.__init__()
+
+
+UNDERTAKER = Undertaker()
+atexit.register(UNDERTAKER.drain)
+os.register_at_fork(after_in_child=UNDERTAKER._forget)

@@ -113,14 +113,17 @@ def _editable_root(dist: metadata.Distribution) -> str | None:
     return None
 
 
-def _top_names(dist: metadata.Distribution) -> list[str]:
-    """The import names a distribution provides."""
+@functools.lru_cache(maxsize=None)
+def _top_names(dist: metadata.Distribution) -> tuple[str, ...]:
+    """The import names a distribution provides (worked out once per
+    process and distribution: a bot's view asks for every one's)."""
     names = (dist.read_text("top_level.txt") or "").split()
     if names:
-        return names
+        return tuple(names)
     tops = {str(f).split("/")[0] for f in dist.files or ()}
-    return sorted(t.removesuffix(".py") for t in tops
-                  if not t.endswith((".dist-info", ".egg-info", ".pth", ".data")) and t != "..")
+    return tuple(sorted(t.removesuffix(".py") for t in tops
+                        if not t.endswith((".dist-info", ".egg-info", ".pth", ".data"))
+                        and t != ".."))
 
 
 def _editable_sources(dist: metadata.Distribution) -> list[str]:
@@ -133,8 +136,12 @@ def _editable_sources(dist: metadata.Distribution) -> list[str]:
     return [path for path in candidates if os.path.exists(path)] or [root]
 
 
-def _site_files(dist: metadata.Distribution) -> dict[str, list[str]]:
-    """A distribution's installed files in its site folder, by top-level entry."""
+@functools.lru_cache(maxsize=None)
+def _site_files(name: str) -> dict[str, list[str]]:
+    """A distribution's installed files in its site folder, by top-level
+    entry (its RECORD read once per process: every view and the owners'
+    table need it; read only)."""
+    dist = _distributions()[name]
     site_dir = os.path.abspath(str(dist.locate_file("")))
     entries: dict[str, list[str]] = {}
     for file in dist.files or ():
@@ -150,7 +157,7 @@ def _owners() -> dict[str, set[str]]:
     """Every top-level site entry and editable source, and who installed it."""
     owners: dict[str, set[str]] = {}
     for name, dist in _distributions().items():
-        for top in list(_site_files(dist)) + _editable_sources(dist):
+        for top in list(_site_files(name)) + _editable_sources(dist):
             owners.setdefault(top, set()).add(name)
     return owners
 
@@ -161,7 +168,7 @@ def _paths_of(name: str) -> list[str]:
     namespace package) and its editable source folders."""
     dist = _distributions()[name]
     paths = []
-    for top, files in _site_files(dist).items():
+    for top, files in _site_files(name).items():
         paths += [top] if _owners().get(top) == {name} else [f for f in files if os.path.exists(f)]
     return paths + _editable_sources(dist)
 
@@ -314,10 +321,20 @@ def view_for(argv: list[str], files: tuple[str, ...] = ()) -> View:
     return _view(tuple(argv), tuple(files))
 
 
+def warm() -> None:
+    """Read now what every bot's view needs of the installed distributions
+    (their files and import names, a few hundred milliseconds): a process
+    about to fork tournament workers does it once for all of them, which
+    inherit it, instead of each worker on its first bot."""
+    for dist in _distributions().values():
+        _top_names(dist)
+    _owners()
+
+
 def forget_installed() -> None:
     """Forget what is installed: the next view looks again (for a process
     that installs or removes a distribution while it runs)."""
-    for cached in (_view, _owners, _distributions):
+    for cached in (_view, _owners, _site_files, _top_names, _distributions):
         cached.cache_clear()
 
 

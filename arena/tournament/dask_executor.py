@@ -52,6 +52,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from arena.sandbox.process import UNDERTAKER
 from arena.tournament.executor import Event, Executor, GameEvent, JobDone, MatchJob, run_job
 
 log = logging.getLogger("arena.tournament")
@@ -217,6 +218,7 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
     try:
         job_runner(job, emit)
     finally:
+        UNDERTAKER.drain()      # the task ends with its bots: nothing of it outlives it
         arena_log.removeHandler(forward)
         try:
             queue.close()       # the scheduler drops the queue once the driver's is closed too

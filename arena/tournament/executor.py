@@ -31,14 +31,18 @@ import time
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.sandbox.leftovers import remove_leftovers
+from arena.sandbox.process import UNDERTAKER
+from arena.sandbox.view import warm as warm_views
 from arena.sandbox.usage import children
 
 log = logging.getLogger("arena.tournament")
+#: jobs sent to a worker ahead of the one it plays (see LocalExecutor.run)
+AHEAD = 1
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
 
     engine = (registry or installed()).engine(job.game)
     entrants = list(job.entrants)
-    deals = [Deal(seed, tuple(seating), chance, index)
-             for (seed, seating, chance), index in zip(job.deals, job.indices)]
+    deals = _deals(job)
     sent = 0
 
     def on_game(record) -> None:
@@ -91,10 +94,36 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
 
     started = time.monotonic()
     records = play_match(engine, entrants, deals, options=job.options,
-                         limit=job.limit, on_game=on_game, sandbox=job.sandbox)
+                         limit=job.limit, on_game=on_game, sandbox=job.sandbox,
+                         started=_PRESTARTED.pop(job.item, None), linger=True)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
         emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))
+
+
+def _deals(job: MatchJob) -> list[Deal]:
+    return [Deal(seed, tuple(seating), chance, index)
+            for (seed, seating, chance), index in zip(job.deals, job.indices)]
+
+
+#: a worker's pre-started bots, by the item of the job they are for
+_PRESTARTED: dict[str, Prestarted] = {}
+
+
+def prepare_job(job: MatchJob) -> None:
+    """Start the bots of a job a worker will play next, while it plays the
+    current one (:func:`arena.referee.prestart`: they learn nothing before
+    their match starts); :func:`run_job` hands them to the referee."""
+    if job.item not in _PRESTARTED:
+        _PRESTARTED[job.item] = prestart(job.entrants, _deals(job), job.sandbox)
+
+
+def _discard_prestarted(item: str | None = None) -> None:
+    """End pre-started bots no match took (``item``'s, or every one)."""
+    for key in [item] if item is not None else list(_PRESTARTED):
+        started = _PRESTARTED.pop(key, None)
+        if started is not None:
+            started.close()
 
 
 class Executor(ABC):
@@ -158,19 +187,47 @@ def _worker(conn, job_runner, parent: int) -> None:
     signal.signal(signal.SIGTERM, stop)
     _die_with_parent()
 
+    queued: list[MatchJob | None] = []
+
+    def look_ahead() -> None:
+        """Take a job the driver sent ahead and start its bots now."""
+        try:
+            while conn.poll(0):
+                queued.append(conn.recv())
+        except (EOFError, OSError):
+            return
+        if queued and queued[0] is not None:
+            try:
+                prepare_job(queued[0])
+            except Exception:           # only a head start lost: its match starts them
+                log.warning("cannot start the bots of %s ahead", queued[0].item, exc_info=True)
+
     def emit(event) -> None:
         if os.getppid() != parent:       # the driver is gone: stop this match
             raise SystemExit(1)
         conn.send(event)
+        if isinstance(event, GameEvent):
+            look_ahead()
+    try:
+        _serve(conn, job_runner, parent, emit, queued, look_ahead)
+    finally:
+        _discard_prestarted()
+        UNDERTAKER.drain()      # a forked worker ends with os._exit: no atexit
+
+
+def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> None:
     while os.getppid() == parent:
-        try:
-            if not conn.poll(1.0):
-                continue
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
+        if not queued:
+            try:
+                if not conn.poll(1.0):
+                    continue
+                queued.append(conn.recv())
+            except (EOFError, OSError):
+                return
+        job = queued.pop(0)
         if job is None:
             return
+        look_ahead()
         try:
             job_runner(job, emit)
         except SystemExit:
@@ -181,13 +238,16 @@ def _worker(conn, job_runner, parent: int) -> None:
             conn.send(JobDone(job.item, traceback.format_exc(limit=8)))
         else:
             conn.send(JobDone(job.item))
+        finally:
+            _discard_prestarted(job.item)
 
 
 def _end_bots() -> None:
     """Kill whatever bot the referee had not taken charge of yet when the
     worker was stopped mid-step (one between its start and its handshake):
     every child of a worker is a bot's sandbox, the leader of its own process
-    group."""
+    group (those being ended in the background too: the undertaker then
+    finds them reaped)."""
     for pid in children(os.getpid()):
         for kill in (os.killpg, os.kill):
             try:
@@ -204,7 +264,9 @@ def _end_bots() -> None:
 class _Slot:
     process: Any
     conn: Any
-    job: MatchJob | None = None
+    #: sent to the worker, in order: the first is playing, the next waits
+    #: there (its bots being started meanwhile)
+    jobs: list[MatchJob] = field(default_factory=list)
 
 
 class LocalExecutor(Executor):
@@ -218,6 +280,8 @@ class LocalExecutor(Executor):
         self.slots: list[_Slot] = []
 
     def start(self) -> None:
+        if len(self.slots) < self.workers:
+            warm_views()                # once here, inherited by every worker
         while len(self.slots) < self.workers:
             self._spawn()
 
@@ -238,10 +302,14 @@ class LocalExecutor(Executor):
         busy = 0
         while pending or busy:
             for slot in self.slots:
-                if slot.job is None and pending:
-                    slot.job = pending.pop()
+                # one job ahead per worker while there are more jobs than
+                # workers: its bots start while the worker plays; near the
+                # end, none, so no worker waits with a job another could play
+                while pending and len(slot.jobs) < (AHEAD + 1 if len(pending) >= len(self.slots)
+                                                    else 1):
+                    slot.jobs.append(pending.pop())
                     try:
-                        slot.conn.send(slot.job)
+                        slot.conn.send(slot.jobs[-1])
                     except OSError:
                         pass            # a dead worker: noticed below
                     busy += 1
@@ -250,18 +318,18 @@ class LocalExecutor(Executor):
                 timeout=1.0)
             for slot in list(self.slots):
                 if slot.conn in ready or slot.process.sentinel in ready:
-                    busy -= self._drain(slot, on_event)
+                        busy -= self._drain(slot, on_event, pending)
 
-    def _drain(self, slot: _Slot, on_event) -> int:
-        """Deliver what ``slot`` sent; replace it if it ended.  Returns how
-        many jobs finished (0 or 1)."""
+    def _drain(self, slot: _Slot, on_event, pending: list[MatchJob]) -> int:
+        """Deliver what ``slot`` sent; replace it if it ended (the job it
+        was playing failed, the one it had not begun goes back to
+        ``pending``).  Returns how many jobs left the slot."""
         finished = 0
         try:
             while slot.conn.poll():
                 event = slot.conn.recv()
-                if isinstance(event, JobDone) and slot.job is not None \
-                        and event.item == slot.job.item:
-                    slot.job = None
+                if isinstance(event, JobDone) and slot.jobs and event.item == slot.jobs[0].item:
+                    slot.jobs.pop(0)
                     finished += 1
                 on_event(event)
             if slot.process.is_alive():
@@ -273,10 +341,11 @@ class LocalExecutor(Executor):
         slot.conn.close()
         code = slot.process.exitcode
         log.error("worker %s ended (exit code %s)%s", slot.process.pid, code,
-                  f" while playing {slot.job.item}" if slot.job else "")
-        if slot.job is not None:
-            finished += 1
-            on_event(JobDone(slot.job.item, f"worker process ended with exit code {code}"))
+                  f" while playing {slot.jobs[0].item}" if slot.jobs else "")
+        if slot.jobs:
+            finished += len(slot.jobs)
+            on_event(JobDone(slot.jobs[0].item, f"worker process ended with exit code {code}"))
+            pending.extend(reversed(slot.jobs[1:]))     # next to be handed out
         remove_leftovers()          # what the dead worker's bots held
         self._spawn()
         return finished
