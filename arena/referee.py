@@ -11,7 +11,12 @@ asked for included, whenever it arrives) or plays an illegal action is
 *faulted*: its process tree is killed, the fault is recorded, its seat is
 played out by a seeded random fallback so the game ends normally for the
 others, and it ranks last.  A faulted entrant is started afresh for the
-match's next game.  Faults never raise: the match always completes.
+match's next game.  Faults never raise: the match always completes.  Each
+one is a structured :class:`~arena.faults.Fault` (kind, the message the bot
+was handling, its move, a detail), passed to ``on_fault`` as it happens; the
+game record keeps its kind and detail.  What is said to a bot and how its
+answers are judged is the bot's :class:`~arena.session.Session`, shared with
+``arena check-bot``; the match, its seats and their clocks are this module's.
 
 Every game brings its own seeds (:class:`Deal`): the deal's, and a secret
 *chance* seed from which each seat's own seed (sent in ``new_game``) and the
@@ -35,12 +40,14 @@ from typing import Any
 from arena import audit as leak_audit
 from arena import protocol, seeds
 from arena.bots import BotSpec
-from arena.connection import Channel, Fault, PollSet, exchange
+from arena.connection import Channel, PollSet
+from arena.faults import Fault, FaultKind, Stage
 from arena.game import Engine, Outcome, competition_ranks
 from arena.records import DummyRecord, GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
 from arena.sandbox.usage import waited as referee_waited
+from arena.session import Session, answers, bank_after
 
 #: how long the referee waits for a move at most, in multiples of the time the
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
@@ -117,6 +124,11 @@ class Deal:
         """The seed of the bot in ``seat`` for this game."""
         return seeds.child(self.chance_seed, "seat", seat)
 
+    def hello_seed(self, entrant: int) -> int:
+        """The ``hello`` seed of entrant ``entrant`` when it starts in this
+        game, so a restarted bot gets a new one."""
+        return seeds.child(self.chance_seed, "hello", entrant)
+
 
 def play_match(
     engine: Engine,
@@ -128,9 +140,12 @@ def play_match(
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
+    on_fault: Callable[[int, int, Fault], None] | None = None,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
-    ends) a record per game.  ``sandbox`` is a level of
+    ends) a record per game.  Every fault is passed to ``on_fault`` as it
+    happens, with the game's index (as sent in ``new_game``) and the seat:
+    where it was, which the record does not keep.  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
@@ -148,7 +163,7 @@ def play_match(
         ):
             raise ValueError(f"deal {deal.seed}: seating {deal.seating} is not a set of entrants")
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].chance_seed if deals else 0, audit)
+                   deals[0].chance_seed if deals else 0, audit, on_fault)
     records = []
     try:
         for position, deal in enumerate(deals):
@@ -161,19 +176,9 @@ def play_match(
     return records
 
 
-class _Player:
-    """One entrant's process for as long as it behaves."""
-
-    def __init__(self, entrant: Entrant, channel: Channel):
-        self.entrant = entrant
-        self.channel = channel
-
-    def kill(self) -> None:
-        self.channel.process.kill()
-
-
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit):
+    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit,
+                 on_fault=None):
         self.engine = engine
         self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
         self.level = level
@@ -181,8 +186,11 @@ class _Match:
         self.options = options
         self.limit = limit
         self.resources = resources
-        self.live: dict[int, _Player] = {}
+        self.on_fault = on_fault
+        #: each entrant's session, for as long as it behaves
+        self.live: dict[int, Session] = {}
         self.polls = PollSet()
+        self.game_index = 0
 
     # -- processes ---------------------------------------------------------
     def _start(self, index: int, players: int, deal: Deal) -> Fault | None:
@@ -196,25 +204,20 @@ class _Match:
             process = BotProcess(entrant.spec.argv(), resources, entrant.sandbox or self.level,
                                  entrant.spec.files)
         except SandboxError as error:
-            return Fault("crash", str(error))
-        channel = Channel(process, stderr_cap=resources.output)
-        seed = seeds.child(deal.chance_seed, "hello", index)
-        channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                   limit.as_dict(), dict(entrant.settings or {})))
-        deadline = time.monotonic() + limit.startup + limit.grace
-        reply, _ = exchange({index: (channel, deadline)}, self._channels(), self.polls)[index]
-        if isinstance(reply, dict) and reply.get("type") != protocol.READY:
-            reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
-        if isinstance(reply, Fault):
-            if reply.kind == "timeout":
-                reply = Fault("timeout", f"not ready within {limit.startup:g}s start-up")
+            return Fault(FaultKind.CRASH, str(error), Stage.HELLO, 0)
+        session = Session(Channel(process, stderr_cap=resources.output), _MoveDeadline,
+                          limit.grace)
+        hello = protocol.hello(self.engine.info.id, self.options, players,
+                               deal.hello_seed(index), limit.as_dict(), dict(entrant.settings or {}))
+        fault = answers({index: session.hello(hello)}, self._sessions(), self.polls)[index].fault
+        if fault is not None:
             process.kill()
-            return reply
-        self.live[index] = _Player(entrant, channel)
+            return fault
+        self.live[index] = session
         return None
 
-    def _channels(self, exclude: set[int] = frozenset()) -> list[Channel]:
-        return [p.channel for i, p in self.live.items() if i not in exclude]
+    def _sessions(self, exclude: set[int] = frozenset()) -> list[Session]:
+        return [session for i, session in self.live.items() if i not in exclude]
 
     def _drop(self, index: int) -> None:
         player = self.live.pop(index, None)
@@ -227,7 +230,7 @@ class _Match:
         ``game_over`` (a person's seat drawing the final table), and killing
         it at once would cut that short."""
         for player in self.live.values():
-            player.channel.send({"type": protocol.GOODBYE})
+            player.goodbye()
         deadline = time.monotonic() + 0.2
         for player in self.live.values():
             try:
@@ -243,7 +246,7 @@ class _Match:
         asking it (a frame sent unasked, a crash): it is out of this game."""
         seat_of = {index: seat for seat, index in index_at.items()}
         for index, player in list(self.live.items()):
-            fault = player.channel.fault
+            fault = player.fault
             if fault is None:
                 continue
             seat = seat_of.get(index)
@@ -256,6 +259,7 @@ class _Match:
     def play(self, deal: Deal, game_index: int) -> GameRecord:
         started = time.monotonic()
         players = len(deal.seating)
+        self.game_index = game_index
         state = self.engine.new_game(players, deal.seed, self.options)
         fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
         index_at = dict(enumerate(deal.seating))
@@ -263,7 +267,7 @@ class _Match:
         for seat, index in index_at.items():
             fault = None if index in self.live else self._start(index, players, deal)
             if fault is None:
-                self.live[index].channel.send(
+                self.live[index].new_game(
                     protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))
             else:
                 seats[seat].fault = fault
@@ -286,7 +290,7 @@ class _Match:
                                              state.observation(seat))
                 if self.audit:
                     leak_audit.audit_game_over(self.engine, state, seat, message)
-                self.live[index].channel.send(message)
+                self.live[index].game_over(message)
         return GameRecord(
             game=self.engine.info.id,
             version=self.engine.info.version,
@@ -321,32 +325,20 @@ class _Match:
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
-        waiting = {}
-        for seat, message in messages.items():   # the clocks start now, for every acting seat
-            channel = self.live[index_at[seat]].channel
-            limit = limits[seat]
-            deadline = _MoveDeadline(channel.process, limit.move + seats[seat].bank, limit.grace)
-            channel.ask(message)
-            waiting[seat] = (channel, deadline)
+        # the clocks start now, for every acting seat
+        questions = {seat: self.live[index_at[seat]].act(message)
+                     for seat, message in messages.items()}
         busy = {index_at[seat] for seat in asked}
-        replies = exchange(waiting, self._channels(exclude=busy), self.polls)
         chosen = {}
-        for seat in asked:
-            reply, at = replies[seat]
-            clock, limit, deadline = seats[seat], limits[seat], waiting[seat][1]
-            if not isinstance(reply, Fault) and deadline.charged(at) > deadline.allowed:
-                reply = Fault("timeout", "")        # answered, but after its time
-            if isinstance(reply, Fault):
-                if reply.kind == "timeout":
-                    reply = Fault("timeout", deadline.overrun(limit.move, clock.bank))
-                clock.fault = reply
+        for seat, answer in answers(questions, self._sessions(exclude=busy), self.polls).items():
+            clock = seats[seat]
+            if answer.spent is not None:
+                clock.charge(answer.spent, limits[seat].move)
+            if answer.fault is None:
+                chosen[seat] = answer.action
             else:
-                clock.charge(deadline.spent, limit.move)
-                clock.fault = _check_action(reply, legal[seat])
-                if clock.fault is None:
-                    chosen[seat] = reply["action"]
-            if clock.fault is not None:
-                self._fault(index_at[seat], seat, clock.fault)
+                clock.fault = answer.fault
+                self._fault(index_at[seat], seat, answer.fault)
         self._sweep(seats, index_at)
         return chosen
 
@@ -356,6 +348,8 @@ class _Match:
     def _fault(self, index: int, seat: int, fault: Fault) -> None:
         log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,
                     fault.kind, fault.detail)
+        if self.on_fault is not None:
+            self.on_fault(self.game_index, seat, fault)
         self._drop(index)
 
 
@@ -421,17 +415,7 @@ class _SeatClock:
     def charge(self, spent: float, move: float) -> None:
         self.moves += 1
         self.used += spent
-        self.bank = max(0.0, self.bank - max(0.0, spent - move))
-
-
-def _check_action(message: dict[str, Any], legal: list) -> Fault | None:
-    try:
-        action = protocol.expect_action(message)
-    except protocol.ProtocolError as error:
-        return Fault("protocol", str(error))
-    if action not in legal:
-        return Fault("illegal", f"played {action!r}, not one of the {len(legal)} legal actions")
-    return None
+        self.bank = bank_after(self.bank, spent, move)
 
 
 def _ranks_with_faults(outcome: Outcome, faulted: list[bool]) -> list[int]:
