@@ -86,28 +86,28 @@ class Session:
 
     # -- the conversation ----------------------------------------------------
     def hello(self, message: protocol.Hello) -> "Question":
-        """Ask for ``ready`` within the start-up limit the message carries."""
-        self.stage = Stage.HELLO
+        """Ask for ``ready`` within the start-up limit the message carries
+        (once: a session is one process)."""
         startup = message["limits"]["startup"]
         self.channel.ask(message)
         return Question(self, time.monotonic() + startup + self._grace, None, startup, 0.0)
 
     def new_game(self, message: protocol.NewGame) -> None:
-        self.stage, self.moves = Stage.NEW_GAME, 0
         self.channel.send(message)
+        self._sent(Stage.NEW_GAME, 0)
 
     def act(self, message: protocol.Act) -> "Question":
         """Ask for a legal action; the move's clock starts now."""
-        self.stage, self.moves = Stage.ACT, self.moves + 1
         clock = message["clock"]
         move, bank = clock["move"], clock["bank"]
         deadline = self._clock(self.channel.process, move + bank, self._grace)
         self.channel.ask(message)
+        self._sent(Stage.ACT, self.moves + 1)
         return Question(self, deadline, message["legal"], move, bank)
 
     def game_over(self, message: protocol.GameOver) -> None:
-        self.stage = Stage.GAME_OVER
         self.channel.send(message)
+        self._sent(Stage.GAME_OVER, self.moves)
 
     def goodbye(self) -> None:
         self.channel.send(protocol.goodbye())
@@ -133,6 +133,14 @@ class Session:
             return self.place(Fault(FaultKind.PROTOCOL, f"answered {str(self.stage)!r} (with a "
                                                         f"{answer!r}), which expects no answer"))
         return None
+
+    def _sent(self, stage: Stage, moves: int) -> None:
+        """Make ``stage`` the message the bot is handling, if its pipes were
+        whole when it was sent: a fault found while sending (a question
+        first reads what came before it; a closed input refuses the write)
+        is the previous message's."""
+        if self.channel.fault is None:
+            self.stage, self.moves = stage, moves
 
     # -- its state -----------------------------------------------------------
     @property

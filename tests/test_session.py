@@ -1,0 +1,174 @@
+"""The bot session the referee and check-bot share: a fault comes out as a
+value that says where it was (the message the bot was handling, its move),
+the referee passes it on as it happens, and check-bot rebuilds from it the
+very message the bot was sent."""
+
+import hashlib
+import sys
+import time
+
+import pytest
+
+from arena import protocol
+from arena.checkbot import check
+from arena.connection import Channel
+from arena.faults import Fault, FaultKind, Stage
+from arena.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.sandbox import BotProcess, ResourceLimits
+from arena.session import Session, answers
+
+# Plays legal[0] and misbehaves once, where MODE (argv[1]) says; AT (argv[2])
+# is the number of its act (in the game) it misbehaves on.  Its illegal action
+# names the observation it was sent, by a hash of its frame.
+ONCE = '''
+import hashlib, sys
+from arena import protocol
+
+MODE, AT = sys.argv[1], int(sys.argv[2])
+wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer
+moves = 0
+
+def say(message):
+    protocol.write_message(wire_out, message)
+
+def tag(observation):
+    return hashlib.sha1(protocol.encode(observation)).hexdigest()[:12]
+
+while (message := protocol.read_message(wire_in)) is not None:
+    kind = message["type"]
+    if kind == "hello":
+        if MODE == "exit-at-hello":
+            sys.exit(f"no ready today (seed={message['seed']})")
+        say({"type": "ready"})
+    elif kind == "new_game":
+        moves = 0
+        if MODE == "answers-new-game":
+            say({"type": "ready"})
+    elif kind == "act":
+        moves += 1
+        legal = message["legal"]
+        if moves == AT and MODE == "illegal":
+            say({"type": "action", "action": "not-" + tag(message["observation"])})
+        elif moves == AT and MODE == "exit":
+            sys.exit(3)
+        elif moves == AT and MODE == "not-an-action":
+            say({"type": "ready"})
+
+        else:
+            say({"type": "action", "action": legal[0]})
+    elif kind == "goodbye":
+        break
+'''
+
+QUICK = Limit(startup=10.0, move=2.0)
+
+
+def tag(observation):
+    return hashlib.sha1(protocol.encode(observation)).hexdigest()[:12]
+
+
+@pytest.fixture
+def once(tmp_path):
+    tmp_path.chmod(0o755)  # the strict sandbox runs bots under uids of their own
+    script = tmp_path / "once.py"
+    script.write_text(ONCE)
+    script.chmod(0o644)
+    return lambda mode, at=1: f"cmd:{sys.executable} {script} {mode} {at}"
+
+
+def faults_of(registry, bot, game="vegetables", deals=(Deal(5, (0, 1), index=7),)):
+    """Every fault play_match reports, and the records."""
+    seen = []
+    entrants = [Entrant("once", registry.bot(bot)), Entrant("random", registry.bot("random"))]
+    records = play_match(registry.engine(game), entrants, list(deals), limit=QUICK,
+                         on_fault=lambda game, seat, fault: seen.append((game, seat, fault)))
+    return seen, records
+
+
+@pytest.mark.parametrize("mode, at, kind, stage, move", [
+    ("illegal", 3, FaultKind.ILLEGAL, Stage.ACT, 3),
+    ("not-an-action", 2, FaultKind.PROTOCOL, Stage.ACT, 2),
+    ("exit", 2, FaultKind.CRASH, Stage.ACT, 2),
+    ("answers-new-game", 1, FaultKind.PROTOCOL, Stage.NEW_GAME, 0),
+    ("exit-at-hello", 1, FaultKind.CRASH, Stage.HELLO, 0),
+])
+def test_a_fault_says_which_message_and_move(registry, once, mode, at, kind, stage, move):
+    [(game, seat, fault)], [record] = faults_of(registry, once(mode, at))
+    assert (game, seat) == (7, 0)               # the game's index as sent, the faulted seat
+    assert (fault.kind, fault.stage, fault.move) == (kind, stage, move), fault
+    # the record keeps the kind and the detail, the same strings as before
+    assert record.seats[0].fault == kind.value and record.seats[0].fault_detail == fault.detail
+    assert record.seats[1].fault is None
+
+
+def test_a_clean_match_reports_no_fault(registry, once):
+    seen, [record] = faults_of(registry, once("illegal", 10**6))     # never misbehaves
+    assert seen == [] and [s.fault for s in record.seats] == [None, None]
+
+
+def test_the_simultaneous_seats_are_asked_at_once_and_judged_each(tmp_path, once):
+    """Two sessions, one question each, waited for together: one answers
+    legally, the other illegally; each answer is judged on its own."""
+    sessions = []
+    for at in (2, 1):                               # the second is illegal at once
+        argv = once("illegal", at).removeprefix("cmd:").split()
+        sessions.append(Session(Channel(BotProcess(argv, ResourceLimits(), "none")),
+                                _MoveDeadline, 0.05))
+    try:
+        hellos = {i: s.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict()))
+                  for i, s in enumerate(sessions)}
+        assert [a.fault for a in answers(hellos).values()] == [None, None]
+        for session in sessions:
+            session.new_game(protocol.new_game(0, 0, 2, 1))
+        acts = {i: s.act(protocol.act({"seat": i}, ["a", "b"], 2.0, 0.0))
+                for i, s in enumerate(sessions)}
+        good, bad = answers(acts).values()
+        assert good.action == "a" and good.fault is None and 0 <= good.spent < 2.0
+        assert bad.fault == Fault(FaultKind.ILLEGAL, f"played 'not-{tag({'seat': 1})}', not one "
+                                                     "of the 2 legal actions", Stage.ACT, 1)
+        assert bad.spent is not None                # an answer in time, then refused
+    finally:
+        for session in sessions:
+            session.kill()
+
+
+def test_a_frame_found_as_the_next_question_is_asked_is_the_last_messages_fault(once):
+    """The bot answers new_game; the session only reads it just before the
+    first act (a question first reads what came before it): the fault is
+    new_game's, and that act is not counted as sent."""
+    argv = once("answers-new-game").removeprefix("cmd:").split()
+    session = Session(Channel(BotProcess(argv, ResourceLimits(), "none")), _MoveDeadline, 0.05)
+    try:
+        assert session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())) \
+            .answer().fault is None
+        session.new_game(protocol.new_game(0, 0, 2, 1))
+        time.sleep(0.5)                              # its stray ready is in the pipe by now
+        answer = session.act(protocol.act({"seat": 0}, ["a"], 2.0, 0.0)).answer()
+        assert answer.fault == Fault(FaultKind.PROTOCOL, "sent a 'ready' message nobody asked for",
+                                     Stage.NEW_GAME, 0)
+    finally:
+        session.kill()
+
+
+def test_check_bot_shows_the_act_the_referee_faulted(registry, once):
+    """Against random, a fault on the bot's third move is shown with that
+    move's act, rebuilt from the record and the fault's move number: the
+    very observation the bot named in its illegal action."""
+    [report] = check(once("illegal", 3), registry=registry, games=["vegetables"], rounds=1)
+    [problem] = [p for p in report.problems if p.case.startswith("1 game against random")]
+    assert problem.case.endswith("its move 3)"), problem.case
+    assert problem.kind == FaultKind.ILLEGAL
+    legal = problem.message["legal"]
+    assert problem.message["type"] == "act"
+    assert problem.detail == (f"played 'not-{tag(problem.message['observation'])}', not one of "
+                              f"the {len(legal)} legal actions")
+
+
+def test_check_bot_shows_the_hello_the_bot_was_sent(registry, once):
+    """A bot that dies at hello: the rebuilt hello carries the seed that bot
+    really got (it says it on stderr, which the crash detail quotes)."""
+    [report] = check(once("exit-at-hello"), registry=registry, games=["vegetables"], rounds=1)
+    [problem] = [p for p in report.problems if p.case.startswith("1 game against random")]
+    assert problem.case.endswith("start-up)") and problem.kind == FaultKind.CRASH
+    assert problem.message["type"] == "hello"
+    assert f"seed={problem.message['seed']})" in problem.detail, problem.detail
