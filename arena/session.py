@@ -160,13 +160,14 @@ class Session:
 
 @dataclass(slots=True)
 class Question:
-    """A ``hello`` or ``act`` waiting for its answer.  ``legal`` is None for
-    a ``hello``; ``move`` is its start-up limit then, and ``bank`` 0."""
+    """A ``hello`` or ``act`` waiting for its answer: ``seconds`` for the
+    move (the start-up for a ``hello``, whose ``legal`` is None) and the
+    ``bank`` it may draw on."""
 
     session: Session
     deadline: float | MoveClock
     legal: list | None
-    move: float
+    seconds: float
     bank: float
 
     def judge(self, reply: dict[str, Any] | Fault, at: float) -> Answer:
@@ -179,7 +180,7 @@ class Question:
             return Answer(fault=self.session.place(reply))
         if isinstance(reply, Fault) or deadline.charged(at) > deadline.allowed:  # or came late
             return Answer(fault=self.session.place(
-                Fault(FaultKind.TIMEOUT, deadline.overrun(self.move, self.bank))))
+                Fault(FaultKind.TIMEOUT, deadline.overrun(self.seconds, self.bank))))
         try:
             action = protocol.expect_action(reply)
         except protocol.ProtocolError as error:
@@ -194,7 +195,7 @@ class Question:
     def _hello_fault(self, reply: dict[str, Any] | Fault) -> Fault | None:
         if isinstance(reply, Fault):
             if reply.kind == FaultKind.TIMEOUT:
-                reply = Fault(FaultKind.TIMEOUT, f"not ready within {self.move:g}s start-up")
+                reply = Fault(FaultKind.TIMEOUT, f"not ready within {self.seconds:g}s start-up")
             return self.session.place(reply)
         if reply.get("type") != protocol.READY:
             return self.session.place(Fault(FaultKind.PROTOCOL,
