@@ -6,6 +6,7 @@ very message the bot was sent."""
 import hashlib
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,49 +18,7 @@ from arena.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
 from arena.sandbox import BotProcess, ResourceLimits
 from arena.session import Session, answers
 
-# Plays legal[0] and misbehaves once, where MODE (argv[1]) says; AT (argv[2])
-# is the number of its act (in the game) it misbehaves on.  Its illegal action
-# names the observation it was sent, by a hash of its frame.
-ONCE = '''
-import hashlib, sys
-from arena import protocol
-
-MODE, AT = sys.argv[1], int(sys.argv[2])
-wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer
-moves = 0
-
-def say(message):
-    protocol.write_message(wire_out, message)
-
-def tag(observation):
-    return hashlib.sha1(protocol.encode(observation)).hexdigest()[:12]
-
-while (message := protocol.read_message(wire_in)) is not None:
-    kind = message["type"]
-    if kind == "hello":
-        if MODE == "exit-at-hello":
-            sys.exit(f"no ready today (seed={message['seed']})")
-        say({"type": "ready"})
-    elif kind == "new_game":
-        moves = 0
-        if MODE == "answers-new-game":
-            say({"type": "ready"})
-    elif kind == "act":
-        moves += 1
-        legal = message["legal"]
-        if moves == AT and MODE == "illegal":
-            say({"type": "action", "action": "not-" + tag(message["observation"])})
-        elif moves == AT and MODE == "exit":
-            sys.exit(3)
-        elif moves == AT and MODE == "not-an-action":
-            say({"type": "ready"})
-
-        else:
-            say({"type": "action", "action": legal[0]})
-    elif kind == "goodbye":
-        break
-'''
-
+BOTS = Path(__file__).parent / "bots"
 QUICK = Limit(startup=10.0, move=2.0)
 
 
@@ -67,13 +26,15 @@ def tag(observation):
     return hashlib.sha1(protocol.encode(observation)).hexdigest()[:12]
 
 
+def once_argv(mode: str, at: int = 1) -> list[str]:
+    """tests/bots/once.py misbehaving in ``mode`` on its act ``at``."""
+    return [sys.executable, str(BOTS / "once.py"), mode, str(at)]
+
+
 @pytest.fixture
-def once(tmp_path):
-    tmp_path.chmod(0o755)  # the strict sandbox runs bots under uids of their own
-    script = tmp_path / "once.py"
-    script.write_text(ONCE)
-    script.chmod(0o644)
-    return lambda mode, at=1: f"cmd:{sys.executable} {script} {mode} {at}"
+def once():
+    """The ``cmd:`` bot name of :func:`once_argv`."""
+    return lambda mode, at=1: "cmd:" + " ".join(once_argv(mode, at))
 
 
 def faults_of(registry, bot, game="vegetables", deals=(Deal(5, (0, 1), index=7),)):
@@ -106,13 +67,13 @@ def test_a_clean_match_reports_no_fault(registry, once):
     assert seen == [] and [s.fault for s in record.seats] == [None, None]
 
 
-def test_the_simultaneous_seats_are_asked_at_once_and_judged_each(tmp_path, once):
+def test_the_simultaneous_seats_are_asked_at_once_and_judged_each():
     """Two sessions, one question each, waited for together: one answers
     legally, the other illegally; each answer is judged on its own."""
     sessions = []
     for at in (2, 1):                               # the second is illegal at once
-        argv = once("illegal", at).removeprefix("cmd:").split()
-        sessions.append(Session(Channel(BotProcess(argv, ResourceLimits(), "none")),
+        sessions.append(Session(Channel(BotProcess(once_argv("illegal", at), ResourceLimits(),
+                                                   "none")),
                                 _MoveDeadline, 0.05))
     try:
         hellos = {i: s.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict()))
@@ -132,12 +93,12 @@ def test_the_simultaneous_seats_are_asked_at_once_and_judged_each(tmp_path, once
             session.kill()
 
 
-def test_a_frame_found_as_the_next_question_is_asked_is_the_last_messages_fault(once):
+def test_a_frame_found_as_the_next_question_is_asked_is_the_last_messages_fault():
     """The bot answers new_game; the session only reads it just before the
     first act (a question first reads what came before it): the fault is
     new_game's, and that act is not counted as sent."""
-    argv = once("answers-new-game").removeprefix("cmd:").split()
-    session = Session(Channel(BotProcess(argv, ResourceLimits(), "none")), _MoveDeadline, 0.05)
+    process = BotProcess(once_argv("answers-new-game"), ResourceLimits(), "none")
+    session = Session(Channel(process), _MoveDeadline, 0.05)
     try:
         assert session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())) \
             .answer().fault is None
