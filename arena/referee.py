@@ -326,11 +326,11 @@ class _Match:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
         # the clocks start now, for every acting seat
-        questions = {seat: self.live[index_at[seat]].act(message)
-                     for seat, message in messages.items()}
+        thinking = {seat: self.live[index_at[seat]].act(message)
+                    for seat, message in messages.items()}
         busy = {index_at[seat] for seat in asked}
         chosen = {}
-        for seat, answer in answers(questions, self._sessions(exclude=busy), self.polls).items():
+        for seat, answer in answers(thinking, self._sessions(exclude=busy), self.polls).items():
             clock = seats[seat]
             if answer.spent is not None:
                 clock.charge(answer.spent, limits[seat].move)
