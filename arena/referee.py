@@ -207,8 +207,8 @@ class _Match:
             return Fault(FaultKind.CRASH, str(error), Stage.HELLO, 0)
         session = Session(Channel(process, stderr_cap=resources.output), _MoveDeadline,
                           limit.grace)
-        hello = protocol.hello(self.engine.info.id, self.options, players,
-                               deal.hello_seed(index), limit.as_dict(), dict(entrant.settings or {}))
+        hello = protocol.hello(self.engine.info.id, self.options, players, deal.hello_seed(index),
+                               limit.as_dict(), dict(entrant.settings or {}))
         fault = answers({index: session.hello(hello)}, self._sessions(), self.polls)[index].fault
         if fault is not None:
             process.kill()

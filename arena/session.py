@@ -14,9 +14,11 @@ A question (``hello``, ``act``) is sent by its own call and answered by
 simultaneous move thinks at the same time, while the other bots' pipes are
 serviced.  A bot is owed one answer at a time, so the question waiting is
 the session's own state, not an object per move (this is the referee's
-innermost loop: an object more per move cost ~1 µs of its ~100).  The caller owns the process (it starts and kills it) and the
-move clock's kind: the referee charges a bot only its own time
-(``referee._MoveDeadline``), check-bot the wall clock.
+innermost loop: an object more per move cost ~1 µs of its ~100).
+
+The caller owns the process (it starts and kills it) and the move clock's
+kind: the referee charges a bot only its own time (``referee._MoveDeadline``),
+check-bot the wall clock.
 """
 
 from __future__ import annotations
@@ -182,7 +184,8 @@ class Session:
                           fault=self.place(Fault(FaultKind.PROTOCOL, str(error))))
         if action not in legal:
             return Answer(spent=deadline.spent, fault=self.place(Fault(
-                FaultKind.ILLEGAL, f"played {action!r}, not one of the {len(legal)} legal actions")))
+                FaultKind.ILLEGAL,
+                f"played {action!r}, not one of the {len(legal)} legal actions")))
         return Answer(action, deadline.spent)
 
     def _timeout(self) -> Fault:

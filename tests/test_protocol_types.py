@@ -61,8 +61,8 @@ def test_every_message_of_the_conversation_is_typed():
 def test_the_time_controls_have_the_documented_keys():
     limits = next(row for row in section("hello").splitlines() if row.startswith("| `limits`"))
     clock = next(row for row in section("act").splitlines() if row.startswith("| `clock`"))
-    assert set(re.findall(r"`(\w+)`", limits.split("|")[3])) == set(protocol.Limits.__required_keys__)
-    assert set(re.findall(r"`(\w+)`", clock.split("|")[3])) == set(protocol.Clock.__required_keys__)
+    for row, typed in ((limits, protocol.Limits), (clock, protocol.Clock)):
+        assert set(re.findall(r"`(\w+)`", row.split("|")[3])) == set(typed.__required_keys__)
 
 
 def test_the_constructors_build_exactly_the_typed_keys():
