@@ -93,16 +93,22 @@ def test_the_simultaneous_seats_are_asked_at_once_and_judged_each():
             session.kill()
 
 
+def started(mode: str, at: int = 1, clock=_MoveDeadline) -> Session:
+    """A session with tests/bots/once.py, past its hello and new_game."""
+    session = Session(Channel(BotProcess(once_argv(mode, at), ResourceLimits(), "none")), clock,
+                      0.05)
+    assert session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())) \
+        .answer().fault is None
+    session.new_game(protocol.new_game(0, 0, 2, 1))
+    return session
+
+
 def test_a_frame_found_as_the_next_question_is_asked_is_the_last_messages_fault():
     """The bot answers new_game; the session only reads it just before the
     first act (a question first reads what came before it): the fault is
     new_game's, and that act is not counted as sent."""
-    process = BotProcess(once_argv("answers-new-game"), ResourceLimits(), "none")
-    session = Session(Channel(process), _MoveDeadline, 0.05)
+    session = started("answers-new-game")
     try:
-        assert session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())) \
-            .answer().fault is None
-        session.new_game(protocol.new_game(0, 0, 2, 1))
         time.sleep(0.5)                              # its stray ready is in the pipe by now
         answer = session.act(protocol.act({"seat": 0}, ["a"], 2.0, 0.0)).answer()
         assert answer.fault == Fault(FaultKind.PROTOCOL, "sent a 'ready' message nobody asked for",
@@ -133,3 +139,75 @@ def test_check_bot_shows_the_hello_the_bot_was_sent(registry, once):
     assert problem.case.endswith("start-up)") and problem.kind == FaultKind.CRASH
     assert problem.message["type"] == "hello"
     assert f"seed={problem.message['seed']})" in problem.detail, problem.detail
+
+
+def test_listening_after_a_message_catches_its_answer():
+    late, quiet = started("answers-new-game-late"), started("illegal", 99)
+    try:
+        assert late.listen(1.0) == Fault(FaultKind.PROTOCOL, "answered 'new_game' (with a "
+                                         "'ready'), which expects no answer", Stage.NEW_GAME, 0)
+        assert quiet.listen(0.3) is None
+    finally:
+        late.kill()
+        quiet.kill()
+
+
+def test_a_slow_ready_is_a_start_up_timeout():
+    session = Session(Channel(BotProcess(once_argv("slow-ready"), ResourceLimits(), "none")),
+                      _MoveDeadline, 0.05)
+    try:
+        limits = {**QUICK.as_dict(), "startup": 0.5}
+        answer = session.hello(protocol.hello("vegetables", {}, 2, 1, limits)).answer()
+        assert answer.fault == Fault(FaultKind.TIMEOUT, "not ready within 0.5s start-up",
+                                     Stage.HELLO, 0)
+    finally:
+        session.kill()
+
+
+def test_a_move_may_draw_on_the_bank_and_no_further():
+    # 1.4 s to answer: within a 1 s move and a 1 s bank, not within a 0.2 s move
+    session = started("slow")
+    try:
+        answer = session.act(protocol.act({"seat": 0}, ["a"], 1.0, 1.0)).answer()
+        assert answer.fault is None and answer.action == "a" and answer.spent >= 1.4
+    finally:
+        session.kill()
+    session = started("slow")
+    try:
+        answer = session.act(protocol.act({"seat": 0}, ["a"], 0.2, 0.0)).answer()
+        assert answer.fault.kind == FaultKind.TIMEOUT and answer.spent is None
+        assert answer.fault.detail.startswith("no action within 0.2s + 0.000s bank (charged 0.2")
+    finally:
+        session.kill()
+
+
+class _Late:
+    """A move clock that never expires but charges more than it allows:
+    an answer that arrived after its time."""
+
+    allowed, spent = 1.0, 0.0
+
+    def __init__(self, process, allowed, grace):
+        pass
+
+    def expired(self, now):
+        return False
+
+    def wake(self, now):
+        return now + 1.0
+
+    def charged(self, now):
+        self.spent = 5.0
+        return self.spent
+
+    def overrun(self, move, bank):
+        return f"late for {move:g}s + {bank:g}s"
+
+
+def test_an_answer_after_its_time_is_a_timeout():
+    session = started("illegal", 99, clock=_Late)
+    try:
+        answer = session.act(protocol.act({"seat": 0}, ["a"], 1.0, 0.5)).answer()
+        assert answer.fault == Fault(FaultKind.TIMEOUT, "late for 1s + 0.5s", Stage.ACT, 1)
+    finally:
+        session.kill()

@@ -5,6 +5,7 @@ so a test can tell which act a report shows (tests/test_session.py)."""
 
 import hashlib
 import sys
+import time
 
 from arena import protocol
 
@@ -26,10 +27,14 @@ while (message := protocol.read_message(wire_in)) is not None:
     if kind == "hello":
         if MODE == "exit-at-hello":
             sys.exit(f"no ready today (seed={message['seed']})")
+        if MODE == "slow-ready":
+            time.sleep(0.8)
         say({"type": "ready"})
     elif kind == "new_game":
         moves = 0
-        if MODE == "answers-new-game":
+        if MODE == "answers-new-game-late":
+            time.sleep(0.2)
+        if MODE.startswith("answers-new-game"):
             say({"type": "ready"})
     elif kind == "act":
         moves += 1
@@ -40,6 +45,9 @@ while (message := protocol.read_message(wire_in)) is not None:
             sys.exit(3)
         elif moves == AT and MODE == "not-an-action":
             say({"type": "ready"})
+        elif moves == AT and MODE == "slow":
+            time.sleep(1.4)
+            say({"type": "action", "action": legal[0]})
         else:
             say({"type": "action", "action": legal[0]})
     elif kind == "goodbye":
