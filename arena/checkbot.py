@@ -13,10 +13,12 @@ drives the bot's process itself, message by message, through the edge cases:
 Edge-case positions are real engine states found by seeded random play; the
 bot is dropped into them with ``new_game`` and an ``act`` built exactly as
 the referee builds it (its observation is everything its seat knows), and
-then plays that game to its end.  Every message is checked the way the
-referee checks it, so a problem is reported as the referee would fault it
-(``timeout``, ``crash``, ``protocol``, ``illegal``), together with the case,
-the message the bot was sent and the end of its stderr.
+then plays that game to its end.  Every message goes through the referee's
+own :class:`~arena.session.Session`, so a problem is reported as the referee
+would fault it (``timeout``, ``crash``, ``protocol``, ``illegal``), together
+with the case, the message the bot was sent and the end of its stderr.  The
+games against random say where a fault was from its structured value (the
+message the bot was handling, its move), never from its text.
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ from typing import Any
 
 from arena import protocol, seeds
 from arena.bots import ANY_GAME, BotSpec
-# _poll: waiting on a channel without exchange()'s timeout fault, for the
-# messages that expect no answer (the bot must stay silent and alive)
-from arena.connection import Channel, Fault, _poll, exchange
+from arena.connection import Channel
+from arena.faults import Fault, FaultKind, Stage
 from arena.game import Engine, State
+from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
+from arena.session import Session, bank_after
 
 #: how long a bot must stay silent after a message that expects no answer
 QUIET = 0.1
@@ -49,7 +52,7 @@ class Problem:
     """One message the bot mishandled."""
 
     case: str                      # which check, e.g. "single legal action"
-    kind: str                      # timeout, crash, protocol or illegal
+    kind: FaultKind
     detail: str
     message: dict[str, Any] | None  # what it was sent (None: nothing sent yet)
     stderr: str = ""                # the end of the bot's stderr
@@ -90,86 +93,81 @@ def _tail(text: str, lines: int = 5) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-class _Session:
-    """One bot process for one match, driven one message at a time and
-    checked the way the referee checks it."""
+class _WallClock:
+    """check-bot's move clock (an :class:`arena.session.MoveClock`): the
+    wall clock from the ``act`` to the answer.  Not the referee's, which
+    charges only the bot's own time on a machine loaded by other matches:
+    check-bot runs one bot at a time, and says "no answer within 1s" in the
+    user's own seconds."""
+
+    def __init__(self, process: BotProcess, allowed: float, grace: float):
+        self.started = time.monotonic()
+        self.allowed = allowed + grace
+        self.spent = 0.0
+
+    def expired(self, now: float) -> bool:
+        return now >= self.started + self.allowed
+
+    def wake(self, now: float) -> float:
+        return self.started + self.allowed
+
+    def charged(self, now: float) -> float:
+        self.spent = now - self.started
+        return self.spent
+
+    def overrun(self, move: float, bank: float) -> str:
+        return f"no answer within {move + bank:g}s"
+
+
+class _Conversation:
+    """One bot process for one match, driven one message at a time through
+    a :class:`~arena.session.Session`; a fault raises :class:`_Mishandled`
+    with the case and the message."""
 
     def __init__(self, spec: BotSpec, level: str, limit: Limit, resources: ResourceLimits):
         self.limit = limit
         try:
-            self.process = BotProcess(spec.argv(), resources, level, spec.files)
+            process = BotProcess(spec.argv(), resources, level, spec.files)
         except SandboxError as error:
-            raise _Mishandled(Problem("start-up", "crash", str(error), None)) from None
-        self.channel = Channel(self.process, stderr_cap=resources.output)
+            raise _Mishandled(Problem("start-up", FaultKind.CRASH, str(error), None)) from None
+        self.session = Session(Channel(process, stderr_cap=resources.output), _WallClock,
+                               limit.grace)
         self.bank = limit.bank
 
-    def _problem(self, case: str, fault: Fault, message: dict | None) -> _Mishandled:
-        return _Mishandled(Problem(case, fault.kind, fault.detail, message,
-                                   _tail(self.channel.stderr_text())))
+    def _check(self, case: str, fault: Fault | None, message: dict) -> None:
+        if fault is not None:
+            raise _Mishandled(Problem(case, fault.kind, fault.detail, message,
+                                      _tail(self.session.channel.stderr_text())))
 
-    def _answer(self, case: str, message: dict, seconds: float) -> tuple[dict, float]:
-        sent = time.monotonic()
-        self.channel.ask(message)
-        deadline = sent + seconds + self.limit.grace
-        reply, at = exchange({0: (self.channel, deadline)})[0]
-        if isinstance(reply, Fault):
-            if reply.kind == "timeout":
-                reply = Fault("timeout", f"no answer within {seconds:g}s")
-            raise self._problem(case, reply, message)
-        return reply, at - sent
-
-    def hello(self, case: str, message: dict) -> None:
-        reply, _ = self._answer(case, message, self.limit.startup)
-        if reply.get("type") != protocol.READY:
-            raise self._problem(case, Fault("protocol", f"expected 'ready', got {reply.get('type')!r}"),
-                                message)
+    def hello(self, case: str, message: protocol.Hello) -> None:
+        self._check(case, self.session.hello(message).answer().fault, message)
 
     def act(self, case: str, state: State, seat: int) -> Any:
-        legal = state.legal_actions(seat)
-        message = protocol.act(state.observation(seat), legal, self.limit.move, self.bank)
-        reply, spent = self._answer(case, message, self.limit.move + self.bank)
-        self.bank = max(0.0, self.bank - max(0.0, spent - self.limit.move))
-        try:
-            action = protocol.expect_action(reply)
-        except protocol.ProtocolError as error:
-            raise self._problem(case, Fault("protocol", str(error)), message) from None
-        if action not in legal:
-            raise self._problem(case, Fault("illegal", f"played {action!r}, not one of the "
-                                                       f"{len(legal)} legal actions"), message)
-        return action
-
-    def tell(self, case: str, message: dict) -> None:
-        """Send a message that expects no answer; the bot must stay silent
-        and alive for a moment."""
-        self.channel.send(message)
-        # listen as if asked, so a reply lands in the inbox and is reported
-        # as an answer to this message rather than as a stray frame
-        self.channel.asked = True
-        end = time.monotonic() + QUIET
-        while self.channel.fault is None and not self.channel.inbox:
-            left = end - time.monotonic()
-            if left <= 0:
-                break
-            _poll({0: (self.channel, end)}, [], left)
-        self.channel.asked = False
-        if self.channel.fault is not None:
-            raise self._problem(case, self.channel.fault, message)
-        if self.channel.inbox:
-            answer = self.channel.inbox[0].get("type")
-            raise self._problem(case, Fault("protocol", f"answered {message['type']!r} (with a "
-                                                        f"{answer!r}), which expects no answer"),
-                                message)
+        message = protocol.act(state.observation(seat), state.legal_actions(seat),
+                               self.limit.move, self.bank)
+        answer = self.session.act(message).answer()
+        if answer.spent is not None:
+            self.bank = bank_after(self.bank, answer.spent, self.limit.move)
+        self._check(case, answer.fault, message)
+        return answer.action
 
     def new_game(self, case: str, index: int, seat: int, players: int) -> None:
+        """Send ``new_game``; the bot must stay silent and alive for a moment."""
         self.bank = self.limit.bank
-        self.tell(case, protocol.new_game(index, seat, players,
-                                                seeds.child(index, "check-bot", seat)))
+        message = protocol.new_game(index, seat, players, seeds.child(index, "check-bot", seat))
+        self.session.new_game(message)
+        self._check(case, self.session.listen(QUIET), message)
+
+    def game_over(self, case: str, message: protocol.GameOver) -> None:
+        """Send ``game_over``; the bot must stay silent and alive for a moment."""
+        self.session.game_over(message)
+        self._check(case, self.session.listen(QUIET), message)
 
     def goodbye(self) -> bool:
         """Say goodbye; True when the bot exited by itself."""
-        self.channel.send({"type": protocol.GOODBYE})
+        self.session.goodbye()
         try:
-            self.process.popen.wait(EXIT_WAIT)
+            self.session.channel.process.popen.wait(EXIT_WAIT)
             exited = True
         except Exception:
             exited = False
@@ -177,7 +175,7 @@ class _Session:
         return exited
 
     def kill(self) -> None:
-        self.process.kill()
+        self.session.kill()
 
 
 def _ranks(state: State) -> list[int]:
@@ -185,7 +183,7 @@ def _ranks(state: State) -> list[int]:
     return list(outcome.ranks) + [d.rank for d in outcome.dummies]
 
 
-def _play_out(session: _Session, state: State, seat: int, rng: random.Random,
+def _play_out(session: _Conversation, state: State, seat: int, rng: random.Random,
               first_case: str, case: str, end_case: str) -> None:
     """Play ``state`` to its end, the bot in ``seat`` (its first act labelled
     ``first_case``) and random choices elsewhere; then ``game_over``."""
@@ -199,8 +197,8 @@ def _play_out(session: _Session, state: State, seat: int, rng: random.Random,
             else:
                 chosen[s] = rng.choice(state.legal_actions(s))
         state.apply(chosen)
-    session.tell(end_case, protocol.game_over(seat, list(state.outcome().scores), _ranks(state),
-                                              state.observation(seat)))
+    session.game_over(end_case, protocol.game_over(seat, list(state.outcome().scores),
+                                                   _ranks(state), state.observation(seat)))
 
 
 @dataclass
@@ -253,10 +251,6 @@ def _table_sizes(engine: Engine) -> tuple[int, int]:
     return main, (min((n for n in other if n > main), default=max(other)) if other else main)
 
 
-def _game_over_case(first: str) -> str:
-    return f"{first}: game_over"
-
-
 class _Checker:
     def __init__(self, name: str, spec: BotSpec, registry, limit: Limit, level: str | None,
                  resources: ResourceLimits, seed: int, games: int,
@@ -280,50 +274,50 @@ class _Checker:
         rng = random.Random(f"referee:{self.seed}:{engine.info.id}")
         deals = [Deal(rng.randrange(2**31), tuple((s + g) % players for s in range(players)))
                  for g in range(self.games)]
+        mine: dict[int, Fault] = {}             # game index -> the checked bot's fault
+
+        def on_fault(game: int, seat: int, fault: Fault) -> None:
+            if deals[game].seating[seat] == 0:
+                mine[game] = fault
+
         records = play_match(engine, entrants, deals, options, self.limit, sandbox=self.level,
-                             resources=self.resources)
+                             resources=self.resources, on_fault=on_fault)
         report.played = len(records)
-        found = False
-        for number, (deal, record) in enumerate(zip(deals, records), 1):
+        for game, fault in sorted(mine.items()):
+            deal, record = deals[game], records[game]
             seat = deal.seating.index(0)
-            mine = record.seats[seat]
-            if mine.fault is None:
-                continue
-            found = True
-            message, where = self._referee_message(engine, record, deals[0].seed, seat, mine)
+            message, where = self._referee_message(engine, record, deal, game, seat, fault)
             report.problems.append(Problem(
-                f"{case}: game {number} (seed {record.seed}, seat {seat}, {where})",
-                mine.fault, mine.fault_detail or "", message))
-        if not found:
+                f"{case}: game {game + 1} (seed {record.seed}, seat {seat}, {where})",
+                fault.kind, fault.detail, message))
+        if not mine:
             report.passed.append(case)
 
-    def _referee_message(self, engine, record, match_seed, seat, mine) -> tuple[dict | None, str]:
-        """Rebuild the message a faulted seat was answering, from the record,
-        and say where in the game it was."""
-        detail = mine.fault_detail or ""
-        if detail.startswith(("not ready", "expected 'ready'")):
-            bot_seed = random.Random(f"{match_seed}:0").randrange(2**31)
-            return protocol.hello(engine.info.id, record.options, record.players, bot_seed,
-                                  self.limit.as_dict()), "start-up"
-        # the referee counts a move whose answer arrived, even when that answer
-        # was then refused (illegal, or not an action): that one was the last
-        answered = mine.fault == "illegal" or detail.startswith(("action must", "expected an 'action'"))
-        target = mine.moves - 1 if answered else mine.moves
-        state = engine.new_game(record.players, record.seed, record.options)
-        asked = 0
-        for step in record.steps:
-            if seat in state.to_act():
-                if asked == target:
-                    return (protocol.act(state.observation(seat), state.legal_actions(seat),
-                                         self.limit.move, self.limit.bank),
-                            f"its move {target + 1}" + (" (or its start-up)" if target == 0 and not answered else ""))
-                asked += 1
-            state.apply({s: a for s, a in step})
-        return None, f"after its {mine.moves} moves"
+    def _referee_message(self, engine: Engine, record: GameRecord, deal: Deal, game: int,
+                         seat: int, fault: Fault) -> tuple[dict | None, str]:
+        """Rebuild the message the faulted seat was handling, from the game's
+        record and where the fault says it was, and say where that was."""
+        if fault.stage == Stage.HELLO:
+            return protocol.hello(engine.info.id, record.options, record.players,
+                                  deal.hello_seed(0), self.limit.as_dict()), "start-up"
+        if fault.stage == Stage.NEW_GAME:
+            return protocol.new_game(game, seat, record.players, deal.seat_seed(seat)), "new_game"
+        if fault.stage == Stage.ACT:
+            state = engine.new_game(record.players, record.seed, record.options)
+            asked = 0
+            for step in record.steps:
+                if seat in state.to_act():
+                    asked += 1
+                    if asked == fault.move:
+                        return (protocol.act(state.observation(seat), state.legal_actions(seat),
+                                             self.limit.move, self.limit.bank),
+                                f"its move {asked}")
+                state.apply({s: a for s, a in step})
+        return None, f"after its {fault.move} moves"
 
     # -- edge cases, message by message ----------------------------------------
-    def _session(self, engine: Engine, players: int, options: dict, match: int) -> _Session:
-        session = _Session(self.spec, self.level, self.limit, self.resources)
+    def _session(self, engine: Engine, players: int, options: dict, match: int) -> _Conversation:
+        session = _Conversation(self.spec, self.level, self.limit, self.resources)
         bot_seed = random.Random(f"check:{self.seed}:{match}").randrange(2**31)
         try:
             session.hello(f"start-up (hello, {players} players)",
@@ -339,7 +333,7 @@ class _Checker:
         rng = random.Random(f"edge:{self.seed}:{engine.info.id}")
         base = rng.randrange(2**30)
         found = find_positions(engine, players, options, base)
-        scenarios: list[tuple[str, Callable[[_Session, int], None]]] = []
+        scenarios: list[tuple[str, Callable[[_Conversation, int], None]]] = []
 
         def first_move(session, index):
             state = engine.new_game(players, base + 1000, options)

@@ -14,10 +14,10 @@ import os
 import re
 import select
 import time
-from dataclasses import dataclass
 from typing import Any, Hashable, Protocol
 
 from arena import protocol
+from arena.faults import Fault, FaultKind
 from arena.sandbox import BotProcess
 
 _READ = 1 << 16
@@ -29,14 +29,6 @@ CRASH_CHARS = 500
 #: stderr lines that say nothing on their own: a JavaScript stack frame
 #: (``    at f (file.js:1:2)``), or punctuation only (``}``, ``^``)
 _NOISE = re.compile(r"\s+at \S|[^\w]*$")
-
-
-@dataclass(frozen=True)
-class Fault:
-    """Why a bot did not give a usable answer."""
-
-    kind: str      # "timeout", "crash" or "protocol" (see arena.records.FAULTS)
-    detail: str
 
 
 class Deadline(Protocol):
@@ -102,7 +94,7 @@ class Channel:
             except BlockingIOError:
                 return
             except (BrokenPipeError, OSError):
-                self._fail("crash", "closed its input")
+                self._fail(FaultKind.CRASH, "closed its input")
                 return
             del self._outbox[:written]
 
@@ -115,19 +107,19 @@ class Channel:
             except BlockingIOError:
                 return
             if not data:
-                self._fail("crash", "closed its output")
+                self._fail(FaultKind.CRASH, "closed its output")
                 return
             try:
                 messages = self._reader.feed(data)
             except protocol.ProtocolError as error:
-                self._fail("protocol", str(error))
+                self._fail(FaultKind.PROTOCOL, str(error))
                 return
             for message in messages:
                 if not self.asked:
-                    self._fail("protocol", f"sent a {message.get('type')!r} message "
+                    self._fail(FaultKind.PROTOCOL, f"sent a {message.get('type')!r} message "
                                            f"nobody asked for")
                 elif self.inbox:
-                    self._fail("protocol", "sent more than one message")
+                    self._fail(FaultKind.PROTOCOL, "sent more than one message")
                 else:
                     self.inbox.append(message)
             if len(data) < _READ:
@@ -149,9 +141,9 @@ class Channel:
         del self._stderr_tail[:-_TAIL]
         return len(data)
 
-    def _fail(self, kind: str, detail: str) -> None:
+    def _fail(self, kind: FaultKind, detail: str) -> None:
         if self.fault is None:
-            if kind == "crash":
+            if kind == FaultKind.CRASH:
                 detail = self._crash_detail(detail)
             self.fault = Fault(kind, detail)
 
@@ -198,6 +190,7 @@ def exchange(
     new one).
     """
     results: dict[Hashable, tuple[dict[str, Any] | Fault, float]] = {}
+    polls = polls or PollSet()
     while True:
         now = time.monotonic()
         pending = {}
@@ -209,22 +202,16 @@ def exchange(
                 channel.asked = False
                 continue
             if channel.fault is None and _expired(deadline, now):
-                channel.fault = Fault("timeout", "no answer before the deadline")
+                channel.fault = Fault(FaultKind.TIMEOUT, "no answer before the deadline")
             if channel.fault is not None:
                 results[key] = (channel.fault, now)
             else:
                 pending[key] = (channel, deadline)
         if not pending:
             return results
-        _poll(pending, bystanders, min(_wake(deadline, now) for _, deadline in pending.values())
-              - now, polls)
-
-
-def _poll(pending, bystanders, timeout: float, polls: "PollSet | None" = None) -> None:
-    """Wait up to ``timeout`` seconds for any of these channels' pipes, and
-    service what is ready."""
-    channels = [channel for channel, _ in pending.values()]
-    (polls or PollSet()).wait(channels + [c for c in bystanders if c.fault is None], timeout)
+        wake = min(_wake(deadline, now) for _, deadline in pending.values())
+        polls.wait([channel for channel, _ in pending.values()]
+                   + [c for c in bystanders if c.fault is None], wake - now)
 
 
 class PollSet:

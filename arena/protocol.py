@@ -4,12 +4,16 @@ A frame is a 4-byte big-endian unsigned length followed by that many bytes of
 one msgpack map.  Every message has a ``"type"``.  The referee checks a frame's
 length against its cap *before* reading or decoding the body, so a bot cannot
 make the referee buffer a 2 GiB message.
+
+Each message has a ``TypedDict`` below, key for key the tables of
+``docs/protocol.md`` (a test holds them to it), so a type checker sees a
+misspelt key in the referee, check-bot or a bot before a bot does.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal, TypedDict
 
 import msgpack
 
@@ -33,8 +37,84 @@ class ProtocolError(Exception):
     """A frame that is oversized, undecodable or not the expected message."""
 
 
+class Limits(TypedDict):
+    """``hello``'s time control, in seconds."""
+
+    startup: float
+    move: float
+    bank: float
+
+
+class Hello(TypedDict):
+    type: Literal["hello"]
+    protocol: int
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    limits: Limits
+    settings: dict[str, Any]
+
+
+class _ReadyType(TypedDict):
+    type: Literal["ready"]
+
+
+class Ready(_ReadyType, total=False):
+    """``name`` and ``version`` are optional (``NotRequired`` would be lost
+    to this module's postponed annotations on Python 3.11)."""
+
+    name: str
+    version: str
+
+
+class NewGame(TypedDict):
+    type: Literal["new_game"]
+    index: int
+    seat: int
+    players: int
+    seed: int
+
+
+class Clock(TypedDict):
+    """``act``'s clock: seconds for this move, and left in the game's bank."""
+
+    move: float
+    bank: float
+
+
+class Act(TypedDict):
+    type: Literal["act"]
+    observation: dict[str, Any]
+    legal: list
+    clock: Clock
+
+
+class Action(TypedDict):
+    type: Literal["action"]
+    action: str | int
+
+
+class GameOver(TypedDict):
+    type: Literal["game_over"]
+    seat: int
+    scores: list
+    ranks: list[int]
+    observation: dict[str, Any]
+
+
+class Goodbye(TypedDict):
+    type: Literal["goodbye"]
+
+
+#: every message by its type, each way (what the documentation's tables list)
+TO_BOT: dict[str, type] = {HELLO: Hello, NEW_GAME: NewGame, ACT: Act, GAME_OVER: GameOver,
+                           GOODBYE: Goodbye}
+FROM_BOT: dict[str, type] = {READY: Ready, ACTION: Action}
+
+
 def hello(game: str, options: dict[str, Any], players: int, seed: int,
-          limits: dict[str, float], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+          limits: Limits, settings: dict[str, Any] | None = None) -> Hello:
     """Once per match, before any game; the bot answers ``ready``.
     ``settings`` is the bot's own table from the tournament file (its meaning
     is the bot's business; empty when none was given)."""
@@ -43,23 +123,28 @@ def hello(game: str, options: dict[str, Any], players: int, seed: int,
             "settings": settings or {}}
 
 
-def new_game(index: int, seat: int, players: int, seed: int) -> dict[str, Any]:
+def new_game(index: int, seat: int, players: int, seed: int) -> NewGame:
     """Before each game of the match; no answer.  ``seed`` is this seat's own
     seed for this game: a bot that draws its chance from it plays the same
     game the same way whatever it played before."""
     return {"type": NEW_GAME, "index": index, "seat": seat, "players": players, "seed": seed}
 
 
-def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> dict[str, Any]:
+def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> Act:
     """The bot must answer ``action`` with one element of ``legal``."""
     return {"type": ACT, "observation": observation, "legal": legal,
             "clock": {"move": move, "bank": bank}}
 
 
-def game_over(seat: int, scores: list, ranks: list, observation: dict[str, Any]) -> dict[str, Any]:
+def game_over(seat: int, scores: list, ranks: list, observation: dict[str, Any]) -> GameOver:
     """After each game; no answer."""
     return {"type": GAME_OVER, "seat": seat, "scores": scores, "ranks": ranks,
             "observation": observation}
+
+
+def goodbye() -> Goodbye:
+    """At the end of the match; no answer, the bot exits."""
+    return {"type": GOODBYE}
 
 
 def encode(message: dict[str, Any]) -> bytes:

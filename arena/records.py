@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.faults import FaultKind
 from arena.game import DummyResult
 
 #: the kinds of fault a seat can commit, in the order they are reported
-FAULTS = ("timeout", "crash", "protocol", "illegal")
+FAULTS = tuple(FaultKind)
 
 
 @dataclass
@@ -23,7 +24,7 @@ class SeatRecord:
     score: float
     rank: int
     team: int
-    fault: str | None = None
+    fault: FaultKind | None = None   # a plain string when read back: the same value
     fault_detail: str | None = None
     moves: int = 0
     time_used: float = 0.0

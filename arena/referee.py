@@ -11,7 +11,12 @@ asked for included, whenever it arrives) or plays an illegal action is
 *faulted*: its process tree is killed, the fault is recorded, its seat is
 played out by a seeded random fallback so the game ends normally for the
 others, and it ranks last.  A faulted entrant is started afresh for the
-match's next game.  Faults never raise: the match always completes.
+match's next game.  Faults never raise: the match always completes.  Each
+one is a structured :class:`~arena.faults.Fault` (kind, the message the bot
+was handling, its move, a detail), passed to ``on_fault`` as it happens; the
+game record keeps its kind and detail.  What is said to a bot and how its
+answers are judged is the bot's :class:`~arena.session.Session`, shared with
+``arena check-bot``; the match, its seats and their clocks are this module's.
 
 Every game brings its own seeds (:class:`Deal`): the deal's, and a secret
 *chance* seed from which each seat's own seed (sent in ``new_game``) and the
@@ -35,13 +40,15 @@ from typing import Any
 from arena import audit as leak_audit
 from arena import protocol, seeds
 from arena.bots import BotSpec
-from arena.connection import Channel, Fault, PollSet, exchange
+from arena.connection import Channel, PollSet
+from arena.faults import Fault, FaultKind, Stage
 from arena.game import DummyResult, Engine, Outcome, competition_ranks
 from arena.records import GameRecord, SeatRecord
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
+from arena.session import Session, answers, bank_after
 
 #: how long the referee waits for a move at most, in multiples of the time the
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
@@ -120,6 +127,11 @@ class Deal:
         """The seed of the bot in ``seat`` for this game."""
         return seeds.child(self.chance_seed, "seat", seat)
 
+    def hello_seed(self, entrant: int) -> int:
+        """The ``hello`` seed of entrant ``entrant`` when it starts in this
+        game, so a restarted bot gets a new one."""
+        return seeds.child(self.chance_seed, "hello", entrant)
+
 
 def play_match(
     engine: Engine,
@@ -133,6 +145,7 @@ def play_match(
     audit: bool = False,
     started: "Prestarted | None" = None,
     linger: bool = False,
+    on_fault: Callable[[int, int, Fault], None] | None = None,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
     ends) a record per game.  ``started``: the match's bots launched ahead
@@ -141,7 +154,9 @@ def play_match(
     background (:meth:`BotProcess.end`); the call returns once they are
     gone, unless ``linger`` (a tournament worker, which starts its next match
     meanwhile and drains :data:`~arena.sandbox.process.UNDERTAKER` before it
-    exits).  ``sandbox`` is a level of
+    exits).  Every fault is passed to ``on_fault`` as it happens, with the
+    game's index (as sent in ``new_game``) and the seat: where it was, which
+    the record does not keep.  ``sandbox`` is a level of
     :mod:`arena.sandbox` (None: strict where available, else basic).
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
@@ -154,7 +169,7 @@ def play_match(
             started.close()             # launched for a match that will not be played
         raise
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].chance_seed if deals else 0, audit, started)
+                   deals[0].chance_seed if deals else 0, audit, started, on_fault)
     records = []
     try:
         for position, deal in enumerate(deals):
@@ -242,20 +257,9 @@ def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProce
                       entrant.sandbox or level, entrant.spec.files)
 
 
-class _Player:
-    """One entrant's process for as long as it behaves."""
-
-    def __init__(self, entrant: Entrant, channel: Channel):
-        self.entrant = entrant
-        self.channel = channel
-
-    def kill(self) -> None:
-        self.channel.process.end()
-
-
 class _Match:
     def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit,
-                 started):
+                 started, on_fault=None):
         self.engine = engine
         self.started = started or Prestarted({})
         self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
@@ -264,8 +268,11 @@ class _Match:
         self.options = options
         self.limit = limit
         self.resources = resources
-        self.live: dict[int, _Player] = {}
+        self.on_fault = on_fault
+        #: each entrant's session, for as long as it behaves
+        self.live: dict[int, Session] = {}
         self.polls = PollSet()
+        self.game_index = 0
 
     # -- processes ---------------------------------------------------------
     def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
@@ -275,7 +282,8 @@ class _Match:
         Their ``hello`` seeds come from the game they start in, so a
         restarted bot gets a new one.  Returns the faults of those that did
         not get ready."""
-        faults, waiting = {}, {}
+        faults: dict[int, Fault] = {}
+        waiting: dict[int, Session] = {}
         for index in indices:
             entrant = self.entrants[index]
             resources = entrant.resources or self.resources
@@ -287,41 +295,35 @@ class _Match:
                 try:
                     process = _launch(entrant, self.level, self.resources)
                 except SandboxError as error:
-                    faults[index] = Fault("crash", str(error))
+                    faults[index] = Fault(FaultKind.CRASH, str(error), Stage.HELLO, 0)
                     continue
-            channel = Channel(process, stderr_cap=resources.output)
-            seed = seeds.child(deal.chance_seed, "hello", index)
-            channel.ask(protocol.hello(self.engine.info.id, self.options, players, seed,
-                                       limit.as_dict(), dict(entrant.settings or {})))
-            waiting[index] = (channel,
-                              time.monotonic() + max(0.0, limit.startup - head) + limit.grace)
+            session = Session(Channel(process, stderr_cap=resources.output), _MoveDeadline,
+                              limit.grace)
+            hello = protocol.hello(self.engine.info.id, self.options, players,
+                                   deal.hello_seed(index), limit.as_dict(),
+                                   dict(entrant.settings or {}))
+            waiting[index] = session.hello(hello, spent=head)
         try:
-            replies = exchange(waiting, self._channels(), self.polls) if waiting else {}
+            replies = answers(waiting, self._sessions(), self.polls) if waiting else {}
         except BaseException:           # interrupted: none of them is the match's yet
-            for channel, _ in waiting.values():
-                channel.process.end()
+            for session in waiting.values():
+                session.channel.process.end()
             raise
-        for index, (reply, _) in replies.items():
-            channel = waiting[index][0]
-            if isinstance(reply, dict) and reply.get("type") != protocol.READY:
-                reply = Fault("protocol", f"expected 'ready', got {reply.get('type')!r}")
-            if isinstance(reply, Fault):
-                if reply.kind == "timeout":
-                    reply = Fault("timeout",
-                                  f"not ready within {self._limit(index).startup:g}s start-up")
-                channel.process.end()
-                faults[index] = reply
+        for index, answer in replies.items():
+            if answer.fault is not None:
+                waiting[index].channel.process.end()
+                faults[index] = answer.fault
             else:
-                self.live[index] = _Player(self.entrants[index], channel)
+                self.live[index] = waiting[index]
         return faults
 
-    def _channels(self, exclude: set[int] = frozenset()) -> list[Channel]:
-        return [p.channel for i, p in self.live.items() if i not in exclude]
+    def _sessions(self, exclude: set[int] = frozenset()) -> list[Session]:
+        return [session for i, session in self.live.items() if i not in exclude]
 
     def _drop(self, index: int) -> None:
         player = self.live.pop(index, None)
         if player is not None:
-            player.kill()
+            player.channel.process.end()        # killed now, reaped in the background
 
     def close(self) -> None:
         """Say goodbye, give bots a moment to exit, then end every tree.
@@ -334,7 +336,7 @@ class _Match:
         and its last screen comes before whatever the caller prints next."""
         self.started.close()
         for player in self.live.values():
-            player.channel.send({"type": protocol.GOODBYE})
+            player.goodbye()
         deadline = time.monotonic() + GOODBYE_GRACE
         for index in list(self.live):
             process = self.live.pop(index).channel.process
@@ -353,7 +355,7 @@ class _Match:
         asking it (a frame sent unasked, a crash): it is out of this game."""
         seat_of = {index: seat for seat, index in index_at.items()}
         for index, player in list(self.live.items()):
-            fault = player.channel.fault
+            fault = player.fault
             if fault is None:
                 continue
             seat = seat_of.get(index)
@@ -366,6 +368,7 @@ class _Match:
     def play(self, deal: Deal, game_index: int) -> GameRecord:
         started = time.monotonic()
         players = len(deal.seating)
+        self.game_index = game_index
         state = self.engine.new_game(players, deal.seed, self.options)
         fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
         index_at = dict(enumerate(deal.seating))
@@ -375,7 +378,7 @@ class _Match:
         for seat, index in index_at.items():
             fault = faults.get(index)
             if fault is None:
-                self.live[index].channel.send(
+                self.live[index].new_game(
                     protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))
             else:
                 seats[seat].fault = fault
@@ -398,7 +401,7 @@ class _Match:
                                              state.observation(seat))
                 if self.audit:
                     leak_audit.audit_game_over(self.engine, state, seat, message)
-                self.live[index].channel.send(message)
+                self.live[index].game_over(message)
         return GameRecord(
             game=self.engine.info.id,
             version=self.engine.info.version,
@@ -433,32 +436,20 @@ class _Match:
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
-        waiting = {}
-        for seat, message in messages.items():   # the clocks start now, for every acting seat
-            channel = self.live[index_at[seat]].channel
-            limit = limits[seat]
-            deadline = _MoveDeadline(channel.process, limit.move + seats[seat].bank, limit.grace)
-            channel.ask(message)
-            waiting[seat] = (channel, deadline)
+        # the clocks start now, for every acting seat
+        thinking = {seat: self.live[index_at[seat]].act(message)
+                    for seat, message in messages.items()}
         busy = {index_at[seat] for seat in asked}
-        replies = exchange(waiting, self._channels(exclude=busy), self.polls)
         chosen = {}
-        for seat in asked:
-            reply, at = replies[seat]
-            clock, limit, deadline = seats[seat], limits[seat], waiting[seat][1]
-            if not isinstance(reply, Fault) and deadline.charged(at) > deadline.allowed:
-                reply = Fault("timeout", "")        # answered, but after its time
-            if isinstance(reply, Fault):
-                if reply.kind == "timeout":
-                    reply = Fault("timeout", deadline.overrun(limit.move, clock.bank))
-                clock.fault = reply
+        for seat, answer in answers(thinking, self._sessions(exclude=busy), self.polls).items():
+            clock = seats[seat]
+            if answer.spent is not None:
+                clock.charge(answer.spent, limits[seat].move)
+            if answer.fault is None:
+                chosen[seat] = answer.action
             else:
-                clock.charge(deadline.spent, limit.move)
-                clock.fault = _check_action(reply, legal[seat])
-                if clock.fault is None:
-                    chosen[seat] = reply["action"]
-            if clock.fault is not None:
-                self._fault(index_at[seat], seat, clock.fault)
+                clock.fault = answer.fault
+                self._fault(index_at[seat], seat, answer.fault)
         self._sweep(seats, index_at)
         return chosen
 
@@ -468,6 +459,8 @@ class _Match:
     def _fault(self, index: int, seat: int, fault: Fault) -> None:
         log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,
                     fault.kind, fault.detail)
+        if self.on_fault is not None:
+            self.on_fault(self.game_index, seat, fault)
         self._drop(index)
 
 
@@ -533,17 +526,7 @@ class _SeatClock:
     def charge(self, spent: float, move: float) -> None:
         self.moves += 1
         self.used += spent
-        self.bank = max(0.0, self.bank - max(0.0, spent - move))
-
-
-def _check_action(message: dict[str, Any], legal: list) -> Fault | None:
-    try:
-        action = protocol.expect_action(message)
-    except protocol.ProtocolError as error:
-        return Fault("protocol", str(error))
-    if action not in legal:
-        return Fault("illegal", f"played {action!r}, not one of the {len(legal)} legal actions")
-    return None
+        self.bank = bank_after(self.bank, spent, move)
 
 
 def _ranks_with_faults(outcome: Outcome, faulted: list[bool]) -> list[int]:

@@ -64,6 +64,10 @@ UPSTREAM_OF = {
     "arena.store": {"arena.tournament", "arena.rating", "arena.leaderboard", "arena.referee"},
     "arena.rating": {"arena.tournament", "arena.leaderboard", "arena.referee"},
     "arena.leaderboard": {"arena.tournament", "arena.referee"},
+    # the bot session sits under the referee and check-bot; fault kinds under all
+    "arena.session": {"arena.referee", "arena.checkbot", "arena.tournament", "arena.store"},
+    "arena.faults": {"arena.connection", "arena.session", "arena.referee", "arena.records",
+                     "arena.sandbox"},
 }
 
 
