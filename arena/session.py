@@ -101,11 +101,14 @@ class Session:
         """Ask for ``ready`` within the start-up limit the message carries
         (once: a session is one process), less the ``spent`` seconds of it
         the bot used already (a pre-started bot's CPU before its hello,
-        :class:`arena.referee.Prestarted`); the session, to wait on."""
+        :class:`arena.referee.Prestarted`); the session, to wait on.  A bot
+        that spent more than its start-up and the grace is out of time at
+        once, however soon it answers: started when needed, it could not
+        have been ready in time."""
         self._seconds = startup = message["limits"]["startup"]
         self._legal, self._bank = None, 0.0
         self.channel.ask(message)
-        self._deadline = time.monotonic() + max(0.0, startup - spent) + self._grace
+        self._deadline = time.monotonic() + (startup - spent) + self._grace
         return self
 
     def new_game(self, message: protocol.NewGame) -> None:

@@ -84,7 +84,10 @@ def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     seat = record.seats[0]
     assert seat.fault == "timeout"
     assert seat.moves == 2
-    assert seat.time_used >= 0.8
+    # two 0.4 s sleeps charged (the clock forgives what it finds the referee
+    # itself waited for a core, so under load a move is charged up to a few
+    # hundredths less than its sleep: 0.79 s was seen)
+    assert seat.time_used >= 0.7
     bank_left = float(re.search(r"\+ ([0-9.]+)s bank", seat.fault_detail).group(1))
     assert bank_left <= 0.15  # what the two overruns left of it
 
