@@ -43,6 +43,41 @@ def test_deck_matches_the_ruling():
     assert len(set(CARD_CODE)) == 21 and "green7" in CARD_CODE and "red4" in CARD_CODE
 
 
+def bidding_views(players, seed=0):
+    """Seat 0's view at the bidding of each of the six rounds of a random game."""
+    state = ENGINE.new_game(players, seed)
+    rng = random.Random(seed)
+    views = []
+    while state.to_act() and len(views) < 6:
+        obs = state.observation(0)
+        if obs["phase"] == BID:
+            views.append(obs)
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    return views
+
+
+@pytest.mark.parametrize("players, sizes", [
+    (1, [1, 2, 3, 4, 5, 6]), (2, [1, 2, 3, 4, 5, 6]), (3, [1, 2, 3, 4, 5, 6]),
+    (4, [1, 2, 3, 4, 5, 5]), (5, [1, 2, 3, 4, 4, 4]),
+])
+def test_cards_dealt_per_hand_follow_the_round_table(players, sizes):
+    # the rules page's table, by hands at the table (dummies included)
+    views = bidding_views(players)
+    assert [obs["round"] for obs in views] == [1, 2, 3, 4, 5, 6]
+    assert [obs["hand_size"] for obs in views] == sizes
+    assert [len(obs["hand"]) for obs in views] == sizes
+    assert [[len(suits) for suits in obs["hand_suits"]] for obs in views] == \
+        [[size] * max(players, 3) for size in sizes]
+
+
+def test_dummy_bids_follow_the_fixed_table_every_round():
+    mac, donald = [0, 1, 0, 2, 0, 3], [1, 0, 1, 0, 2, 0]
+    views = bidding_views(1)
+    assert [obs["bids"] for obs in views] == [[None, m, d] for m, d in zip(mac, donald)]
+    views = bidding_views(2)
+    assert [obs["bids"] for obs in views] == [[None, None, m] for m in mac]
+
+
 def test_trick_winner_rule():
     assert trick_winner([4, 6, 1]) == 1
     assert trick_winner([3, 3, 2]) == 2
@@ -337,6 +372,7 @@ def test_a_tie_with_a_dummy_is_replayed_and_dummies_are_ranked():
     state._bids, state._won = [0, 0, 3], [0, 0, 3]
     state._end_round()  # 11, 9, 11: the player is tied with Mac
     assert state._phase == BID and state._replay == 1
+    assert state.observation(0)["bids"] == [None, None, 3]  # Mac's round-6 bid again
     state._bids, state._won = [0, 0, 3], [1, 0, 3]
     state._end_round()  # 10, 15, 17
     outcome = state.outcome()
