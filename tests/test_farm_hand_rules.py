@@ -2,6 +2,7 @@
 
 import random
 
+import msgpack
 import pytest
 
 from arena.game import IllegalAction
@@ -490,3 +491,32 @@ def test_the_leak_audit_is_given_every_other_hand_dummies_included():
     assert state.secrets(0) == [["green3", "yellow5"], ["orange7", "blue6"]]
     assert state.secrets(1) == [["blue1", "blue2"], ["orange7", "blue6"]]
     assert state.secrets(2) == [["blue1", "blue2"], ["green3", "yellow5"]]
+
+
+def test_farm_hand_is_a_simultaneous_bidding_game():
+    assert FarmHand.info.simultaneous and FarmHand.info.players == (1, 2, 3, 4, 5)
+
+
+def test_a_second_seat_with_the_card_play_is_refused():
+    state = at_round(3, 1)                   # dealer 0: seat 1 leads
+    state.set_hands([["blue1"], ["green3"], ["orange6"]])
+    state.apply({0: 0, 1: 0, 2: 0})
+    with pytest.raises(IllegalAction, match="only seat 1 plays now"):
+        state.apply({1: "green3", 2: "orange6"})
+    assert state.observation(0)["trick"] == []
+
+
+def test_sampled_state_from_a_wire_observation_bids_like_the_real_one():
+    # an observation as a bot receives it (msgpack-decoded: new string objects)
+    state = at_round(3, 2)
+    obs = msgpack.unpackb(msgpack.packb(state.observation(0)), strict_map_key=False)
+    sampled = ENGINE.sample_state(obs, random.Random(1))
+    assert sampled.legal_actions(0) == [0, 1, 2]
+    sampled.set_hands([["blue1", "blue2"], ["green3", "green4"], ["red1", "red4"]])
+    assert sampled.observation(0)["hand"] == ["blue1", "blue2"]
+
+
+def test_sampled_states_shuffle_their_later_rounds_each_their_own_way():
+    obs = at_round(3, 2).observation(0)
+    draws = {ENGINE.sample_state(obs, random.Random(seed))._rng.random() for seed in range(200)}
+    assert len(draws) > 150

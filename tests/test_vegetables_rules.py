@@ -522,3 +522,85 @@ def test_actions_as_they_arrive_from_the_wire_work_like_any_other():
     assert state.hand_size(0) == 8 and "pass" in state.legal_actions(0)
     state.step(0, wire({"a": "pass"})["a"])
     assert state._to_move == 1 and state._turn == 1
+
+
+def test_the_second_seat_ends_its_turn_and_the_first_plays_again():
+    state = make(hand0=["y5", "g5"] + hand_of(8), hand1=["r5"] + hand_of(20)[8:16],
+                 tops={"y1": 1, "r1": 1, "g1": 1}, wells=FULL_WELLS)
+    state.step(0, "play:y5")
+    assert state.observation(1)["played_this_turn"] == 1
+    state.step(0, "pass")
+    assert state.observation(0)["to_move"] == 1
+    state.step(1, "play:r5")
+    state.step(1, "pass")
+    obs = state.observation(1)
+    assert obs["to_move"] == 0 and obs["turn"] == 2 and obs["played_this_turn"] == 0
+    assert "play:g5" in state.legal_actions(0)
+
+
+def test_a_ground_play_counts_once():
+    state = make(grounds0=["g1", "g2"], hand0=hand_of(8), wells=FULL_WELLS)
+    state.step(0, "play:g1")
+    assert state.observation(0)["played_this_turn"] == 1
+
+
+def test_the_game_over_has_nobody_to_move():
+    state = make(hand0=["p13"], hand1=["g18"], tops={"p1": 9})
+    assert state.observation(1)["to_move"] == 0
+    state.step(0, "play:p13")
+    assert state.is_over() and state.observation(1)["to_move"] is None
+
+
+def test_the_leak_audit_gets_the_unknown_cards_of_the_other_hand():
+    state = make(hand0=["y5", "p13"], hand1=["r6", "g14"], tops={"y1": 1},
+                 wells=[["p15"], ["p16"], ["y7"]])
+    assert state.secrets(0) == [["g14", "r6"], ["p15"], ["p16"], ["y7"]]
+    assert state.secrets(1) == [["p13", "y5"], ["p15"], ["p16"], ["y7"]]
+
+
+def test_tractor_targets_name_the_card_stood_in_for_and_only_for_the_seat_to_play():
+    state = make(hand0=["r9"], hand1=["r5", "g9"], tops={"r1": 1, "g1": 1},
+                 tractors=(1, 1), wells=FULL_WELLS)
+    assert state.observation(0)["tractor_targets"] == ["r5"]
+    assert state.observation(1)["tractor_targets"] == []    # seat 1 holds g9, waits
+
+
+def test_discarded_tractors_are_counted_per_seat():
+    state = make(hand0=["y13"], tractors=(1, 1), wells=FULL_WELLS)
+    assert state.observation(1)["tractors_discarded"] == [0, 0]
+    state.step(0, "discard-tractor")
+    assert state.observation(1)["tractors_discarded"] == [1, 0]
+
+
+def test_a_stack_at_16_is_unfinished():
+    tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y4": 16, "p1": 9}
+    state = make(hand0=["p13"], hand1=["g5"], tops=tops)
+    state.step(0, "play:p13")
+    assert state._end == "out" and state._scores == [20, 0]     # p1 and y4 unfinished
+
+
+def test_the_last_stack_finished_with_the_last_card_ends_as_all_finished():
+    tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y4": 16}
+    state = make(hand0=["y20"], hand1=["g5"], tops=tops)
+    state.step(0, "play:y20")
+    assert state._end == "all-finished" and state._scores == [40, 0]
+
+
+def test_third_well_opens_when_well_1_is_empty_too():
+    state = make(hand0=["y5"], tops={"y1": 1}, wells=[["p13"], [], ["g5"]])
+    assert state.observation(0)["third_well_open"] is True
+
+
+def test_sampled_opponent_with_a_known_unplayable_card_still_gets_its_play():
+    # as above, and seat 0 also holds a Silo card everyone knows, not playable
+    state = make(hand0=["p13", "y13"], hand1=["r5"], tops={"p1": 9},
+                 wells=[[f"g{n}" for n in range(13, 21)],
+                        [f"y{n}" for n in range(14, 21)] + ["r13"], []])
+    state._public[0] = {CARD["y13"]}
+    rest_in_a_silo(state)
+    assert state.legal_actions(0) == ["play:p13"]
+    obs = state.observation(1)
+    assert obs["opponent_known"] == ["y13"]
+    for seed in range(300):
+        sampled = Vegetables().sample_state(obs, random.Random(seed))
+        assert sorted(NAMES[c] for c in sampled._hands[0]) == ["p13", "y13"], f"seed {seed}"
