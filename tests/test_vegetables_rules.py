@@ -559,10 +559,11 @@ def test_the_leak_audit_gets_the_unknown_cards_of_the_other_hand():
 
 
 def test_tractor_targets_name_the_card_stood_in_for_and_only_for_the_seat_to_play():
-    state = make(hand0=["r9"], hand1=["r5", "g9"], tops={"r1": 1, "g1": 1},
+    state = make(hand0=["r9", "g5"], hand1=["r5", "g9"], tops={"r1": 1, "g1": 1},
                  tractors=(1, 1), wells=FULL_WELLS)
     assert state.observation(0)["tractor_targets"] == ["r5"]
-    assert state.observation(1)["tractor_targets"] == []    # seat 1 holds g9, waits
+    assert state.observation(1)["tractor_targets"] == []    # seat 1 could stand in for g5, waits
+
 
 
 def test_discarded_tractors_are_counted_per_seat():
