@@ -1,5 +1,6 @@
 """Farm & Furious rules, one card interaction at a time (rules page)."""
 
+import msgpack
 import pytest
 
 from arena.game import IllegalAction
@@ -11,6 +12,14 @@ ENGINE = FarmAndFurious()
 
 def turn(state, *cards):
     state.apply(dict(enumerate(cards)))
+    return list(state._positions)
+
+
+def wire_turn(state, *cards):
+    """A turn whose cards arrive as a bot sends them (msgpack-decoded: new
+    string objects, equal to the engine's names but not the same objects)."""
+    actions = msgpack.unpackb(msgpack.packb(dict(enumerate(cards))), strict_map_key=False)
+    state.apply(actions)
     return list(state._positions)
 
 
@@ -107,6 +116,92 @@ def test_furthest_beyond_the_finish_wins():
     state = new(3, track_length=3)
     turn(state, "rabbit", "hen", "duckling")
     assert state.outcome().ranks == (1, 2, 3)
+
+
+def test_passing_the_finish_without_landing_on_it_ends_the_game():
+    state = new(2, track_length=3)
+    assert turn(state, "rabbit", "duckling") == [4, 1]      # 4 > 3: past the line
+    assert state.is_over() and state.to_act() == ()
+
+
+def test_cards_as_they_arrive_from_the_wire_count_like_any_other():
+    state = new(3)
+    assert wire_turn(state, "rabbit", "hen", "duckling") == [4, 3, 1]
+    assert wire_turn(state, "dog", "rabbit", "whistle") == [5, 3, 1]
+    assert state.observation(0)["face_up"][2] == []      # the Whistle took them back
+    assert wire_turn(state, "duckling", "duckling", "dog") == [7, 5, 1]
+    state = new(2, rooster=True)
+    wire_turn(state, "hen", "duckling")                   # 3, 1
+    assert wire_turn(state, "rooster", "dog") == [3, 2]   # a Hen again: the Dog counts it
+
+
+def test_a_dog_counts_a_hen_and_a_rabbit_one_each():
+    assert turn(new(3), "dog", "hen", "rabbit") == [2, 0, 0]
+
+
+def test_default_finish_is_at_20():
+    state = new(2)
+    assert state.observation(0)["finish"] == 20
+    turns = [("hen", "duckling", [3, 1]), ("rabbit", "hen", [7, 4]),
+             ("duckling", "whistle", [8, 4]), ("dog", "hen", [9, 4]),
+             ("whistle", "duckling", [9, 5]), ("hen", "rabbit", [12, 9]),
+             ("rabbit", "whistle", [16, 9]), ("duckling", "hen", [17, 12]),
+             ("dog", "rabbit", [18, 12]), ("whistle", "duckling", [18, 13]),
+             ("duckling", "whistle", [19, 13])]
+    for mine, theirs, positions in turns:
+        assert turn(state, mine, theirs) == positions
+        assert not state.is_over()
+    assert turn(state, "dog", "hen") == [20, 13]
+    assert state.is_over() and state.outcome().ranks == (1, 2)
+
+
+def test_five_players_race_at_once():
+    assert ENGINE.info.players == (2, 3, 4, 5) and ENGINE.info.simultaneous
+    state = new(5)
+    assert state.to_act() == (0, 1, 2, 3, 4)
+    assert turn(state, "duckling", "duckling", "hen", "dog", "rabbit") == [2, 2, 0, 2, 0]
+
+
+def test_a_seat_that_is_not_at_the_table_is_refused():
+    state = new(2)
+    with pytest.raises(IllegalAction, match="every seat plays at once"):
+        state.apply({0: "hen", 1: "duckling", 2: "dog"})
+    assert state.observation(0)["positions"] == [0, 0]
+
+
+def test_rooster_copies_the_last_face_up_card_not_the_first():
+    state = new(2, rooster=True)
+    turn(state, "hen", "rabbit")                          # 3, 4
+    turn(state, "duckling", "hen")                        # 4, 7
+    # face up: hen, duckling -- the rooster is the duckling (a hen would be 3)
+    assert turn(state, "rooster", "whistle") == [5, 7]
+
+
+def test_default_game_stops_after_200_turns():
+    state = new(2, track_length=1000)
+    for _ in range(199):
+        turn(state, "whistle", "whistle")                 # nobody moves
+    assert not state.is_over()
+    turn(state, "whistle", "whistle")
+    assert state.is_over() and state.observation(0)["turn"] == 200
+
+
+def test_a_long_game_stops_at_its_max_turns():
+    state = new(2, track_length=1000, max_turns=300)
+    for _ in range(299):
+        turn(state, "whistle", "whistle")
+    assert not state.is_over()
+    turn(state, "whistle", "whistle")
+    assert state.is_over()
+
+
+def test_the_smallest_options_are_accepted():
+    state = new(2, max_turns=1, track_length=1)
+    assert not state.is_over()
+    turn(state, "whistle", "whistle")
+    assert state.is_over()
+    with pytest.raises(ValueError):
+        ENGINE.new_game(2, 0, {"max_turns": 0})
 
 
 def test_game_stops_after_max_turns_ranked_by_position():

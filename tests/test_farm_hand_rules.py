@@ -2,6 +2,7 @@
 
 import random
 
+import msgpack
 import pytest
 
 from arena.game import IllegalAction
@@ -41,6 +42,41 @@ def test_deck_matches_the_ruling():
     assert SUIT_NUMBERS["blue"] == (1, 2, 3, 4, 5, 6)
     assert SUIT_NUMBERS["purple"] == (7,)
     assert len(set(CARD_CODE)) == 21 and "green7" in CARD_CODE and "red4" in CARD_CODE
+
+
+def bidding_views(players, seed=0):
+    """Seat 0's view at the bidding of each of the six rounds of a random game."""
+    state = ENGINE.new_game(players, seed)
+    rng = random.Random(seed)
+    views = []
+    while state.to_act() and len(views) < 6:
+        obs = state.observation(0)
+        if obs["phase"] == BID:
+            views.append(obs)
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    return views
+
+
+@pytest.mark.parametrize("players, sizes", [
+    (1, [1, 2, 3, 4, 5, 6]), (2, [1, 2, 3, 4, 5, 6]), (3, [1, 2, 3, 4, 5, 6]),
+    (4, [1, 2, 3, 4, 5, 5]), (5, [1, 2, 3, 4, 4, 4]),
+])
+def test_cards_dealt_per_hand_follow_the_round_table(players, sizes):
+    # the rules page's table, by hands at the table (dummies included)
+    views = bidding_views(players)
+    assert [obs["round"] for obs in views] == [1, 2, 3, 4, 5, 6]
+    assert [obs["hand_size"] for obs in views] == sizes
+    assert [len(obs["hand"]) for obs in views] == sizes
+    assert [[len(suits) for suits in obs["hand_suits"]] for obs in views] == \
+        [[size] * max(players, 3) for size in sizes]
+
+
+def test_dummy_bids_follow_the_fixed_table_every_round():
+    mac, donald = [0, 1, 0, 2, 0, 3], [1, 0, 1, 0, 2, 0]
+    views = bidding_views(1)
+    assert [obs["bids"] for obs in views] == [[None, m, d] for m, d in zip(mac, donald)]
+    views = bidding_views(2)
+    assert [obs["bids"] for obs in views] == [[None, None, m] for m in mac]
 
 
 def test_trick_winner_rule():
@@ -337,6 +373,7 @@ def test_a_tie_with_a_dummy_is_replayed_and_dummies_are_ranked():
     state._bids, state._won = [0, 0, 3], [0, 0, 3]
     state._end_round()  # 11, 9, 11: the player is tied with Mac
     assert state._phase == BID and state._replay == 1
+    assert state.observation(0)["bids"] == [None, None, 3]  # Mac's round-6 bid again
     state._bids, state._won = [0, 0, 3], [1, 0, 3]
     state._end_round()  # 10, 15, 17
     outcome = state.outcome()
@@ -454,3 +491,32 @@ def test_the_leak_audit_is_given_every_other_hand_dummies_included():
     assert state.secrets(0) == [["green3", "yellow5"], ["orange7", "blue6"]]
     assert state.secrets(1) == [["blue1", "blue2"], ["orange7", "blue6"]]
     assert state.secrets(2) == [["blue1", "blue2"], ["green3", "yellow5"]]
+
+
+def test_farm_hand_is_a_simultaneous_bidding_game():
+    assert FarmHand.info.simultaneous and FarmHand.info.players == (1, 2, 3, 4, 5)
+
+
+def test_a_second_seat_with_the_card_play_is_refused():
+    state = at_round(3, 1)                   # dealer 0: seat 1 leads
+    state.set_hands([["blue1"], ["green3"], ["orange6"]])
+    state.apply({0: 0, 1: 0, 2: 0})
+    with pytest.raises(IllegalAction, match="only seat 1 plays now"):
+        state.apply({1: "green3", 2: "orange6"})
+    assert state.observation(0)["trick"] == []
+
+
+def test_sampled_state_from_a_wire_observation_bids_like_the_real_one():
+    # an observation as a bot receives it (msgpack-decoded: new string objects)
+    state = at_round(3, 2)
+    obs = msgpack.unpackb(msgpack.packb(state.observation(0)), strict_map_key=False)
+    sampled = ENGINE.sample_state(obs, random.Random(1))
+    assert sampled.legal_actions(0) == [0, 1, 2]
+    sampled.set_hands([["blue1", "blue2"], ["green3", "green4"], ["red1", "red4"]])
+    assert sampled.observation(0)["hand"] == ["blue1", "blue2"]
+
+
+def test_sampled_states_shuffle_their_later_rounds_each_their_own_way():
+    obs = at_round(3, 2).observation(0)
+    draws = {ENGINE.sample_state(obs, random.Random(seed))._rng.random() for seed in range(200)}
+    assert len(draws) > 150

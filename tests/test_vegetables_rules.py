@@ -2,11 +2,12 @@
 
 import random
 
+import msgpack
 import pytest
 
 from arena.game import IllegalAction
 from engines.vegetables import Vegetables, VegetablesState
-from engines.vegetables.game import CARD, STACK
+from engines.vegetables.game import CARD, NAMES, STACK
 
 
 def ids(names):
@@ -150,7 +151,30 @@ def test_stand_in_puts_tractor_and_card_and_kills_the_real_card():
     assert "play:g5" not in state.legal_actions(1)  # dead for good
 
 
-def test_discarding_a_tractor_is_a_play():
+def test_a_refused_offer_is_remembered_after_the_turn():
+    # seat 0 sees the offer for g5 once it has played; it keeps knowing that
+    # seat 1 holds g5 during seat 1's turn, while g5 stays in that Hand
+    state = make(hand0=["g9", "y5", "p13"], hand1=["g5", "r6"], tops={"g1": 1, "y1": 1},
+                 tractors=(1, 0))
+    state.step(0, "play:y5")
+    state.step(0, "pass")                   # the Wells are empty: any Hand may pass
+    assert state._to_move == 1
+    obs = state.observation(0)
+    assert obs["tractor_targets"] == [] and obs["opponent_known"] == ["g5"]
+    state.step(1, "play:g5")
+    assert state.observation(0)["opponent_known"] == []
+
+
+def test_a_stand_in_that_empties_the_hand_goes_out():
+    tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"g1": 1, "r2": 6}
+    state = make(hand0=["g9"], hand1=["g5"], tops=tops, tractors=(1, 0))
+    state._scores = [3, 4]
+    state.step(0, "tractor:g9")
+    assert state.is_over() and state._end == "out"
+    assert state._scores == [3 + 20, 4]     # g1 (now at 9) and r2 unfinished
+
+
+
     state = make(hand0=["y13"], tractors=(1, 0), wells=FULL_WELLS)
     assert state.legal_actions(0) == ["discard-tractor"]
     state.step(0, "discard-tractor")
@@ -268,6 +292,12 @@ def test_finishing_a_stack_scores_10():
     assert state._scores == [10, 0]
     state.step(0, "play:g14")
     assert state._scores == [10, 0]
+
+
+def test_a_16_finishes_nothing():
+    state = make(hand0=["r16", "r9"], tops={"r4": 12}, wells=FULL_WELLS)
+    state.step(0, "play:r16")
+    assert state._scores == [0, 0]
 
 
 def test_finishing_the_row_scores_30_more():
@@ -418,3 +448,160 @@ def test_sampled_opponent_about_to_play_is_never_blocked():
         sampled = Vegetables().sample_state(obs, random.Random(seed))
         assert sampled.observation(1) == obs
         assert sampled.legal_actions(0), f"seed {seed}: sampled opponent is blocked"
+
+
+def wire(observation):
+    """An observation as a bot receives it (msgpack-decoded: new objects)."""
+    return msgpack.unpackb(msgpack.packb(observation), strict_map_key=False)
+
+
+def test_sample_from_a_wire_observation_keeps_refused_offers():
+    state = stand_in_position(False)            # g5 is not offered: it is in a Well
+    obs = wire(state.observation(0))
+    for seed in range(30):
+        sampled = Vegetables().sample_state(obs, random.Random(seed))
+        assert CARD["g5"] not in sampled._hands[1]
+        assert sampled.legal_actions(0) == state.legal_actions(0)
+
+
+def rest_in_a_silo(state):
+    """Every card not placed yet goes, visible, into Silo column 3."""
+    placed = {c for part in state._hands + state._grounds + state._wells for c in part}
+    for stack, top in enumerate(state._tops):
+        colour, base = divmod(stack, 4)
+        placed.update(colour * 20 + number - 1 for number in range(base + 1, top + 1, 4))
+    state._silos[3] = [c for c in range(80) if c not in placed]
+
+
+def test_no_offer_is_known_while_a_silo_take_is_due():
+    # the Ground g1 makes g5 standable-in only now: seat 0 has not been told
+    # whether seat 1 holds it, so a sample may give it to seat 1
+    state = make(hand0=["g9"], grounds0=["g1"], hand1=["g5"], tractors=(1, 0),
+                 wells=[[], [], ["y5"]])
+    rest_in_a_silo(state)
+    state.step(0, "play:g1")
+    assert state._phase == "take"
+    obs = state.observation(0)
+    holders = []
+    for seed in range(30):
+        sampled = Vegetables().sample_state(obs, random.Random(seed))
+        assert sampled.observation(0) == obs
+        holders.append(CARD["g5"] in sampled._hands[1])
+    assert any(holders) and not all(holders)
+
+
+def test_sampled_opponent_is_never_blocked_even_when_its_play_is_unlikely():
+    # seat 0's only play, p13, is one of 17 unknown high cards of which seat 0
+    # holds one: a random deal rarely gives it, so the sampler must make sure
+    state = make(hand0=["p13"], hand1=["r5"], tops={"p1": 9},
+                 wells=[[f"g{n}" for n in range(13, 21)], [f"y{n}" for n in range(13, 21)], []])
+    rest_in_a_silo(state)
+    assert state.legal_actions(0) == ["play:p13"]
+    obs = state.observation(1)
+    for seed in range(300):
+        sampled = Vegetables().sample_state(obs, random.Random(seed))
+        assert [NAMES[c] for c in sampled._hands[0]] == ["p13"], f"seed {seed}"
+
+
+def test_actions_as_they_arrive_from_the_wire_work_like_any_other():
+    # msgpack-decoded actions are new string objects, equal to the engine's
+    state = make(grounds0=["g1"], hand0=["g5", "r9", "p13"], hand1=["r5", "g9"],
+                 tops={"r1": 1}, silos=[["y17"], [], [], []], tractors=(1, 0),
+                 wells=[["p14", "p15", "p18"], ["p16", "p17"], ["y5"]])
+    for action in ("play:g1", "take:0", "play:g5", "tractor:r9", "discard-tractor", "draw:0"):
+        state.step(0, wire({"a": action})["a"])
+    assert state._this_turn == ["play:g1", "take:0=y17", "play:g5", "tractor:r9",
+                                "discard-tractor", "draw:0"]
+    assert state._tops[STACK[CARD["g1"]]] == 5 and state._tops[STACK[CARD["r1"]]] == 9
+    # its last Ground card played gave seat 0 two more Tractors: 1 + 2 - 2
+    assert state._tractors == [1, 0] and state.hand_size(0) == 4
+    for action in ("draw:1", "draw:1", "draw:2"):
+        state.step(0, wire({"a": action})["a"])
+    assert state._to_move == 0 and state.hand_size(0) == 7
+    state.step(0, wire({"a": "draw:0"})["a"])
+    assert state.hand_size(0) == 8 and "pass" in state.legal_actions(0)
+    state.step(0, wire({"a": "pass"})["a"])
+    assert state._to_move == 1 and state._turn == 1
+
+
+def test_the_second_seat_ends_its_turn_and_the_first_plays_again():
+    state = make(hand0=["y5", "g5"] + hand_of(8), hand1=["r5"] + hand_of(20)[8:16],
+                 tops={"y1": 1, "r1": 1, "g1": 1}, wells=FULL_WELLS)
+    state.step(0, "play:y5")
+    assert state.observation(1)["played_this_turn"] == 1
+    state.step(0, "pass")
+    assert state.observation(0)["to_move"] == 1
+    state.step(1, "play:r5")
+    state.step(1, "pass")
+    obs = state.observation(1)
+    assert obs["to_move"] == 0 and obs["turn"] == 2 and obs["played_this_turn"] == 0
+    assert "play:g5" in state.legal_actions(0)
+
+
+def test_a_ground_play_counts_once():
+    state = make(grounds0=["g1", "g2"], hand0=hand_of(8), wells=FULL_WELLS)
+    state.step(0, "play:g1")
+    assert state.observation(0)["played_this_turn"] == 1
+
+
+def test_the_game_over_has_nobody_to_move():
+    state = make(hand0=["p13"], hand1=["g18"], tops={"p1": 9})
+    assert state.observation(1)["to_move"] == 0
+    state.step(0, "play:p13")
+    assert state.is_over() and state.observation(1)["to_move"] is None
+
+
+def test_the_leak_audit_gets_the_unknown_cards_of_the_other_hand():
+    state = make(hand0=["y5", "p13"], hand1=["r6", "g14"], tops={"y1": 1},
+                 wells=[["p15"], ["p16"], ["y7"]])
+    assert state.secrets(0) == [["g14", "r6"], ["p15"], ["p16"], ["y7"]]
+    assert state.secrets(1) == [["p13", "y5"], ["p15"], ["p16"], ["y7"]]
+
+
+def test_tractor_targets_name_the_card_stood_in_for_and_only_for_the_seat_to_play():
+    state = make(hand0=["r9", "g5"], hand1=["r5", "g9"], tops={"r1": 1, "g1": 1},
+                 tractors=(1, 1), wells=FULL_WELLS)
+    assert state.observation(0)["tractor_targets"] == ["r5"]
+    assert state.observation(1)["tractor_targets"] == []    # seat 1 could stand in for g5, waits
+
+
+
+def test_discarded_tractors_are_counted_per_seat():
+    state = make(hand0=["y13"], tractors=(1, 1), wells=FULL_WELLS)
+    assert state.observation(1)["tractors_discarded"] == [0, 0]
+    state.step(0, "discard-tractor")
+    assert state.observation(1)["tractors_discarded"] == [1, 0]
+
+
+def test_a_stack_at_16_is_unfinished():
+    tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y4": 16, "p1": 9}
+    state = make(hand0=["p13"], hand1=["g5"], tops=tops)
+    state.step(0, "play:p13")
+    assert state._end == "out" and state._scores == [20, 0]     # p1 and y4 unfinished
+
+
+def test_the_last_stack_finished_with_the_last_card_ends_as_all_finished():
+    tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y4": 16}
+    state = make(hand0=["y20"], hand1=["g5"], tops=tops)
+    state.step(0, "play:y20")
+    assert state._end == "all-finished" and state._scores == [40, 0]
+
+
+def test_third_well_opens_when_well_1_is_empty_too():
+    state = make(hand0=["y5"], tops={"y1": 1}, wells=[["p13"], [], ["g5"]])
+    assert state.observation(0)["third_well_open"] is True
+
+
+def test_sampled_opponent_with_a_known_unplayable_card_still_gets_its_play():
+    # as above, and seat 0 also holds a Silo card everyone knows, not playable
+    state = make(hand0=["p13", "y13"], hand1=["r5"], tops={"p1": 9},
+                 wells=[[f"g{n}" for n in range(13, 21)],
+                        [f"y{n}" for n in range(14, 21)] + ["r13"], []])
+    state._public[0] = {CARD["y13"]}
+    rest_in_a_silo(state)
+    assert state.legal_actions(0) == ["play:p13"]
+    obs = state.observation(1)
+    assert obs["opponent_known"] == ["y13"]
+    for seed in range(300):
+        sampled = Vegetables().sample_state(obs, random.Random(seed))
+        assert sorted(NAMES[c] for c in sampled._hands[0]) == ["p13", "y13"], f"seed {seed}"
