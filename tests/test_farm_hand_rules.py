@@ -501,7 +501,7 @@ def test_a_second_seat_with_the_card_play_is_refused():
     state = at_round(3, 1)                   # dealer 0: seat 1 leads
     state.set_hands([["blue1"], ["green3"], ["orange6"]])
     state.apply({0: 0, 1: 0, 2: 0})
-    with pytest.raises(IllegalAction, match="only seat 1 plays now"):
+    with pytest.raises(IllegalAction, match=r"seat 1 is to act, got seats \[1, 2\]"):
         state.apply({1: "green3", 2: "orange6"})
     assert state.observation(0)["trick"] == []
 
