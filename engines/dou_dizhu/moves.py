@@ -111,26 +111,50 @@ _ALL3 = _plane(3, range(13))
 
 
 def _follow_select(kind, rank):
+    """The hand bits that decide the answers to a play of ``kind`` with core
+    ``rank`` (computed once per pair: :func:`_register` asks for every new
+    play, and random games meet thousands)."""
+    key = (kind, rank)
+    got = _SELECT.get(key)
+    if got is None:
+        got = _SELECT[key] = _select_bits(kind, rank)
+    return got
+
+
+def _select_bits(kind, rank):
     above = range(rank + 1, NRANKS)
     if kind == ROCKET:
         return 0
     if kind == BOMB:
         return _plane(3, above) | _JOKERS0
-    planes = {
-        SOLO: _plane(0, above),
-        PAIR: _plane(1, above),
-        TRIO: _plane(2, above),
-        TRIO1: _plane(2, above) | _plane(0, range(NRANKS)),
-        TRIO2: _plane(2, above) | _plane(1, range(NRANKS)),
-        STRAIGHT: _plane(0, range(12)),
-        PAIRS: _plane(1, range(12)),
-        PLANE: _plane(2, range(12)),
-        PLANE1: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)) | _plane(2, range(12)),
-        PLANE2: _plane(1, range(NRANKS)) | _plane(2, range(12)),
-        FOUR2: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)),
-        FOUR22: _plane(1, range(NRANKS)),
-    }[kind]
+    if kind == SOLO:
+        planes = _plane(0, above)
+    elif kind == PAIR:
+        planes = _plane(1, above)
+    elif kind == TRIO:
+        planes = _plane(2, above)
+    elif kind == TRIO1:
+        planes = _plane(2, above) | _plane(0, range(NRANKS))
+    elif kind == TRIO2:
+        planes = _plane(2, above) | _plane(1, range(NRANKS))
+    elif kind == STRAIGHT:
+        planes = _plane(0, range(12))
+    elif kind == PAIRS:
+        planes = _plane(1, range(12))
+    elif kind == PLANE:
+        planes = _plane(2, range(12))
+    elif kind == PLANE1:
+        planes = _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)) | _plane(2, range(12))
+    elif kind == PLANE2:
+        planes = _plane(1, range(NRANKS)) | _plane(2, range(12))
+    elif kind == FOUR2:
+        planes = _plane(0, range(NRANKS)) | _plane(1, range(NRANKS))
+    else:  # FOUR22
+        planes = _plane(1, range(NRANKS))
     return planes | _JOKERS0 | _ALL3
+
+
+_SELECT: dict[tuple[int, int], int] = {}
 
 
 def planes_of(p: int) -> int:
@@ -341,17 +365,20 @@ def plays_of_kind(c, kind: int, length: int = 1, lo: int = -1) -> list[str]:
     return out
 
 
-_CHAINS_BY_MASK: tuple[dict, dict, dict] = ({}, {}, {})
+_CHAINS_BY_PLANE: tuple[dict, dict, dict] = ({}, {}, {})
 
 
-def _chains(which, table, m):
-    """Straights (0), pair straights (1) or plain airplanes (2) present in the
-    rank mask ``m``, memoised per mask (at most 4096 of each)."""
-    memo = _CHAINS_BY_MASK[which]
-    got = memo.get(m)
+def _chains(which, table, bits):
+    """Straights (0), pair straights (1) or plain airplanes (2) present in
+    ``bits``, bit plane ``which`` of a hand (see :func:`planes_of`) masked to
+    the ranks 3..A, memoised per value (at most 4096 of each): hands that
+    differ only elsewhere share one entry."""
+    memo = _CHAINS_BY_PLANE[which]
+    got = memo.get(bits)
     if got is None:
-        got = memo[m] = tuple(text for rows in table.values()
-                              for _, _, mask, _, text in rows if m & mask == mask)
+        m = sum(1 << r for r in range(12) if bits >> (4 * r + which) & 1)
+        got = memo[bits] = tuple(text for rows in table.values()
+                                 for _, _, mask, _, text in rows if m & mask == mask)
     return got
 
 
@@ -370,13 +397,13 @@ def lead_moves(c) -> list[str]:
         n = c[r]
         if n:
             out.append(SOLOS[r])
-            bit = 1 << r
+            bit = 1 << (4 * r)
             m1 |= bit
             if n >= 2:
-                m2 |= bit
+                m2 |= bit << 1
                 pairs.append(r)
                 if n >= 3:
-                    m3 |= bit
+                    m3 |= bit << 2
                     trios.append(r)
                     if n == 4:
                         fours = True
@@ -405,7 +432,7 @@ def lead_moves(c) -> list[str]:
         out.extend(_chains(0, STRAIGHT_T, m1))
         if m2:
             out.extend(_chains(1, PAIRS_T, m2))
-            if m3 & (m3 >> 1):  # two adjacent trios somewhere
+            if m3 & (m3 >> 4):  # two adjacent trios somewhere
                 out.extend(_chains(2, PLANE_T, m3))
                 for kind in (PLANE1, PLANE2):
                     gen = GENERATORS[kind]
@@ -423,9 +450,11 @@ def lead_moves(c) -> list[str]:
 _P0 = _plane(0, range(NRANKS))
 _P1 = _plane(1, range(13))
 _P2 = _plane(2, range(13))
+_P0_CHAIN = _plane(0, range(12))
+_P1_CHAIN = _plane(1, range(12))
 _P2_CHAIN = _plane(2, range(12))
 _P3 = _plane(3, range(13))
-_MEMO: tuple[dict, ...] = tuple({} for _ in range(8))
+_MEMO: tuple[dict, ...] = tuple({} for _ in range(4))
 #: entries per ``_MEMO`` table before it is cleared (as the move caches
 #: below are): the chain table alone reached 175k after 20k random games
 MEMO_LIMIT = 50_000
@@ -478,16 +507,11 @@ def lead_moves_fast(packed: int, c) -> list[str]:
                 _gen_trio2(c, 1, -1, piece)
                 got = _memo_put(memo[3], key, tuple(piece))
             out.extend(got)
-    key = p0 | p1
-    got = memo[4].get(key)
-    if got is None:
-        m1, m2, _ = _masks(c)
-        got = _memo_put(memo[4], key, _chains(0, STRAIGHT_T, m1) + _chains(1, PAIRS_T, m2))
-    out.extend(got)
+    out.extend(_chains(0, STRAIGHT_T, p0 & _P0_CHAIN))
+    out.extend(_chains(1, PAIRS_T, p1 & _P1_CHAIN))
     p2c = p2 & _P2_CHAIN
     if p2c & (p2c >> 4):  # two adjacent trios: airplanes
-        m3 = _masks(c)[2]
-        out.extend(_chains(2, PLANE_T, m3))
+        out.extend(_chains(2, PLANE_T, p2c))
         trios = bin(p2).count("1")
         for kind in (PLANE1, PLANE2):
             gen = GENERATORS[kind]
