@@ -32,6 +32,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
+	@$(BIN)/python -c 'import rlcard' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[bench]'
 	for script in benchmarks/*.py; do $(BIN)/python $$script --quick || exit 1; done
 
 # mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
