@@ -365,20 +365,31 @@ def plays_of_kind(c, kind: int, length: int = 1, lo: int = -1) -> list[str]:
     return out
 
 
-_CHAINS_BY_PLANE: tuple[dict, dict, dict] = ({}, {}, {})
+_CHAINS_BY_START: tuple[dict, dict, dict] = ({}, {}, {})
+_SHORTEST = (MIN_CHAIN[STRAIGHT], MIN_CHAIN[PAIRS], MIN_CHAIN[PLANE])
 
 
 def _chains(which, table, bits):
     """Straights (0), pair straights (1) or plain airplanes (2) present in
     ``bits``, bit plane ``which`` of a hand (see :func:`planes_of`) masked to
-    the ranks 3..A, memoised per value (at most 4096 of each): hands that
-    differ only elsewhere share one entry."""
-    memo = _CHAINS_BY_PLANE[which]
-    got = memo.get(bits)
+    the ranks 3..A.  The answer depends only on where the shortest chains
+    start (a chain of length L at s is there iff the shortest ones at s..
+    s+L-shortest are), so that is the memo key: hands that differ elsewhere
+    share one entry, and most hands have none."""
+    starts = bits
+    for step in range(1, _SHORTEST[which]):
+        starts &= bits >> (4 * step)
+    if not starts:
+        return ()
+    memo = _CHAINS_BY_START[which]
+    got = memo.get(starts)
     if got is None:
-        m = sum(1 << r for r in range(12) if bits >> (4 * r + which) & 1)
-        got = memo[bits] = tuple(text for rows in table.values()
-                                 for _, _, mask, _, text in rows if m & mask == mask)
+        m = 0
+        for r in range(12):
+            if starts >> (4 * r + which) & 1:
+                m |= ((1 << _SHORTEST[which]) - 1) << r
+        got = memo[starts] = tuple(text for rows in table.values()
+                                   for _, _, mask, _, text in rows if m & mask == mask)
     return got
 
 
@@ -454,9 +465,30 @@ _P0_CHAIN = _plane(0, range(12))
 _P1_CHAIN = _plane(1, range(12))
 _P2_CHAIN = _plane(2, range(12))
 _P3 = _plane(3, range(13))
-_MEMO: tuple[dict, ...] = tuple({} for _ in range(4))
+def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
+    """For the ranks 3..T and J.. separately: bit plane ``k`` of a set of
+    those ranks -> the set's ``strings`` (by rank) in rank order.  A hand's
+    singles (k=0) or pairs (k=1) are then two lookups and a concatenation;
+    256 + 128 entries, built at import in about a millisecond."""
+    halves = []
+    for ranks in (range(0, 8), range(8, len(strings))):
+        table = {}
+        for size in range(len(ranks) + 1):
+            for combo in combinations(ranks, size):
+                table[_plane(k, combo)] = tuple(strings[r] for r in combo)
+        halves.append(table)
+    return halves[0], halves[1]
+
+
+_SOLO_LOW, _SOLO_HIGH = _by_halves(0, SOLOS)
+_PAIR_LOW, _PAIR_HIGH = _by_halves(1, PAIRS_S)
+_P0_LOW = _plane(0, range(8))
+_P0_HIGH = _plane(0, range(8, NRANKS))
+_P1_LOW = _plane(1, range(8))
+_P1_HIGH = _plane(1, range(8, 13))
+_MEMO: tuple[dict, ...] = ({}, {})
 #: entries per ``_MEMO`` table before it is cleared (as the move caches
-#: below are): the chain table alone reached 175k after 20k random games
+#: below are)
 MEMO_LIMIT = 50_000
 
 
@@ -483,29 +515,24 @@ def lead_moves_fast(packed: int, c) -> list[str]:
     p1 = planes & _P1
     p2 = planes & _P2
     memo = _MEMO
-    got = memo[0].get(p0)
-    if got is None:
-        got = _memo_put(memo[0], p0, tuple(SOLOS[r] for r in _bits(p0, 0)))
-    out = list(got)
+    out = [*_SOLO_LOW[p0 & _P0_LOW], *_SOLO_HIGH[p0 & _P0_HIGH]]
     if p1:
-        got = memo[1].get(p1)
-        if got is None:
-            got = _memo_put(memo[1], p1, tuple(PAIRS_S[r] for r in _bits(p1, 1)))
-        out.extend(got)
+        out += _PAIR_LOW[p1 & _P1_LOW]
+        out += _PAIR_HIGH[p1 & _P1_HIGH]
         if p2:
             key = p2 | p0
-            got = memo[2].get(key)
+            got = memo[0].get(key)
             if got is None:
                 piece = [TRIOS_S[r] for r in _bits(p2, 2)]
                 _gen_trio1(c, 1, -1, piece)
-                got = _memo_put(memo[2], key, tuple(piece))
+                got = _memo_put(memo[0], key, tuple(piece))
             out.extend(got)
             key = p2 | p1
-            got = memo[3].get(key)
+            got = memo[1].get(key)
             if got is None:
                 piece = []
                 _gen_trio2(c, 1, -1, piece)
-                got = _memo_put(memo[3], key, tuple(piece))
+                got = _memo_put(memo[1], key, tuple(piece))
             out.extend(got)
     out.extend(_chains(0, STRAIGHT_T, p0 & _P0_CHAIN))
     out.extend(_chains(1, PAIRS_T, p1 & _P1_CHAIN))
