@@ -492,28 +492,33 @@ class HandAndFootState(State):
                 laid = sum(VALUE[card] for cards in sets.values() for card in cards)
             for action, natural_count, wild in moves:
                 moved, left = self._take(hand, rank, natural_count,
-                                         two if wild == "2" else wild)
+                                         two if wild == "2" else wild, ranks)
                 if self._placement_ok(seat, left, {**sets, rank: (cards or []) + moved},
                                       laid + sum(VALUE[card] for card in moved)):
                     options.append(action)
         return options
 
     @staticmethod
-    def _take(hand, rank, naturals, wild):
+    def _take(hand, rank, naturals, wild, ranks=None):
         """(cards moved, cards left) for melding ``naturals`` of ``rank`` and
-        optionally one ``wild`` from the sorted ``hand``."""
-        moved = []
-        left = []
-        for card in hand:
-            if naturals and card[0] == rank and card != JOKER:
-                moved.append(card)
-                naturals -= 1
-            elif wild is not None and card == wild:
-                moved.append(card)
-                wild = None
-            else:
-                left.append(card)
-        return moved, left
+        optionally one ``wild`` from the sorted ``hand`` (``ranks``: its
+        cards' ranks as :data:`_RANK_OF` gives them, when the caller has them)."""
+        if ranks is None:
+            ranks = "".join(map(_RANK_OF.__getitem__, hand))
+        places = []
+        at = -1
+        for _ in range(naturals):
+            at = ranks.find(rank, at + 1)
+            if at < 0:
+                break
+            places.append(at)
+        if wild is not None and wild in hand:
+            places.append(hand.index(wild))
+            places.sort()
+        left = list(hand)
+        for at in reversed(places):
+            del left[at]
+        return [hand[at] for at in places], left
 
     def _discard_options(self, seat: int) -> list[str]:
         team = self._team_of[seat]
