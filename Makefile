@@ -2,6 +2,8 @@
 # Each creates .venv on first use and installs the project into it.
 
 PYTHON ?= python3
+#: the commit `make bench` compares with (issue 16 measured it)
+BASELINE ?= 61e4e52
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -34,7 +36,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -c 'import rlcard' 2>/dev/null || \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[bench]'
-	for script in benchmarks/*.py; do $(BIN)/python $$script --quick || exit 1; done
+	@# scripts that can time another checkout do so against $(BASELINE) (issue 16's commit)
+	for script in benchmarks/*.py; do \
+	  extra=$$(grep -q 'add_argument("--baseline"' $$script && echo "--baseline $(BASELINE)"); \
+	  $(BIN)/python $$script --quick $$extra || exit 1; done
 
 # mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
 # one module: make mutate MODULE=arena/protocol.py; every mutant: make mutate SAMPLE=0
