@@ -59,7 +59,6 @@ PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
 
 
-_RANKS = range(NRANKS)
 #: (place, bits drawn for it) of each step of random.shuffle over the deck
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
@@ -124,11 +123,16 @@ class DouDizhuState(State):
         counts = []
         packs = []
         for seat in range(3):
-            hand = deck[17 * seat:17 * seat + 17]
-            counts.append([hand.count(r) for r in _RANKS])
-            packs.append(sum(map(UNIT.__getitem__, hand)))
-        bottom = deck[51:]
-        bottom = [bottom.count(r) for r in _RANKS]
+            c = [0] * NRANKS
+            p = 0
+            for r in deck[17 * seat:17 * seat + 17]:
+                c[r] += 1
+                p += UNIT[r]
+            counts.append(c)
+            packs.append(p)
+        bottom = [0] * NRANKS
+        for r in deck[51:]:
+            bottom[r] += 1
         first = rng.randrange(3)
         self._seed = rng.getrandbits(64)
         self._start_auction(counts, bottom, first, packs)
