@@ -83,12 +83,20 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
     """The canonical string of a play, creating its Info on first sight."""
     text = STRING_OF.get(packed)
     if text is None:
-        counts = unpack(packed)
-        text = string_of_counts(counts)
+        # one pass over the ranks present (random games meet thousands of
+        # new plays, so this is much of a fresh process's time)
+        deltas = []
+        rest = packed
+        r = 0
+        while rest:
+            n = rest & 15
+            if n:
+                deltas.append((r, n))
+            rest >>= 4
+            r += 1
+        text = "".join([RANKS[r] * n for r, n in deltas])
         STRING_OF[packed] = text
-        INFO[text] = (tkey, rank, packed,
-                      tuple((r, n) for r, n in enumerate(counts) if n), bomb,
-                      _follow_select(tkey >> 5, rank))
+        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, _follow_select(tkey >> 5, rank))
     return text
 
 
