@@ -82,7 +82,8 @@ def ratings(games: Sequence[StoredGame], history: int = 0, rater=None) -> dict[s
     from arena.rating import compute
 
     if rater is not None:
-        rater.extend(game for game in games if game.id > rater.last_id)
+        held = rater.last_id     # read once: adding games moves it, and ids are not in plan order
+        rater.extend([game for game in games if game.id > held])
         board = rater.board()
     else:
         board = compute(games, history=history)

@@ -119,3 +119,14 @@ def test_a_restored_rater_fits_what_a_fresh_one_fits(store):
                                                            standing.faults)
             assert mine.mu == pytest.approx(standing.mu, abs=1e-8)
             assert mine.sigma == pytest.approx(standing.sigma, abs=1e-8)
+
+
+def test_games_stored_out_of_plan_order_all_count(store):
+    # parallel workers commit out of plan order: the first games read have
+    # the largest ids, and none of the others may be taken as already held
+    grow(store, 4, order=-1)
+    ids = [game.id for game in store.games()]
+    assert ids != sorted(ids)
+    board = from_store(store)
+    assert board == fresh(store) and board["overall"]["games"] == 17
+    assert cache_of(store)["rater"]["state"]["games"] == 17
