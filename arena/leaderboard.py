@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena import stats
+from arena import board_cache, stats
 from arena.records import FAULTS
 from arena.store import Store, StoredGame
 
@@ -74,12 +74,19 @@ def strength_interval(pool, name: str) -> tuple[float, float] | None:
     return low, high
 
 
-def ratings(games: Sequence[StoredGame], history: int = 0) -> dict[str, Rated]:
+def ratings(games: Sequence[StoredGame], history: int = 0, rater=None) -> dict[str, Rated]:
     """The adapter: mu, sigma, strength and the ranking per game id, and the
-    overall ranking by strength (no mu or sigma: it is not a rating pool)."""
+    overall ranking by strength (no mu or sigma: it is not a rating pool).
+    ``rater`` (no chart): an :class:`arena.rating.Rater` that already holds
+    the games up to its ``last_id``; the others are added to it."""
     from arena.rating import compute
 
-    board = compute(games, history=history)
+    if rater is not None:
+        held = rater.last_id     # read once: adding games moves it, and ids are not in plan order
+        rater.extend([game for game in games if game.id > held])
+        board = rater.board()
+    else:
+        board = compute(games, history=history)
     rated = {name: Rated(order=[s.name for s in pool.table()],
                          mu={n: s.mu for n, s in pool.standings.items()},
                          sigma={n: s.sigma for n, s in pool.standings.items()},
@@ -177,10 +184,11 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
 
 
 def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
-          stopped: str | None = None) -> dict[str, Any]:
-    """The leaderboard document (see the module docstring)."""
+          stopped: str | None = None, rater=None) -> dict[str, Any]:
+    """The leaderboard document (see the module docstring; ``rater``: see
+    :func:`ratings`)."""
     games = list(games)
-    pools = ratings(games, history=history)
+    pools = ratings(games, history=history, rater=rater)
     figures = stats.compute(games)
     overall = pools.get(OVERALL, Rated([], {}, {}))
     contestants = replace(overall, order=[n for n in overall.order
@@ -211,9 +219,32 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
 
 
 def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
-    meta = store.meta()
-    return build(list(store.games()), history=history, name=meta.get("name", ""),
-                 stopped=meta.get("stopped"))
+    """The document of ``store``: as built before when the store has not
+    changed since, else built, going on from the saved rater when the store
+    only grew (:mod:`arena.board_cache`)."""
+    content = board_cache.content_key(store)   # before reading: never newer than the games
+    cache = board_cache.load(store)
+    boards = cache.get("boards", {}) if cache.get("content") == content else {}
+    board = boards.get(str(history))
+    if board is not None:
+        return board
+    saved = cache.get("rater")
+    rater = None
+    if not history:   # a chart replays the games in plan order: no going on for it
+        from arena.rating import Rater
+
+        rater = Rater()
+        if saved and board_cache.prefix_key(store, saved["state"]["last_id"]) == saved["prefix"]:
+            rater = Rater.from_state(saved["state"])
+    meta = content["meta"]
+    board = build(list(store.games()), history=history, name=meta.get("name", ""),
+                  stopped=meta.get("stopped"), rater=rater)
+    board = json.loads(json.dumps(board))   # as a cache hit gives it back
+    boards[str(history)] = board
+    if rater is not None:
+        saved = {"prefix": board_cache.prefix_key(store, rater.last_id), "state": rater.state()}
+    board_cache.save(store, content, boards, saved)
+    return board
 
 
 def pools(board: dict[str, Any], game: str | None = None) -> list[str]:

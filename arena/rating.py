@@ -6,9 +6,10 @@ a MAP fit of TrueSkill's model, reported as TrueSkill's mu and sigma), and
 shuffling the games changes nothing.  :class:`Rater` takes games one by one
 and refits only the pools that changed, from the last fit (warm start), so
 a caller that keeps it (the tournament runner, a cached leaderboard) pays
-only for the new games.  A Rater pickles; ``(games, last_id)`` says which
-stored games it holds, so a cache keyed by the store can add the games with
-a larger id and refit.
+only for the new games.  :meth:`Rater.state` is all of it as JSON data
+(:mod:`arena.board_cache` keeps it beside the store); ``(games, last_id)``
+says which stored games it holds, so a cache keyed by the store can add the
+games with a larger id and refit from the saved means.
 
 How a game becomes pairwise comparisons (:func:`comparisons`):
 
@@ -231,6 +232,52 @@ class Rater:
         self.games = 0
         #: the largest stored game id added (a cache key with ``games``)
         self.last_id = -1
+        #: per pool, the means a restored rater's first fit starts from
+        self.start: dict[str, dict[str, float]] = {}
+
+    def state(self) -> dict:
+        """Everything needed to go on from here, as JSON data: the evidence
+        and statistics per pool, the games held and each pool's fitted means
+        (the warm start of its next fit).  Data, not a pickle: a results
+        folder may come from anyone, and reading it must not run code."""
+        starts = dict(self.start)
+        for name in self.counts:
+            fitted = self.fits.get(name)
+            if fitted is not None and name not in self.stale:
+                starts[name] = {n: mu for n, (mu, _) in {**fitted.ratings,
+                                                          **fitted.roles}.items()}
+        return {
+            "games": self.games, "last_id": self.last_id, "counts": dict(self.counts),
+            "evidence": {name: [[[list(w[0]), w[1]], [list(l[0]), l[1]], draw,
+                                 [[d, n] for d, n in by_weight.items()]]
+                                for (w, l, draw), by_weight in evidence.counts.items()]
+                         for name, evidence in self.evidence.items()},
+            "tallies": {name: {bot: [t.games, t.wins, t.score_sum, dict(t.faults)]
+                               for bot, t in tallies.items()}
+                        for name, tallies in self.tallies.items()},
+            "start": starts,
+        }
+
+    @classmethod
+    def from_state(cls, data: dict) -> "Rater":
+        """The rater :meth:`state` described; every pool is refitted on first
+        use, from the saved means (the same optimum as a fresh fit, within
+        :func:`arena.thurstone.fit`'s tolerance)."""
+        rater = cls()
+        rater.games = data["games"]
+        rater.last_id = data["last_id"]
+        rater.counts = Counter(data["counts"])
+        for name, rows in data["evidence"].items():
+            evidence = rater.evidence[name] = Evidence()
+            for (w_members, w_role), (l_members, l_role), draw, weights in rows:
+                row = ((tuple(w_members), w_role), (tuple(l_members), l_role), draw)
+                evidence.counts[row] = {d: n for d, n in weights}
+        for name, tallies in data["tallies"].items():
+            rater.tallies[name] = {bot: _Tally(games, wins, score_sum, Counter(faults))
+                                   for bot, (games, wins, score_sum, faults) in tallies.items()}
+        rater.start = data["start"]
+        rater.stale = set(rater.counts)
+        return rater
 
     def add(self, game: StoredGame) -> None:
         evidence = self.evidence.setdefault(game.game, Evidence())
@@ -249,7 +296,7 @@ class Rater:
     def fit(self, name: str) -> Fit:
         fitted = self.fits.get(name)
         if fitted is None or name in self.stale:
-            start = None
+            start = self.start.get(name)
             if fitted is not None:
                 start = {n: mu for n, (mu, _) in {**fitted.ratings, **fitted.roles}.items()}
             fitted = self.fits[name] = thurstone.fit(self.evidence.get(name, Evidence()), start)

@@ -338,6 +338,15 @@ class Store:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     @_sound
+    def fingerprint(self, up_to: int | None = None) -> tuple[int, int, float]:
+        """(games, largest id, sum of finishing times) of the games with ids up
+        to ``up_to`` (default: all), in one scan: any game added or replaced
+        changes it (the leaderboard cache's key, :mod:`arena.board_cache`)."""
+        return tuple(self.db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), -1), TOTAL(finished) FROM games "
+            "WHERE id <= ?", (up_to if up_to is not None else 2 ** 63 - 1,)).fetchone())
+
+    @_sound
     def games(self, game: str | None = None) -> Iterator[StoredGame]:
         """Finished games in plan order (item order, then index in the item)."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "

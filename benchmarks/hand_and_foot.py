@@ -1,10 +1,16 @@
 """Hand and Foot benchmark: random playout speed and the builder bot's results.
 
-    .venv/bin/python benchmarks/hand_and_foot.py [--quick]
+    .venv/bin/python benchmarks/hand_and_foot.py [--quick] [--baseline REF]
 
-Prints (medians of a few repeats):
-* random playouts per second of single rounds (option ``max_rounds=1``) and
-  the mean number of decisions per round, for every table size;
+Prints (medians of a few repeats, process CPU time, so other load on the
+machine counts less):
+* random rounds per second at 2 seats (option ``max_rounds=1``), this tree
+  against ``--baseline`` (default 61e4e52, the commit issue 16 measured),
+  checked out in a git worktree; each repeat runs both trees in fresh child
+  processes, interleaved, on the same seeds (so the same rounds), and the
+  ratio is of the medians;
+* random playouts per second of single rounds and the mean number of
+  decisions per round, for every table size (this tree);
 * the ``hand-and-foot-builder`` team against a ``random`` team at 4 players,
   target 2,000, seats alternating between the two teams every game.
 """
@@ -12,38 +18,69 @@ Prints (medians of a few repeats):
 from __future__ import annotations
 
 import argparse
-import os
+import json
 import random
 import statistics
-import sys
 import time
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from support.baseline import ROOT, run_child, worktree
 
-from arena.inprocess import play_game  # noqa: E402
-from bots.hand_and_foot import BuilderBot  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
-from engines.hand_and_foot import HandAndFoot  # noqa: E402
-
-ENGINE = HandAndFoot()
+BASELINE = "61e4e52"
 
 
 def random_rounds(players: int, rounds: int, seed: int) -> tuple[float, float]:
-    """(rounds per second, decisions per round) of uniformly random play."""
+    """(rounds per second of process CPU time, decisions per round) of
+    uniformly random play, with whatever engine is importable."""
+    from engines.hand_and_foot import HandAndFoot
+
+    engine = HandAndFoot()
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for index in range(rounds):
-        state = ENGINE.new_game(players, seed * 100_003 + index, {"max_rounds": 1})
+        state = engine.new_game(players, seed * 100_003 + index, {"max_rounds": 1})
         while acting := state.to_act():
             seat = acting[0]
             state.apply({seat: rng.choice(state.legal_actions(seat))})
             decisions += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return rounds / elapsed, decisions / rounds
 
 
+def child(rounds: int, seed: int) -> None:
+    """One measurement at 2 seats, as JSON for :func:`run_child`."""
+    import engines.hand_and_foot as measured
+
+    rate, decisions = random_rounds(2, rounds, seed)
+    print(json.dumps({"rate": rate, "decisions": decisions,
+                      "tree": str(Path(measured.__file__).resolve().parents[2])}))
+
+
+def against_baseline(ref: str, rounds: int, repeats: int) -> None:
+    """Rounds/s at 2 seats of this tree and of ``ref``, interleaved."""
+    runs: dict[str, list[float]] = {ref: [], "this tree": []}
+    with worktree(ref, "hand-and-foot") as baseline:
+        for seed in range(repeats):
+            for name, tree in ((ref, baseline), ("this tree", ROOT)):
+                runs[name].append(run_child(__file__, tree, rounds, seed)["rate"])
+    rates = {name: statistics.median(values) for name, values in runs.items()}
+    print(f"random rounds, 2 seats, one core (CPU time), median of {repeats} interleaved "
+          f"runs x {rounds} rounds:")
+    for name, values in runs.items():
+        print(f"  {name:9}: {rates[name]:7.1f} rounds/s "
+              f"({', '.join(f'{value:.0f}' for value in values)})")
+    print(f"  ratio this tree / {ref}: {rates['this tree'] / rates[ref]:.2f} "
+          f"(goal: >= 1,500 rounds/s)")
+
+
 def bot_vs_random(games: int, seed: int) -> dict:
+    from arena.inprocess import play_game
+    from bots.hand_and_foot import BuilderBot
+    from bots.random_bot import RandomBot
+    from engines.hand_and_foot import HandAndFoot
+
+    engine = HandAndFoot()
     wins = ties = losses = 0
     margins = []
     rounds = 0
@@ -53,7 +90,7 @@ def bot_vs_random(games: int, seed: int) -> dict:
         bots = []
         for seat in range(4):
             bots.append(BuilderBot() if seat % 2 == bot_team else RandomBot())
-        outcome = play_game(ENGINE, bots, seed + game, {"target": 2000})
+        outcome = play_game(engine, bots, seed + game, {"target": 2000})
         mine, theirs = outcome.scores[bot_team], outcome.scores[1 - bot_team]
         wins += mine > theirs
         ties += mine == theirs
@@ -67,7 +104,14 @@ def bot_vs_random(games: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run")
+    parser.add_argument("--baseline", metavar="REF", default=BASELINE,
+                        help=f"the commit to compare with (default {BASELINE})")
+    parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    against_baseline(args.baseline, 100 if args.quick else 400, 3 if args.quick else 5)
     repeats = 3
     rounds = 10 if args.quick else 60
     games = 100 if args.quick else 1000

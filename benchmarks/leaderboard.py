@@ -2,6 +2,13 @@
 
     .venv/bin/python benchmarks/leaderboard.py [--quick]
 
+First (issue 16's row): ``arena leaderboard`` on a synthetic store of 100,000
+games (10,000 with --quick), each run a fresh process, its CPU time: the
+first look (built from scratch, as every look was before the cache: the
+baseline), the looks after it (the cached document), and the look after 1%
+more games were added (the saved rater goes on; the statistics are built
+again).  Then:
+
 Synthetic two-seat games (ten bots, each deal in both seatings) of a few
 sizes; for each, the CPU time of the statistics (bootstrap intervals over
 whole deals, head-to-head) and of the rating fit, median of three repeats
@@ -15,14 +22,19 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena import stats  # noqa: E402
+from arena.store import Store  # noqa: E402
+from tournament import fill_store  # noqa: E402  (the tournament benchmark's synthetic store)
 from arena.leaderboard import ratings  # noqa: E402
 from arena.store import StoredGame  # noqa: E402
 
@@ -54,10 +66,51 @@ def cpu(function, *args) -> float:
     return statistics.median(times)
 
 
+def cli_seconds(folder: str) -> float:
+    """CPU seconds (user + system) of one ``arena leaderboard`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "arena", "leaderboard", folder],
+                   check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def grow(folder: str, count: int) -> None:
+    """Add ``count`` games to the store: copies of its first ones, later in plan order."""
+    with Store(folder) as store, store.db:
+        store.db.execute("BEGIN")
+        columns = ("item, ord, idx, tournament, game, version, options, seed, players, bots, "
+                   "scores, ranks, teams, faults, dummies, moves, time_used, duration, "
+                   "finished, record")
+        store.db.execute(
+            f"INSERT INTO games (key, {columns}) SELECT key || '+', "
+            f"{columns.replace('ord,', 'ord + 1000000,', 1)} FROM games WHERE id <= ?",
+            (count,))
+
+
+def cli_figures(count: int, repeats: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        fill_store(folder, count)
+        first = cli_seconds(folder)
+        again = statistics.median(cli_seconds(folder) for _ in range(repeats))
+        grow(folder, count // 100)
+        grown = cli_seconds(folder)
+        after = cli_seconds(folder)
+    print(f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each "
+          f"(goal: <= 1 s after the first):")
+    print(f"  first look, from scratch (the baseline): {first:6.2f} s")
+    print(f"  again (cached, median of {repeats}):      {again:6.2f} s  "
+          f"ratio {first / again:.0f}x faster")
+    print(f"  after {count // 100:,} games more (rater goes on, statistics rebuilt): "
+          f"{grown:6.2f} s; then again {after:.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
-    sizes = (500, 2000) if parser.parse_args().quick else (500, 2000, 10000)
+    quick = parser.parse_args().quick
+    cli_figures(10_000 if quick else 100_000, 3)
+    sizes = (500, 2000) if quick else (500, 2000, 10000)
     print(f"{'games':>7} {'statistics s':>13} {'ratings s':>10} {'ratio':>6}")
     for size in sizes:
         games = synthetic(size)

@@ -83,12 +83,20 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
     """The canonical string of a play, creating its Info on first sight."""
     text = STRING_OF.get(packed)
     if text is None:
-        counts = unpack(packed)
-        text = string_of_counts(counts)
+        # one pass over the ranks present (random games meet thousands of
+        # new plays, so this is much of a fresh process's time)
+        deltas = []
+        rest = packed
+        r = 0
+        while rest:
+            n = rest & 15
+            if n:
+                deltas.append((r, n))
+            rest >>= 4
+            r += 1
+        text = "".join([RANKS[r] * n for r, n in deltas])
         STRING_OF[packed] = text
-        INFO[text] = (tkey, rank, packed,
-                      tuple((r, n) for r, n in enumerate(counts) if n), bomb,
-                      _follow_select(tkey >> 5, rank))
+        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, _follow_select(tkey >> 5, rank))
     return text
 
 
@@ -111,26 +119,50 @@ _ALL3 = _plane(3, range(13))
 
 
 def _follow_select(kind, rank):
+    """The hand bits that decide the answers to a play of ``kind`` with core
+    ``rank`` (computed once per pair: :func:`_register` asks for every new
+    play, and random games meet thousands)."""
+    key = (kind, rank)
+    got = _SELECT.get(key)
+    if got is None:
+        got = _SELECT[key] = _select_bits(kind, rank)
+    return got
+
+
+def _select_bits(kind, rank):
     above = range(rank + 1, NRANKS)
     if kind == ROCKET:
         return 0
     if kind == BOMB:
         return _plane(3, above) | _JOKERS0
-    planes = {
-        SOLO: _plane(0, above),
-        PAIR: _plane(1, above),
-        TRIO: _plane(2, above),
-        TRIO1: _plane(2, above) | _plane(0, range(NRANKS)),
-        TRIO2: _plane(2, above) | _plane(1, range(NRANKS)),
-        STRAIGHT: _plane(0, range(12)),
-        PAIRS: _plane(1, range(12)),
-        PLANE: _plane(2, range(12)),
-        PLANE1: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)) | _plane(2, range(12)),
-        PLANE2: _plane(1, range(NRANKS)) | _plane(2, range(12)),
-        FOUR2: _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)),
-        FOUR22: _plane(1, range(NRANKS)),
-    }[kind]
+    if kind == SOLO:
+        planes = _plane(0, above)
+    elif kind == PAIR:
+        planes = _plane(1, above)
+    elif kind == TRIO:
+        planes = _plane(2, above)
+    elif kind == TRIO1:
+        planes = _plane(2, above) | _plane(0, range(NRANKS))
+    elif kind == TRIO2:
+        planes = _plane(2, above) | _plane(1, range(NRANKS))
+    elif kind == STRAIGHT:
+        planes = _plane(0, range(12))
+    elif kind == PAIRS:
+        planes = _plane(1, range(12))
+    elif kind == PLANE:
+        planes = _plane(2, range(12))
+    elif kind == PLANE1:
+        planes = _plane(0, range(NRANKS)) | _plane(1, range(NRANKS)) | _plane(2, range(12))
+    elif kind == PLANE2:
+        planes = _plane(1, range(NRANKS)) | _plane(2, range(12))
+    elif kind == FOUR2:
+        planes = _plane(0, range(NRANKS)) | _plane(1, range(NRANKS))
+    else:  # FOUR22
+        planes = _plane(1, range(NRANKS))
     return planes | _JOKERS0 | _ALL3
+
+
+_SELECT: dict[tuple[int, int], int] = {}
 
 
 def planes_of(p: int) -> int:
@@ -341,17 +373,34 @@ def plays_of_kind(c, kind: int, length: int = 1, lo: int = -1) -> list[str]:
     return out
 
 
-_CHAINS_BY_MASK: tuple[dict, dict, dict] = ({}, {}, {})
+_CHAINS_BY_START: tuple[dict, dict, dict] = ({}, {}, {})
+_SHORTEST = (MIN_CHAIN[STRAIGHT], MIN_CHAIN[PAIRS], MIN_CHAIN[PLANE])
 
 
-def _chains(which, table, m):
-    """Straights (0), pair straights (1) or plain airplanes (2) present in the
-    rank mask ``m``, memoised per mask (at most 4096 of each)."""
-    memo = _CHAINS_BY_MASK[which]
-    got = memo.get(m)
+def _chains(which, table, bits):
+    """Straights (0), pair straights (1) or plain airplanes (2) present in
+    ``bits``, bit plane ``which`` of a hand (see :func:`planes_of`) masked to
+    the ranks 3..A.  The answer depends only on where the shortest chains
+    start (a chain of length L at s is there iff the shortest ones at s..
+    s+L-shortest are), so that is the memo key: hands that differ elsewhere
+    share one entry, and most hands have none."""
+    if which == 0:      # 5 in a row (written out: this runs twice per lead)
+        starts = bits & bits >> 4 & bits >> 8 & bits >> 12 & bits >> 16
+    elif which == 1:    # 3 in a row
+        starts = bits & bits >> 4 & bits >> 8
+    else:               # 2 in a row
+        starts = bits & bits >> 4
+    if not starts:
+        return ()
+    memo = _CHAINS_BY_START[which]
+    got = memo.get(starts)
     if got is None:
-        got = memo[m] = tuple(text for rows in table.values()
-                              for _, _, mask, _, text in rows if m & mask == mask)
+        m = 0
+        for r in range(12):
+            if starts >> (4 * r + which) & 1:
+                m |= ((1 << _SHORTEST[which]) - 1) << r
+        got = memo[starts] = tuple(text for rows in table.values()
+                                   for _, _, mask, _, text in rows if m & mask == mask)
     return got
 
 
@@ -370,13 +419,13 @@ def lead_moves(c) -> list[str]:
         n = c[r]
         if n:
             out.append(SOLOS[r])
-            bit = 1 << r
+            bit = 1 << (4 * r)
             m1 |= bit
             if n >= 2:
-                m2 |= bit
+                m2 |= bit << 1
                 pairs.append(r)
                 if n >= 3:
-                    m3 |= bit
+                    m3 |= bit << 2
                     trios.append(r)
                     if n == 4:
                         fours = True
@@ -405,7 +454,7 @@ def lead_moves(c) -> list[str]:
         out.extend(_chains(0, STRAIGHT_T, m1))
         if m2:
             out.extend(_chains(1, PAIRS_T, m2))
-            if m3 & (m3 >> 1):  # two adjacent trios somewhere
+            if m3 & (m3 >> 4):  # two adjacent trios somewhere
                 out.extend(_chains(2, PLANE_T, m3))
                 for kind in (PLANE1, PLANE2):
                     gen = GENERATORS[kind]
@@ -423,11 +472,34 @@ def lead_moves(c) -> list[str]:
 _P0 = _plane(0, range(NRANKS))
 _P1 = _plane(1, range(13))
 _P2 = _plane(2, range(13))
+_P0_CHAIN = _plane(0, range(12))
+_P1_CHAIN = _plane(1, range(12))
 _P2_CHAIN = _plane(2, range(12))
 _P3 = _plane(3, range(13))
-_MEMO: tuple[dict, ...] = tuple({} for _ in range(8))
+def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
+    """For the ranks 3..T and J.. separately: bit plane ``k`` of a set of
+    those ranks -> the set's ``strings`` (by rank) in rank order.  A hand's
+    singles (k=0) or pairs (k=1) are then two lookups and a concatenation;
+    256 + 128 entries, built at import in about a millisecond."""
+    halves = []
+    for ranks in (range(0, 8), range(8, len(strings))):
+        table = {}
+        for size in range(len(ranks) + 1):
+            for combo in combinations(ranks, size):
+                table[_plane(k, combo)] = tuple(strings[r] for r in combo)
+        halves.append(table)
+    return halves[0], halves[1]
+
+
+_SOLO_LOW, _SOLO_HIGH = _by_halves(0, SOLOS)
+_PAIR_LOW, _PAIR_HIGH = _by_halves(1, PAIRS_S)
+_P0_LOW = _plane(0, range(8))
+_P0_HIGH = _plane(0, range(8, NRANKS))
+_P1_LOW = _plane(1, range(8))
+_P1_HIGH = _plane(1, range(8, 13))
+_MEMO: tuple[dict, ...] = ({}, {})
 #: entries per ``_MEMO`` table before it is cleared (as the move caches
-#: below are): the chain table alone reached 175k after 20k random games
+#: below are)
 MEMO_LIMIT = 50_000
 
 
@@ -454,40 +526,30 @@ def lead_moves_fast(packed: int, c) -> list[str]:
     p1 = planes & _P1
     p2 = planes & _P2
     memo = _MEMO
-    got = memo[0].get(p0)
-    if got is None:
-        got = _memo_put(memo[0], p0, tuple(SOLOS[r] for r in _bits(p0, 0)))
-    out = list(got)
+    out = [*_SOLO_LOW[p0 & _P0_LOW], *_SOLO_HIGH[p0 & _P0_HIGH]]
     if p1:
-        got = memo[1].get(p1)
-        if got is None:
-            got = _memo_put(memo[1], p1, tuple(PAIRS_S[r] for r in _bits(p1, 1)))
-        out.extend(got)
+        out += _PAIR_LOW[p1 & _P1_LOW]
+        out += _PAIR_HIGH[p1 & _P1_HIGH]
         if p2:
             key = p2 | p0
-            got = memo[2].get(key)
+            got = memo[0].get(key)
             if got is None:
                 piece = [TRIOS_S[r] for r in _bits(p2, 2)]
                 _gen_trio1(c, 1, -1, piece)
-                got = _memo_put(memo[2], key, tuple(piece))
+                got = _memo_put(memo[0], key, tuple(piece))
             out.extend(got)
             key = p2 | p1
-            got = memo[3].get(key)
+            got = memo[1].get(key)
             if got is None:
                 piece = []
                 _gen_trio2(c, 1, -1, piece)
-                got = _memo_put(memo[3], key, tuple(piece))
+                got = _memo_put(memo[1], key, tuple(piece))
             out.extend(got)
-    key = p0 | p1
-    got = memo[4].get(key)
-    if got is None:
-        m1, m2, _ = _masks(c)
-        got = _memo_put(memo[4], key, _chains(0, STRAIGHT_T, m1) + _chains(1, PAIRS_T, m2))
-    out.extend(got)
+    out.extend(_chains(0, STRAIGHT_T, p0 & _P0_CHAIN))
+    out.extend(_chains(1, PAIRS_T, p1 & _P1_CHAIN))
     p2c = p2 & _P2_CHAIN
     if p2c & (p2c >> 4):  # two adjacent trios: airplanes
-        m3 = _masks(c)[2]
-        out.extend(_chains(2, PLANE_T, m3))
+        out.extend(_chains(2, PLANE_T, p2c))
         trios = bin(p2).count("1")
         for kind in (PLANE1, PLANE2):
             gen = GENERATORS[kind]

@@ -70,9 +70,13 @@ def sort_cards(cards) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
 
 
+#: the wild cards: 2s of every suit and the joker
+WILDS = frozenset(card for card in ORDER if is_wild(card))
+
+
 def set_wilds(cards) -> int:
     """How many wild cards a set holds."""
-    return sum(1 for card in cards if card == JOKER or card[0] == "2")
+    return len([card for card in cards if card in WILDS])
 
 
 def books(sets: dict) -> tuple[int, int]:

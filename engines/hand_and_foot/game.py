@@ -105,6 +105,40 @@ def _rank(card: str) -> str:
     return card[0]
 
 
+# Tables built once, so the legal-move generation (the hot path of every
+# playout) looks strings up instead of building them.
+_RANK_OF = {card: _rank(card) for card in ORDER}
+
+
+def _moves(rank: str, has_set: bool, count: int, two: bool, joker: bool) -> tuple:
+    """(the actions, and for each the naturals it moves and its wild: None,
+    "2" or "jk") of rank ``rank`` when the team has a set of it or not, the
+    hand holds ``count`` naturals of it (3: three or more) and a 2 / a joker
+    that may go in, in the order of the rules."""
+    if has_set:
+        kind, needed, per_wild = "meld:", 1, 0
+    else:
+        kind, needed, per_wild = "new:", 3, 2
+    moves = []
+    if count >= needed:
+        moves.append((kind + rank, needed, None))
+    if two and count >= per_wild:
+        moves.append((kind + rank + ":2", per_wild, "2"))
+    if joker and count >= per_wild:
+        moves.append((kind + rank + ":jk", per_wild, JOKER))
+    return tuple(action for action, _, _ in moves), tuple(moves)
+
+
+# rank -> naturals held (0-3, 3: three or more) -> wilds held (2 for a 2, 1 for
+# a joker) -> what _moves says, for a rank without a set / with a set
+_NEW_MOVES = {rank: [[_moves(rank, False, count, bool(wild & 2), bool(wild & 1))
+                      for wild in range(4)] for count in range(4)] for rank in NATURAL_RANKS}
+_MELD_MOVES = {rank: [[_moves(rank, True, count, bool(wild & 2), bool(wild & 1))
+                       for wild in range(4)] for count in range(2)] for rank in NATURAL_RANKS}
+_DISCARD = {card: "discard:" + card for card in ORDER}
+_PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
+
+
 class HandAndFoot(Engine):
     info = GameInfo(
         id="hand-and-foot",
@@ -344,13 +378,16 @@ class HandAndFootState(State):
                 self._legal = self._meld_options(seat) + self._discard_options(seat)
         return list(self._legal)
 
-    def _placement_ok(self, seat: int, hand: list[str], sets: dict) -> bool:
+    def _placement_ok(self, seat: int, hand: list[str], sets: dict,
+                      laid: int | None = None) -> bool:
         """Whether a player left with ``hand`` and team ``sets`` after a meld
-        or a pile pickup can still finish the turn legally."""
+        or a pile pickup can still finish the turn legally (``laid``: the
+        points in ``sets``, when the caller knows them)."""
         team = self._team_of[seat]
         if not self._melded[team]:
             need = self.threshold(team)
-            laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            if laid is None:
+                laid = sum(VALUE[card] for cards in sets.values() for card in cards)
             if laid < need:
                 return max_meld_value(hand, sets) >= need
         if not self._in_foot[seat] or len(hand) >= 2 or can_go_out(sets):
@@ -378,6 +415,14 @@ class HandAndFootState(State):
         team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
+        if self._melded[team] and not self._in_foot[seat]:
+            # every placement is fine then (see _placement_ok): only the shape counts
+            if rank == "*":
+                return [_PILE[target] for target in NATURAL_RANKS
+                        if target in sets and set_wilds(sets[target]) < 2]
+            if rank in sets or list(map(_RANK_OF.__getitem__, hand)).count(rank) >= 2:
+                return ["pile"]
+            return []
         rest = self._discard[-PILE_TAKE:-1]
         options = []
         if rank == "*":
@@ -405,64 +450,72 @@ class HandAndFootState(State):
         team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
-        naturals: dict[str, int] = {}
-        two = joker = None
-        for card in hand:
-            rank = _rank(card)
-            if rank == "*":
-                if card == JOKER:
-                    joker = card
-                elif two is None:
-                    two = card
-            elif rank != "3":
-                naturals[rank] = naturals.get(rank, 0) + 1
+        ranks = "".join(map(_RANK_OF.__getitem__, hand))
+        wilds = ranks.count("*")
+        kind = 0  # which wilds are held: 2 for a 2, 1 for a joker
+        two = None
+        if wilds:
+            jokers = hand.count(JOKER)
+            if wilds > jokers:
+                kind = 2
+                two = next(card for card in hand if card[0] == "2")
+            if jokers:
+                kind += 1
         free = self._melded[team] and not self._in_foot[seat]
+        laid = None
         options = []
         for rank in NATURAL_RANKS:
-            count = naturals.get(rank, 0)
             cards = sets.get(rank)
-            if cards is not None:
-                room = set_wilds(cards) < 2
-                moves = []
-                if count:
-                    moves.append(("meld:" + rank, 1, None))
-                if room and two:
-                    moves.append(("meld:" + rank + ":2", 0, two))
-                if room and joker:
-                    moves.append(("meld:" + rank + ":jk", 0, joker))
-            else:
-                moves = []
-                if count >= 3:
-                    moves.append(("new:" + rank, 3, None))
-                if count >= 2 and two:
-                    moves.append(("new:" + rank + ":2", 2, two))
-                if count >= 2 and joker:
-                    moves.append(("new:" + rank + ":jk", 2, joker))
-            for action, natural_count, wild in moves:
-                if free:
-                    options.append(action)
+            if cards is None:
+                if rank not in ranks:
                     continue
-                moved, left = self._take(hand, rank, natural_count, wild)
-                if self._placement_ok(seat, left, {**sets, rank: (cards or []) + moved}):
+                count = ranks.count(rank)
+                if count >= 3:
+                    actions, moves = _NEW_MOVES[rank][3][kind]
+                elif count == 2 and kind:
+                    actions, moves = _NEW_MOVES[rank][2][kind]
+                else:
+                    continue
+            elif kind and set_wilds(cards) < 2:
+                actions, moves = _MELD_MOVES[rank][rank in ranks][kind]
+            elif rank in ranks:
+                actions, moves = _MELD_MOVES[rank][1][0]
+            else:
+                continue
+            if free:
+                options += actions
+                continue
+            if laid is None:
+                laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            for action, natural_count, wild in moves:
+                moved, left = self._take(hand, rank, natural_count,
+                                         two if wild == "2" else wild, ranks)
+                if self._placement_ok(seat, left, {**sets, rank: (cards or []) + moved},
+                                      laid + sum(VALUE[card] for card in moved)):
                     options.append(action)
         return options
 
     @staticmethod
-    def _take(hand, rank, naturals, wild):
+    def _take(hand, rank, naturals, wild, ranks=None):
         """(cards moved, cards left) for melding ``naturals`` of ``rank`` and
-        optionally one ``wild`` from the sorted ``hand``."""
-        moved = []
-        left = []
-        for card in hand:
-            if naturals and card[0] == rank and card != JOKER:
-                moved.append(card)
-                naturals -= 1
-            elif wild is not None and card == wild:
-                moved.append(card)
-                wild = None
-            else:
-                left.append(card)
-        return moved, left
+        optionally one ``wild`` from the sorted ``hand`` (``ranks``: its
+        cards' ranks as :data:`_RANK_OF` gives them, when the caller has them)."""
+        if ranks is None:
+            ranks = "".join(map(_RANK_OF.__getitem__, hand))
+        places = []
+        at = -1
+        for _ in range(naturals):
+            at = ranks.find(rank, at + 1)
+            if at < 0:
+                break
+            places.append(at)
+        if wild is not None and wild in hand:
+            places.append(hand.index(wild))
+            places.sort()
+        left = list(hand)
+        for at in reversed(places):
+            del left[at]
+        return [hand[at] for at in places], left
 
     def _discard_options(self, seat: int) -> list[str]:
         team = self._team_of[seat]
@@ -471,7 +524,7 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
             return []
-        return ["discard:" + card for card in dict.fromkeys(hand)]
+        return list(map(_DISCARD.__getitem__, dict.fromkeys(hand)))
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):

@@ -1,0 +1,132 @@
+"""The leaderboard cache beside a store: the same document as a fresh build,
+never a stale one, going on from the saved rater when the store grew."""
+
+import json
+
+import pytest
+from test_leaderboard import fill
+
+from arena import board_cache
+from arena.leaderboard import build, from_store
+from arena.rating import Rater, compute
+from arena.records import GameRecord, SeatRecord
+from arena.tournament.plan import MatchItem, PlannedDeal
+
+
+def grow(store, count, order=5):
+    """``count`` more games: a vegetables match of alpha, beta and gamma."""
+    item = MatchItem(id=f"grow{order}", order=order, game="vegetables", label="vegetables",
+                     players=2, options={}, lineup=("gamma", "beta"),
+                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(count)))
+    for k in range(count):
+        gamma_wins = k % 3 != 0
+        store.add_game(item, k, GameRecord("vegetables", "1", {}, k, 2, [
+            SeatRecord("gamma", 30.0 if gamma_wins else 10.0, 1 if gamma_wins else 2, 0),
+            SeatRecord("beta", 10.0 if gamma_wins else 30.0, 2 if gamma_wins else 1, 1)]))
+
+
+def fresh(store, history=0):
+    """The document built from scratch, as the cache hands documents back."""
+    meta = store.meta()
+    board = build(list(store.games()), history=history, name=meta.get("name", ""),
+                  stopped=meta.get("stopped"))
+    return json.loads(json.dumps(board))
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = fill(tmp_path)
+    yield s
+    s.close()
+
+
+def cache_of(store):
+    return json.loads(board_cache.path_of(store).read_text())
+
+
+def test_the_second_look_is_the_saved_document_and_a_new_game_voids_it(store):
+    first = from_store(store)
+    assert first == fresh(store)
+    assert cache_of(store)["content"]["games"] == 13
+    # the second look really is the saved one: mark it under the same keys
+    data = cache_of(store)
+    data["boards"]["0"]["tournament"]["name"] = "marked"
+    board_cache.path_of(store).write_text(json.dumps(data))
+    assert from_store(store)["tournament"]["name"] == "marked"
+    grow(store, 1)                                   # the store changed: never the old one
+    again = from_store(store)
+    assert again["tournament"]["name"] == "demo" and again["overall"]["games"] == 14
+    assert again == fresh(store)
+
+
+def test_meta_changes_void_it_too(store):
+    from_store(store)
+    store.set_meta("stopped", "interrupted")
+    assert from_store(store)["tournament"]["stopped"] == "interrupted"
+
+
+def test_each_chart_setting_has_its_own_document(store):
+    plain, charted = from_store(store), from_store(store, history=5)
+    assert "chart" not in plain["overall"] and "chart" in charted["overall"]
+    assert charted == fresh(store, history=5)
+    assert from_store(store) == plain and from_store(store, history=5) == charted
+
+
+def test_a_grown_store_goes_on_from_the_saved_rater(store, monkeypatch):
+    from_store(store)
+    restored = []
+    real = Rater.from_state.__func__
+    monkeypatch.setattr(Rater, "from_state",
+                        classmethod(lambda cls, data: restored.append(data) or real(cls, data)))
+    grow(store, 9)
+    board = from_store(store)
+    assert len(restored) == 1 and restored[0]["games"] == 13
+    assert board == fresh(store)          # rounded figures: identical
+    assert cache_of(store)["rater"]["state"]["games"] == 22
+
+
+def test_a_saved_rater_whose_games_changed_is_not_used(store, monkeypatch):
+    from_store(store)
+    data = cache_of(store)
+    data["rater"]["prefix"]["finished"] += 1.0       # as if an old game were replaced
+    board_cache.path_of(store).write_text(json.dumps(data))
+    grow(store, 2)
+    monkeypatch.setattr(Rater, "from_state", classmethod(lambda cls, data: pytest.fail("used")))
+    assert from_store(store) == fresh(store)
+
+
+def test_an_unreadable_cache_is_rebuilt(store):
+    board_cache.path_of(store).write_text("{not json")
+    assert from_store(store) == fresh(store)
+    assert cache_of(store)["version"] == board_cache.VERSION
+
+
+def test_a_restored_rater_fits_what_a_fresh_one_fits(store):
+    games = list(store.games())
+    rater = Rater()
+    rater.extend(games[:7])
+    rater.board()
+    again = Rater.from_state(json.loads(json.dumps(rater.state())))
+    again.extend(games[7:])
+    warm, cold = again.board(), compute(games, history=0)
+    assert warm.games == cold.games == len(games)
+    for name, pool in cold.pools.items():
+        other = warm.pools[name]
+        assert [s.name for s in other.table()] == [s.name for s in pool.table()]
+        for bot, standing in pool.standings.items():
+            mine = other.standings[bot]
+            assert (mine.games, mine.wins, mine.faults) == (standing.games, standing.wins,
+                                                           standing.faults)
+            assert mine.mu == pytest.approx(standing.mu, abs=1e-8)
+            assert mine.sigma == pytest.approx(standing.sigma, abs=1e-8)
+
+
+def test_games_stored_out_of_plan_order_all_count(store):
+    # parallel workers commit out of plan order: the first games read have
+    # the largest ids, and none of the others may be taken as already held
+    grow(store, 4, order=-1)
+    ids = [game.id for game in store.games()]
+    assert ids != sorted(ids)
+    board = from_store(store)
+    assert board == fresh(store) and board["overall"]["games"] == 17
+    assert cache_of(store)["rater"]["state"]["games"] == 17
