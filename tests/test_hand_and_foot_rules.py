@@ -77,6 +77,11 @@ def test_wild_needs_two_naturals():
     assert "new:7:2" in actions and "new:7:jk" in actions and "new:7" not in actions
     state.step(0, "new:7:jk")
     assert sorted(state._sets[0]["7"]) == ["7c", "7s", "jk"]
+    # the joker goes, not a card sorted before it
+    state = position(hands={0: ["7c", "7s", "kc", "tc", "jk", "9s"]}, sets=melded)
+    state.step(0, "new:7:jk")
+    assert sorted(state._sets[0]["7"]) == ["7c", "7s", "jk"]
+    assert state._hands[0] == ["9s", "tc", "kc"]
 
 
 def test_at_most_two_wilds_per_set():
@@ -375,6 +380,15 @@ def test_stock_exhausted_ends_round():
     state.step(0, "discard:9c")
     assert state._outs == [None] and len(state._history) == 1 and state._round == 2
     assert state._first == 1 and state.to_act() == (1,) and state._phase == "draw"
+    # however many discards lie under the top card
+    state = position(hands={0: ["9c", "kd"]}, stock=[], sets={0: {"k": ["kc"] * 3}},
+                     discard=["5c", "6c", "7c"])
+    state.step(0, "discard:9c")
+    assert state._outs == [None] and state._round == 2
+    # one card left: the round goes on
+    state = position(hands={0: ["9c", "kd"]}, stock=["qh"], sets={0: {"k": ["kc"] * 3}})
+    state.step(0, "discard:9c")
+    assert state._round == 1 and state.to_act() == (1,) and state._phase == "draw"
     # a last single card is drawn alone
     state = position(hands={0: ["9c"]}, stock=["qh"], phase="draw")
     state.step(0, "draw")
@@ -396,6 +410,12 @@ def test_stock_exhausted_reshuffles():
                      discard=["5c", "6c"])
     state.step(0, "draw")
     assert state._hands[0] == ["5c", "9c", "qh"] and state._discard == ["6c"]
+    # exactly two under the top card: the round goes on
+    state = position(hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c", "6c"])
+    state.step(0, "discard:9c")
+    assert state._round == 1 and state.to_act() == (1,)
+    state.step(1, "draw")
+    assert sorted(state._hands[1]) == ["4d", "4h", "5c", "6c"] and state._discard == ["9c"]
     # fewer than two cards to draw from: the round ends
     state = position(hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c"])
     state.step(0, "discard:9c")
@@ -432,6 +452,10 @@ def test_teams_option():
         ENGINE.new_game(4, 1, {"teams": 1})
     with pytest.raises(OptionError):
         ENGINE.new_game(4, 1, {"stock_exhausted": "stop"})
+    # the rules page's defaults: 10 cards, 10,000 points, at most 20 rounds
+    assert ENGINE.info.resolve_options({}) == {
+        "target": 10000, "hand_size": 10, "go_out_bonus": 0, "stock_exhausted": "end",
+        "max_rounds": 20, "teams": 0}
     opts = ENGINE.info.resolve_options({"target": "2000", "max_rounds": "3"})
     assert opts == {"target": 2000, "hand_size": 10, "go_out_bonus": 0,
                     "stock_exhausted": "end", "max_rounds": 3, "teams": 0}
@@ -569,8 +593,9 @@ def test_sample_state_gives_a_last_foot_card_that_goes_out(monkeypatch):
 
     import engines.hand_and_foot.game as game
     # seat 1 in its Foot melded down to one card, which must complete the
-    # dirty book of 9s: a 9 or a wild; the observer cannot see which
-    sets = {1: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}}
+    # dirty book of 9s (already holding two wilds): a natural 9, though a
+    # joker would add more points; the observer cannot see which it holds
+    sets = {1: {"8": ["8c"] * 7, "9": ["9c"] * 4 + ["2d", "2h"]}}
     state = full_position({1: ["9d"]}, sets, turn=1, in_foot=(1,))
     assert state.legal_actions(1) == ["meld:9"]
     view = state.observation(0)
@@ -579,5 +604,23 @@ def test_sample_state_gives_a_last_foot_card_that_goes_out(monkeypatch):
         sampled = ENGINE.sample_state(view, random.Random(index))
         assert sampled.observation(0) == view
         card = sampled._hands[1][0]
-        assert card[0] in "92" or card == "jk", (index, card)
+        assert card[0] == "9", (index, card)
         assert sampled.legal_actions(1)
+
+
+def test_a_wild_meld_in_the_foot_keeps_the_natural_that_goes_out_next():
+    # in the Foot with 7c, 2c, kd: the 2 onto the 7s leaves 7c and kd, two
+    # cards, so it is legal; the 7 after it would leave kd alone, no books
+    sets = {"8": ["8c"] * 7, "7": ["7s"] * 3 + ["jk"]}
+    state = position(hands={0: ["7c", "2c", "kd"]}, sets={0: sets}, in_foot=[0])
+    assert "meld:7:2" in legal(state)
+    state.step(0, "meld:7:2")
+    assert state._hands[0] == ["7c", "kd"] and legal(state) == ["discard:7c", "discard:kd"]
+
+
+def test_sample_state_of_a_nine_player_game_uses_ten_decks():
+    import random
+    state = ENGINE.new_game(9, 4)
+    sampled = ENGINE.sample_state(state.observation(3), random.Random(1))
+    assert Counter(sampled.all_cards()) == Counter(DECK * 10)
+    assert sampled.observation(3) == state.observation(3)
