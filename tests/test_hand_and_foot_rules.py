@@ -498,6 +498,17 @@ def test_illegal_action_raises():
 
 
 # ------------------------------------------------- meld arithmetic (cards.py)
+def test_wild_cards_are_the_2s_and_jokers_also_read_from_json():
+    import json
+
+    from engines.hand_and_foot.cards import is_wild, set_wilds
+    # a bot's cards come through JSON: equal strings, not the module's objects
+    cards = json.loads(json.dumps(["2c", "2h", "jk", "3c", "4d", "tc", "kc", "ah"]))
+    assert [is_wild(card) for card in cards] == [True] * 3 + [False] * 5
+    assert set_wilds(cards) == 3
+    assert max_meld_value(json.loads('["kc", "kd", "jk"]'), {}) == 70
+
+
 def test_threes_are_the_only_dead_cards():
     from engines.hand_and_foot.cards import is_three
     assert is_three("3c") and is_three("3h")
@@ -514,8 +525,15 @@ def test_threes_are_the_only_dead_cards():
     # a set on the table has two free slots, a completed pair two more:
     # three wilds all fit (aces 60 on the table, kings 20, 2 + 2 + joker 90)
     (["kc", "kd", "2c", "2d", "jk"], {"a": ["ac", "ad", "ah"]}, 60 + 20 + 90),
-    # without a wild a pair is worth nothing; three of a rank are
+    # without a wild a pair is worth nothing; three or four of a rank are
     (["kc", "kd", "5c", "5d", "5h"], {}, 15),
+    (["5c", "5d", "5h", "5s"], {}, 20),
+    # a new set from the hand opens two wild slots (several decks: three jokers)
+    (["5c", "5d", "5h", "jk", "jk", "jk"], {}, 15 + 100),
+    # a set on the table with one wild has one slot left
+    (["jk", "jk"], {"a": ["ac", "ad", "2c"]}, 60 + 50),
+    # one wild for two pairs: it completes the better pair
+    (["5c", "5d", "kc", "kd", "2c"], {}, 20 + 20),
 ])
 def test_max_meld_value_by_hand(hand, sets, value):
     assert max_meld_value(hand, sets) == value
