@@ -379,3 +379,62 @@ def test_secrets_are_the_other_hands_and_the_unrevealed_bottom():
     secrets = state.secrets(seat)
     assert sorted(len(s) for s in secrets) == [17, 17]
     assert "".join(secrets[0]) in (state.hand((seat + 1) % 3), state.hand((seat + 2) % 3))
+
+
+# ------------------------------------------------- found by mutation testing
+def test_multiplier_during_play_doubles_per_bomb_and_teams_number_from_zero():
+    # the landlord (seat 1) leads; before any bomb the multiplier is 1
+    state = state_from_hands(["35555", "4444BR9", "66"], landlord=1, bid=1)
+    assert state.landlord == 1
+    assert [state.observation(s)["multiplier"] for s in range(3)] == [1, 1, 1]
+    state.step(1, "4444")
+    assert state.observation(0)["multiplier"] == 2
+    state.step(2, "pass")
+    state.step(0, "5555")
+    assert state.observation(2)["multiplier"] == 4
+    state.step(1, "BR")
+    assert state.multiplier() == 8
+    state.step(2, "pass")
+    state.step(0, "pass")
+    state.step(1, "9")
+    out = state.outcome()
+    assert out.scores == (-8, 16, -8)
+    assert out.teams == (1, 0, 1)  # the landlord is team 0, the peasants team 1
+
+
+def test_landlord_is_none_until_the_auction_ends():
+    state, first = bid_sequence(4, [0, 2])
+    assert state.landlord is None and state.observation(0)["landlord"] is None
+    state.step((first + 2) % 3, "bid:0")
+    state.step(first, "bid:0")
+    assert state.landlord == (first + 1) % 3 == state.observation(0)["landlord"]
+
+
+def test_sampling_mid_auction_keeps_who_bid_highest():
+    # the highest bid was the second of the auction: whatever the first
+    # bidder, a sampled state makes that bidder the landlord after two passes
+    firsts = set()
+    for seed in range(12):
+        state, first = bid_sequence(seed, [0, 2])
+        firsts.add(first)
+        sample = ENGINE.sample_state(state.observation(first), random.Random(seed))
+        for s in (state, sample):
+            s.step((first + 2) % 3, "bid:0")
+            s.step(first, "bid:0")
+        assert sample.landlord == state.landlord == (first + 1) % 3
+    assert firsts == {0, 1, 2}
+
+
+def test_sampling_an_observation_read_back_from_json():
+    # a bot's observation comes through JSON: its "pass" strings are new
+    # objects, not the engine's own
+    import json
+    state = state_from_hands(["33456789TJQKA2BR", "4", "5"], landlord=0)
+    state.step(0, "33")
+    state.step(1, "pass")
+    state.step(2, "pass")
+    obs = json.loads(json.dumps(state.observation(1)))
+    sample = ENGINE.sample_state(obs, random.Random(1))
+    assert sample.observation(1) == obs
+    lord = M.counts_of(sample.hand(0))
+    assert sum(lord) == 14 and lord[0] == 0  # both 3s were played

@@ -290,3 +290,44 @@ def test_follow_cache_shares_lists_only_between_equivalent_hands():
         prev = M.INFO[rng.choice(plays)]
         cached = M.cached_follow(M.pack(counts), counts, prev)
         assert cached == ["pass"] + M.follow_moves(counts, prev)
+
+
+def test_airplanes_with_wings_follow_only_higher_airplanes():
+    # the hand's 333444 airplanes are lower than the standing 555666 ones
+    assert follow("33344456", "55566678") == []
+    assert follow("3334445566", "5556667788") == []
+    assert follow("66677789", "34555666") == ["66677789"]
+    assert follow("6667778899", "3344555666") == ["6667778899"]
+
+
+def test_follow_cache_tells_apart_hands_that_differ_in_a_pair_wing():
+    # against a pair-wing airplane, 555666 + 33 + 99 follows but 555666 +
+    # 3 + 99 does not: the pair of 3s (below the airplane) decides it, so the
+    # cache must not give one hand's list to the other
+    prev = "3334447788"
+    M.lead_moves(M.counts_of(prev))
+    for hand, want in (("3355566699", ["pass", "3355566699"]), ("355566699", ["pass"]),
+                       ("3355566699", ["pass", "3355566699"])):
+        counts = M.counts_of(hand)
+        assert M.cached_follow(M.pack(counts), counts, M.INFO[prev]) == want, hand
+
+
+def test_the_reference_classifier_knows_one_small_joker():
+    # the deck has one small joker: "BB" is no pair, nor a pair wing
+    assert M.readings("BB") == []
+    assert M.readings("3333BB44") == []
+    assert M.readings("333444BB55") == []
+
+
+def test_info_of_reads_plays_of_twos_in_a_fresh_process():
+    # info_of classifies a string it has not seen yet: in a fresh interpreter
+    # (in this one the plays of earlier tests are already registered)
+    import subprocess
+    import sys
+    code = ("from engines.dou_dizhu import moves as M\n"
+            "for text in ('33442222', '342222', '3333BR', '22222', 'BB'):\n"
+            "    info = M.info_of(text)\n"
+            "    print(None if info is None else (info[0] >> 5, info[1]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == [str((M.FOUR22, M.TWO)), str((M.FOUR2, M.TWO)), "None", "None", "None"]

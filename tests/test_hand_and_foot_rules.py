@@ -77,6 +77,11 @@ def test_wild_needs_two_naturals():
     assert "new:7:2" in actions and "new:7:jk" in actions and "new:7" not in actions
     state.step(0, "new:7:jk")
     assert sorted(state._sets[0]["7"]) == ["7c", "7s", "jk"]
+    # the joker goes, not a card sorted before it
+    state = position(hands={0: ["7c", "7s", "kc", "tc", "jk", "9s"]}, sets=melded)
+    state.step(0, "new:7:jk")
+    assert sorted(state._sets[0]["7"]) == ["7c", "7s", "jk"]
+    assert state._hands[0] == ["9s", "tc", "kc"]
 
 
 def test_at_most_two_wilds_per_set():
@@ -375,6 +380,15 @@ def test_stock_exhausted_ends_round():
     state.step(0, "discard:9c")
     assert state._outs == [None] and len(state._history) == 1 and state._round == 2
     assert state._first == 1 and state.to_act() == (1,) and state._phase == "draw"
+    # however many discards lie under the top card
+    state = position(hands={0: ["9c", "kd"]}, stock=[], sets={0: {"k": ["kc"] * 3}},
+                     discard=["5c", "6c", "7c"])
+    state.step(0, "discard:9c")
+    assert state._outs == [None] and state._round == 2
+    # one card left: the round goes on
+    state = position(hands={0: ["9c", "kd"]}, stock=["qh"], sets={0: {"k": ["kc"] * 3}})
+    state.step(0, "discard:9c")
+    assert state._round == 1 and state.to_act() == (1,) and state._phase == "draw"
     # a last single card is drawn alone
     state = position(hands={0: ["9c"]}, stock=["qh"], phase="draw")
     state.step(0, "draw")
@@ -396,6 +410,12 @@ def test_stock_exhausted_reshuffles():
                      discard=["5c", "6c"])
     state.step(0, "draw")
     assert state._hands[0] == ["5c", "9c", "qh"] and state._discard == ["6c"]
+    # exactly two under the top card: the round goes on
+    state = position(hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c", "6c"])
+    state.step(0, "discard:9c")
+    assert state._round == 1 and state.to_act() == (1,)
+    state.step(1, "draw")
+    assert sorted(state._hands[1]) == ["4d", "4h", "5c", "6c"] and state._discard == ["9c"]
     # fewer than two cards to draw from: the round ends
     state = position(hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c"])
     state.step(0, "discard:9c")
@@ -432,6 +452,10 @@ def test_teams_option():
         ENGINE.new_game(4, 1, {"teams": 1})
     with pytest.raises(OptionError):
         ENGINE.new_game(4, 1, {"stock_exhausted": "stop"})
+    # the rules page's defaults: 10 cards, 10,000 points, at most 20 rounds
+    assert ENGINE.info.resolve_options({}) == {
+        "target": 10000, "hand_size": 10, "go_out_bonus": 0, "stock_exhausted": "end",
+        "max_rounds": 20, "teams": 0}
     opts = ENGINE.info.resolve_options({"target": "2000", "max_rounds": "3"})
     assert opts == {"target": 2000, "hand_size": 10, "go_out_bonus": 0,
                     "stock_exhausted": "end", "max_rounds": 3, "teams": 0}
@@ -471,3 +495,150 @@ def test_illegal_action_raises():
         state.step(0, "discard:3h")
     with pytest.raises(IllegalAction):
         state.step(1, "draw")
+
+
+# ------------------------------------------------- meld arithmetic (cards.py)
+def test_wild_cards_are_the_2s_and_jokers_also_read_from_json():
+    import json
+
+    from engines.hand_and_foot.cards import is_wild, set_wilds
+    # a bot's cards come through JSON: equal strings, not the module's objects
+    cards = json.loads(json.dumps(["2c", "2h", "jk", "3c", "4d", "tc", "kc", "ah"]))
+    assert [is_wild(card) for card in cards] == [True] * 3 + [False] * 5
+    assert set_wilds(cards) == 3
+    assert max_meld_value(json.loads('["kc", "kd", "jk"]'), {}) == 70
+
+
+def test_threes_are_the_only_dead_cards():
+    from engines.hand_and_foot.cards import is_three
+    assert is_three("3c") and is_three("3h")
+    assert not any(is_three(card) for card in ("2c", "4d", "9s", "tc", "ah", "jk"))
+
+
+@pytest.mark.parametrize("hand, sets, value", [
+    # a pair completed by a wild counts both naturals: kings 2 x 10 + joker 50
+    (["kc", "kd", "jk"], {}, 70),
+    (["kc", "kd", "2c"], {}, 40),
+    # the best wilds are used first: two slots (the completed pair's set
+    # holds at most two wilds), so both jokers, not the 2
+    (["kc", "kd", "2c", "jk", "jk"], {}, 20 + 100),
+    # a set on the table has two free slots, a completed pair two more:
+    # three wilds all fit (aces 60 on the table, kings 20, 2 + 2 + joker 90)
+    (["kc", "kd", "2c", "2d", "jk"], {"a": ["ac", "ad", "ah"]}, 60 + 20 + 90),
+    # without a wild a pair is worth nothing; three or four of a rank are
+    (["kc", "kd", "5c", "5d", "5h"], {}, 15),
+    (["5c", "5d", "5h", "5s"], {}, 20),
+    # a new set from the hand opens two wild slots (several decks: three jokers)
+    (["5c", "5d", "5h", "jk", "jk", "jk"], {}, 15 + 100),
+    # a set on the table with one wild has one slot left
+    (["jk", "jk"], {"a": ["ac", "ad", "2c"]}, 60 + 50),
+    # one wild for two pairs: it completes the better pair
+    (["5c", "5d", "kc", "kd", "2c"], {}, 20 + 20),
+])
+def test_max_meld_value_by_hand(hand, sets, value):
+    assert max_meld_value(hand, sets) == value
+
+
+# ------------------------------------------- the last card of the Foot (game.py)
+def test_a_meld_may_leave_a_last_wild_that_goes_out():
+    # in the Foot with 7c and 2c: melding the 7 leaves the 2, which completes
+    # the dirty book of 7s (the clean book of 8s is down), so it is legal
+    sets = {"8": ["8c"] * 7, "7": ["7s"] * 4 + ["jk"]}
+    state = position(hands={0: ["7c", "2c"]}, sets={0: sets}, in_foot=[0])
+    assert "meld:7" in legal(state)
+    state.step(0, "meld:7")
+    assert legal(state) == ["meld:7:2"]
+    state.step(0, "meld:7:2")
+    assert state._outs == [0]
+    # a last 2 that fits only the clean book (the 7s hold two wilds), making
+    # it dirty, cannot go out: the 7 may not be melded first
+    sets = {"8": ["8c"] * 7, "7": ["7s"] * 3 + ["jk", "2d"]}
+    state = position(hands={0: ["7c", "2c"]}, sets={0: sets}, in_foot=[0])
+    assert "meld:7" not in legal(state)
+
+
+# ------------------------------------------------ sampling the hidden cards
+def full_position(hands, sets, turn, in_foot=(), seed=7):
+    """A 4-player state whose cards add up (as sample_state needs): the given
+    Hands and sets, every other Hand, Foot and the draw pile dealt from the
+    rest of the five decks."""
+    state = ENGINE.new_game(4, seed)
+    pool = Counter(DECK * 5)
+    for cards in list(hands.values()) + [c for team in sets.values() for c in team.values()]:
+        pool.subtract(cards)
+    rest = sorted(pool.elements())
+    import random
+    random.Random(seed).shuffle(rest)
+    state._hands, state._feet = [], []
+    for seat in range(4):
+        state._hands.append(sort_cards(hands.get(seat) or [rest.pop() for _ in range(10)]))
+        state._feet.append([] if seat in in_foot else [rest.pop() for _ in range(10)])
+    state._in_foot = [seat in in_foot for seat in range(4)]
+    state._sets = [{rank: list(cards) for rank, cards in sets.get(team, {}).items()}
+                   for team in range(2)]
+    state._melded = [bool(state._sets[team]) for team in range(2)]
+    state._discard, state._stock, state._legal = [rest.pop()], rest, None
+    state._phase, state._turn = "meld", turn
+    return state
+
+
+def test_sample_state_gives_a_later_seat_a_hand_that_can_finish_its_pending_meld(monkeypatch):
+    import random
+
+    import engines.hand_and_foot.game as game
+    # seat 1 (after the observer, seat 0), its team at 5000 points, has laid
+    # kings (30 of 150) and holds eight cards that must still make 120: few
+    # random deals do, so the repair swaps in good cards for the worst ones
+    mine = ["kc", "kd", "kh", "ac", "ad", "ah", "qc", "qd", "jk", "jk", "9s"]
+    state = full_position({1: mine}, {}, turn=1)
+    state._scores = [0, 5000]
+    state.step(1, "new:k")
+    assert not state._melded[1] and len(state._hands[1]) == 8
+    view = state.observation(0)
+    monkeypatch.setattr(game, "SAMPLE_TRIES", 1)  # one deal, then the repair
+    repaired = 0
+    for index in range(20):
+        sampled = ENGINE.sample_state(view, random.Random(index))
+        assert sampled.observation(0) == view
+        assert sampled.legal_actions(1), index  # it can still reach 150
+        assert Counter(sampled.all_cards()) == Counter(state.all_cards())
+        repaired += sampled._hands[1] != state._hands[1]
+    assert repaired  # hidden hands really are resampled
+
+
+def test_sample_state_gives_a_last_foot_card_that_goes_out(monkeypatch):
+    import random
+
+    import engines.hand_and_foot.game as game
+    # seat 1 in its Foot melded down to one card, which must complete the
+    # dirty book of 9s (already holding two wilds): a natural 9, though a
+    # joker would add more points; the observer cannot see which it holds
+    sets = {1: {"8": ["8c"] * 7, "9": ["9c"] * 4 + ["2d", "2h"]}}
+    state = full_position({1: ["9d"]}, sets, turn=1, in_foot=(1,))
+    assert state.legal_actions(1) == ["meld:9"]
+    view = state.observation(0)
+    monkeypatch.setattr(game, "SAMPLE_TRIES", 1)
+    for index in range(20):
+        sampled = ENGINE.sample_state(view, random.Random(index))
+        assert sampled.observation(0) == view
+        card = sampled._hands[1][0]
+        assert card[0] == "9", (index, card)
+        assert sampled.legal_actions(1)
+
+
+def test_a_wild_meld_in_the_foot_keeps_the_natural_that_goes_out_next():
+    # in the Foot with 7c, 2c, kd: the 2 onto the 7s leaves 7c and kd, two
+    # cards, so it is legal; the 7 after it would leave kd alone, no books
+    sets = {"8": ["8c"] * 7, "7": ["7s"] * 3 + ["jk"]}
+    state = position(hands={0: ["7c", "2c", "kd"]}, sets={0: sets}, in_foot=[0])
+    assert "meld:7:2" in legal(state)
+    state.step(0, "meld:7:2")
+    assert state._hands[0] == ["7c", "kd"] and legal(state) == ["discard:7c", "discard:kd"]
+
+
+def test_sample_state_of_a_nine_player_game_uses_ten_decks():
+    import random
+    state = ENGINE.new_game(9, 4)
+    sampled = ENGINE.sample_state(state.observation(3), random.Random(1))
+    assert Counter(sampled.all_cards()) == Counter(DECK * 10)
+    assert sampled.observation(3) == state.observation(3)
