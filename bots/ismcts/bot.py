@@ -92,13 +92,15 @@ class IsmctsBot(Bot):
             ruled = self.knowledge.rule(observation, legal)
             if ruled is not None:
                 return ruled
-        settings = self.settings
-        advice = None  # asked first: its time counts against the move's
-        if settings.advice and self.knowledge.advice is not None:
-            advice = self.knowledge.advice(observation, legal, self.rng)
-        search = Search(self.engine, self.knowledge, self.rng, settings.exploration,
+        settings, knowledge = self.settings, self.knowledge
+        budget = max(0.0, clock.get("move", 1.0) + clock.get("bank", 0.0) - settings.margin)
+        hard = started + budget
+        thinking = budget if settings.iterations else settings.think_time(clock)
+        advice = None  # asked first, so its time counts against the move's
+        if settings.advice and knowledge.advice is not None and thinking >= knowledge.advice_seconds:
+            advice = knowledge.advice(observation, legal, self.rng)
+        search = Search(self.engine, knowledge, self.rng, settings.exploration,
                         settings.depth, self.rollout)
-        hard = started + max(0.0, clock.get("move", 1.0) + clock.get("bank", 0.0) - settings.margin)
         if settings.iterations:
             search.run(observation, settings.iterations, deadline=hard)
         else:

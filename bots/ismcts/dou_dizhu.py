@@ -79,5 +79,5 @@ def greedy_play(observation: Observation, legal: list, rng: random.Random) -> Ac
 
 
 KNOWLEDGE = Knowledge(rollout=shed, rollouts=(("shed", shed), ("greedy", greedy)), rule=greedy_bid,
-                      advice=greedy_play,
+                      advice=greedy_play, advice_seconds=0.15,
                       reward=partial(rank_rewards, score_scale=SCORE_SCALE))

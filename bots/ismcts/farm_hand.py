@@ -70,4 +70,4 @@ def evaluate(state: State) -> list[float]:
 
 
 KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round,
-                      advice=counter_move, evaluate=evaluate, evaluate_end=True)
+                      advice=counter_move, advice_seconds=0.4, evaluate=evaluate, evaluate_end=True)

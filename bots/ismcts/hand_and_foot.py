@@ -103,7 +103,7 @@ def evaluate(state) -> list[float]:
 
 
 KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first), ("builder", builder)),
-                      advice=builder_move,
+                      advice=builder_move, advice_seconds=0.1,
                       depth=DEPTH, horizon=whose_turn, evaluate=evaluate)
 
 

@@ -83,7 +83,9 @@ class Knowledge:
     ``advice`` is a heuristic's move for the bot's own observation (and
     the bot's chance, for its tie-breaks): the
     search plays it unless its own choice scored clearly better
-    (:meth:`~bots.ismcts.search.Search.best`).
+    (:meth:`~bots.ismcts.search.Search.best`); it is asked only when the
+    move may take ``advice_seconds`` (its slowest answer measured on the
+    loaded machine), so a short clock never waits for it.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
@@ -93,6 +95,7 @@ class Knowledge:
     turns: int = 1
     rule: Callable[[Observation, list], Action | None] | None = None
     advice: Callable[[Observation, list, random.Random], Action] | None = None
+    advice_seconds: float = 0.0
     evaluate: Callable[[State], list[float]] = _no_evaluation
     evaluate_end: bool = False
     reward: Callable[[Outcome], list[float]] = rank_rewards

@@ -70,5 +70,5 @@ def evaluate(state: State) -> list[float]:
 
 KNOWLEDGE = Knowledge(rollout=end_turn, rollouts=(("end-turn", end_turn), ("play-first", play_first),
                                            ("planner", planner)),
-                      advice=planner_move,
+                      advice=planner_move, advice_seconds=0.1,
                       horizon=whose_turn, evaluate=evaluate)
