@@ -104,5 +104,5 @@ class IsmctsBot(Bot):
         if settings.iterations:
             search.run(observation, settings.iterations, deadline=hard)
         else:
-            search.run(observation, deadline=started + settings.think_time(clock))
+            search.run(observation, deadline=started + thinking)
         return search.best(observation["seat"], legal, advice, settings.advice_margin)

@@ -20,8 +20,10 @@ Rewards are per seat in [0, 1] and come from the game's
 :class:`~bots.ismcts.knowledge.Knowledge` (team members get their team's
 result, so a seat maximises its team's result).  A game's horizon (the turn
 or the round being played, or a few turns) may bound the tree and the
-rollouts, the position there scored by the game's evaluation: that is what makes the long game of
-Hand and Foot searchable at all.
+rollouts, the position there scored by the game's evaluation: that is what
+makes the long game of Hand and Foot searchable at all.  Where the game has a
+heuristic bot, its move may stand unless the search beats it clearly
+(:meth:`Search.best`).
 """
 
 from __future__ import annotations
