@@ -21,13 +21,15 @@ figures do not depend on the sandbox.  Printed per table:
 * solitaire Farm Hand: mean score and the share of deals reaching 21.
 
 ``--seconds`` bounds the run: it stops after the deal that passes it and
-reports the deals played.
+reports the deals played (as it does on Ctrl-C or SIGTERM, say from
+``timeout``: the deal under way is dropped).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import signal
 import statistics
 import sys
 import time
@@ -126,10 +128,14 @@ def interval(values: list[float]) -> str:
 def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: int) -> None:
     start = time.monotonic()
     rows = []
-    for deal in range(first_deal, first_deal + deals):
-        rows.append(play_deal(table, deal, settings))
-        if time.monotonic() - start > seconds:
-            break
+    try:
+        for deal in range(first_deal, first_deal + deals):
+            rows.append(play_deal(table, deal, settings))
+            if time.monotonic() - start > seconds:
+                break
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (a timeout): report the deals played
+        if not rows:
+            raise
     played = len(rows)
     column = {key: [row[key] for row in rows] for key in rows[0]}
     budget = ", ".join(f"{k}={v}" for k, v in settings.items())
@@ -147,7 +153,12 @@ def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: in
     sys.stdout.flush()
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tables", nargs="*", metavar="TABLE",
                         help=f"tables to play (default: all): {', '.join(TABLES)}")
@@ -180,6 +191,8 @@ def main() -> None:
 
 
 def _number(text: str):
+    if text in ("true", "false"):
+        return text == "true"
     for kind in (int, float):
         try:
             return kind(text)

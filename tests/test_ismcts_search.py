@@ -159,3 +159,59 @@ def test_a_horizon_stops_tree_and_rollouts_and_the_evaluation_decides():
     assert all(not child.stats for child in search.root.children.values())
     # control: without the horizon the same search plays for the game's end
     assert best_move(game, state, iterations=200) == "a"
+
+
+def test_a_horizon_of_two_turns_sees_the_reply_one_turn_does_not():
+    # seat 0's "greedy" gains 2 at once, "modest" 1; seat 1 may then
+    # "punish", which costs a greedy seat 0 three.  Scored after one turn
+    # "greedy" looks best; after two (the reply included) "modest" does
+    def evaluate(state):
+        first = state.history[0][0]
+        gain = 2 if first == "greedy" else 1
+        if len(state.history) > 1 and state.history[1][1] == "punish" and first == "greedy":
+            gain -= 3
+        return [0.5 + gain / 10, 0.5 - gain / 10]
+
+    game = TinyGame([((0,), ("greedy", "modest")), ((1,), ("punish", "idle")),
+                     ((0,), ("p", "q"))], lambda history, hidden: [0, 0])
+    observation = game.new_game(2, 0).observation(0)
+    choices = {}
+    for turns in (1, 2):
+        knowledge = Knowledge(horizon=lambda s: s.to_act(), turns=turns, evaluate=evaluate)
+        search = Search(game, knowledge, random.Random(4))
+        search.run(observation, 300)
+        choices[turns] = search.best(0, ["greedy", "modest"])
+    assert choices == {1: "greedy", 2: "modest"}
+
+
+def test_evaluate_end_scores_a_finished_game_by_the_evaluation():
+    # the outcome says "a", the evaluation (also of the finished game) "b"
+    def score(history, hidden):
+        return [1, 0] if history[0][0] == "a" else [0, 1]
+
+    def evaluate(state):
+        return [1.0, 0.0] if state.history[0][0] == "b" else [0.0, 1.0]
+
+    game = TinyGame([((0,), ("a", "b"))], score)
+    observation = game.new_game(2, 0).observation(0)
+    for evaluate_end, expected in ((True, "b"), (False, "a")):
+        knowledge = Knowledge(horizon=lambda s: 0, evaluate=evaluate, evaluate_end=evaluate_end)
+        search = Search(game, knowledge, random.Random(2))
+        search.run(observation, 50)
+        assert search.best(0, ["a", "b"]) == expected
+
+
+def test_advice_is_kept_unless_the_search_beats_it_by_the_margin():
+    # "b" is worth 1.0, "a" 0.9 (seat 0's share of 10 points)
+    def score(history, hidden):
+        mine = 10 if history[0][0] == "b" else 9
+        return [mine, 10 - mine]
+
+    game = TinyGame([((0,), ("a", "b"))], score)
+    knowledge = Knowledge(reward=lambda outcome: [s / 10 for s in outcome.scores])
+    search = Search(game, knowledge, random.Random(2))
+    search.run(game.new_game(2, 0).observation(0), 100)
+    assert search.best(0, ["a", "b"]) == "b"                       # no advice: the search's
+    assert search.best(0, ["a", "b"], advice="a", margin=0.2) == "a"   # within the margin
+    assert search.best(0, ["a", "b"], advice="a", margin=0.05) == "b"  # beaten clearly
+    assert search.best(0, ["a", "b"], advice="c", margin=0.2) == "b"   # not legal: ignored

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from arena.botkit import Bot
 from engines import engine_for
@@ -33,6 +33,9 @@ class Settings:
     exploration: float = 0.7     # UCB exploration constant (rewards are in [0, 1])
     rollout: str = "default"     # rollout policy: default, random, or a game's own
     depth: int = 0               # rollout cut-off in moves (0: the game's default)
+    turns: int = 0               # horizon changes before the evaluation (0: the game's default)
+    advice: bool = True          # play the game's heuristic move unless the search beats it clearly
+    advice_margin: float = 0.03  # by more than this mean reward
 
     @classmethod
     def parse(cls, given: dict) -> "Settings":
@@ -70,6 +73,8 @@ class IsmctsBot(Bot):
             self.settings = Settings.parse(hello.get("settings") or {})
             self.engine = engine_for(hello["game"])
             self.knowledge = for_game(hello["game"])
+            if self.settings.turns:
+                self.knowledge = replace(self.knowledge, turns=self.settings.turns)
             self.rollout = self.knowledge.policy(self.settings.rollout)
         except (ValueError, LookupError) as error:
             sys.exit(f"ismcts: {error}")
@@ -87,12 +92,17 @@ class IsmctsBot(Bot):
             ruled = self.knowledge.rule(observation, legal)
             if ruled is not None:
                 return ruled
-        settings = self.settings
-        search = Search(self.engine, self.knowledge, self.rng, settings.exploration,
+        settings, knowledge = self.settings, self.knowledge
+        budget = max(0.0, clock.get("move", 1.0) + clock.get("bank", 0.0) - settings.margin)
+        hard = started + budget
+        thinking = budget if settings.iterations else settings.think_time(clock)
+        advice = None  # asked first, so its time counts against the move's
+        if settings.advice and knowledge.advice is not None and thinking >= knowledge.advice_seconds:
+            advice = knowledge.advice(observation, legal, self.rng)
+        search = Search(self.engine, knowledge, self.rng, settings.exploration,
                         settings.depth, self.rollout)
-        hard = started + max(0.0, clock.get("move", 1.0) + clock.get("bank", 0.0) - settings.margin)
         if settings.iterations:
             search.run(observation, settings.iterations, deadline=hard)
         else:
-            search.run(observation, deadline=started + settings.think_time(clock))
-        return search.best(observation["seat"], legal)
+            search.run(observation, deadline=started + thinking)
+        return search.best(observation["seat"], legal, advice, settings.advice_margin)

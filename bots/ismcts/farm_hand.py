@@ -1,22 +1,33 @@
-"""Farm Hand for the search: rollouts to the end of the round, scored by points.
+"""Farm Hand for the search: rollouts that play for the bids, to the end of
+the round, scored by points.
 
 Every round is a fresh deal, so whatever a rollout plays in later rounds is
 noise about the decision at hand: the search stops at the end of the round
-(its horizon) and the position is scored by the scores as they stand.  The reward blends the rank among players and dummies with
-the score itself (:func:`~bots.ismcts.knowledge.rank_rewards` with a score
-scale), since Farm Hand is about points (its solitaire challenge: 21).
+(its horizon) and the position is scored by the rank as the scores stand
+and the round's own points (:func:`evaluate`), since Farm Hand is about
+points (its solitaire challenge: 21).
+
+A round scores only an exact bid, so random card play says little about
+whether a bid can be made: the ``seek`` rollout plays every seat as
+``farm-hand-counter`` plays itself (:func:`bots.farm_hand.seek`: win while
+tricks are still needed, duck once the bid is made).
 """
 
 from __future__ import annotations
 
-from functools import partial
+import random
 
-from arena.game import Outcome, State
+from arena.game import Action, Outcome, State
 
-from bots.ismcts.knowledge import Knowledge, rank_rewards
+from bots.farm_hand import CounterBot
+from bots.farm_hand import seek as seek_card
+from bots.ismcts.knowledge import Knowledge, random_rollout, rank_rewards
+from engines.farm_hand.cards import CARD_CODE, CARD_ID
 
-#: a score of this size squashes to ~0.76 of its half of the reward
-SCORE_SCALE = 10.0
+#: a round's points at most (its number, 1 to 6): a round scored +6 gets
+#: the full half of the reward its score carries, -6 none
+ROUND_SCALE = 6.0
+_COUNTER = CounterBot()
 
 
 def this_round(state: State) -> tuple:
@@ -25,14 +36,38 @@ def this_round(state: State) -> tuple:
     return view["round"], view["replay"]
 
 
+def seek(state: State, seat: int, rng: random.Random) -> Action:
+    """Play for the seat's bid as ``farm-hand-counter`` does (bids: random)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1 or not isinstance(legal[0], str):
+        return random_rollout(state, seat, rng)
+    view = state.observation(seat)
+    trick = [CARD_ID[code] for code in view["trick"]]
+    need = view["bids"][seat] - view["won"][seat]
+    return CARD_CODE[seek_card([CARD_ID[code] for code in legal], trick, need)]
+
+
+def counter_move(observation, legal: list, rng: random.Random) -> Action:
+    """``farm-hand-counter``'s bid or card: the search's advice."""
+    _COUNTER.rng = rng
+    return _COUNTER.act(observation, legal, {})
+
+
 def evaluate(state: State) -> list[float]:
-    """The reward the game would give if it ended with the scores as they are."""
+    """Per seat, at the end of a round (the game's end included): half the
+    rank among players and dummies by the scores as they stand, half the
+    round's own score, linearly (``ROUND_SCALE``).  A squashed total (as
+    the final reward blends it) would make a round late in the game worth
+    less than an early one, when every round's points count the same."""
     view = state.observation(0)
     players, scores = view["players"], view["scores"]
     standing = Outcome.from_scores(scores[:players],
                                    dummies=dict(zip(view["dummies"], scores[players:])) or None)
-    return rank_rewards(standing, SCORE_SCALE)
+    ranks = rank_rewards(standing)
+    gained = view["history"][-1]["points"] if view["history"] else [0] * players
+    return [0.5 * rank + 0.5 * min(1.0, max(0.0, 0.5 + gain / (2 * ROUND_SCALE)))
+            for rank, gain in zip(ranks, gained)]
 
 
-KNOWLEDGE = Knowledge(horizon=this_round, evaluate=evaluate,
-                      reward=partial(rank_rewards, score_scale=SCORE_SCALE))
+KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round,
+                      advice=counter_move, advice_seconds=0.4, evaluate=evaluate, evaluate_end=True)

@@ -24,7 +24,8 @@ import random
 from arena.game import Action, State
 
 from bots.ismcts.knowledge import Knowledge, whose_turn
-from engines.hand_and_foot.cards import VALUE, books
+from bots.hand_and_foot import BuilderBot
+from engines.hand_and_foot.cards import VALUE, books, set_wilds
 
 #: rollout moves at most (a turn is rarely longer)
 DEPTH = 40
@@ -32,6 +33,13 @@ DEPTH = 40
 #: few points must move a reward of [0, 1] enough for the bandit to see
 SCALE = 300.0
 MELDS = ("meld:", "new:")
+BOOK = 7
+#: share of a book's bonus each card of a set beyond two is worth before the
+#: book is complete (a set of six: 4 x 0.05 = a fifth of the bonus)
+PROGRESS = 0.05
+#: points a card still held costs (penalties of 5-100 a card, ~7 on average)
+HELD = 7
+_BUILDER = BuilderBot()
 
 
 def meld_first(state: State, seat: int, rng: random.Random) -> Action:
@@ -41,18 +49,51 @@ def meld_first(state: State, seat: int, rng: random.Random) -> Action:
     return rng.choice(melds or legal)
 
 
+def builder(state: State, seat: int, rng: random.Random) -> Action:
+    """The seat's move as ``hand-and-foot-builder`` makes it (its discard
+    tie-breaks drawn from the search's own chance)."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    _BUILDER.rng = rng
+    return _BUILDER.act(state.observation(seat), legal, {})
+
+
+def builder_move(observation, legal: list, rng: random.Random) -> Action:
+    """``hand-and-foot-builder``'s move: the search's advice."""
+    _BUILDER.rng = rng
+    return _BUILDER.act(observation, legal, {})
+
+
+def team_values(view) -> list[float]:
+    """Per team: its total, plus what it has on the table (books and melded
+    cards), plus ``PROGRESS`` of a book's bonus per card a set of three or
+    more has towards its book (clean if it has no wild), minus ``HELD`` per
+    card its seats still hold (Hand or Foot).  Cards held are counted, not
+    valued: the other seats' hands are sampled, so their exact penalties are
+    noise of the determinization (hundreds of points against the few a meld
+    is worth)."""
+    size = view["options"]["hand_size"]
+    values = []
+    for team, (total, sets) in enumerate(zip(view["scores"], view["sets"])):
+        clean, dirty = books(sets)
+        value = total + 500 * clean + 250 * dirty
+        for cards in sets.values():
+            value += sum(VALUE[card] for card in cards)
+            if len(cards) < BOOK:
+                value += PROGRESS * (250 if set_wilds(cards) else 500) * (len(cards) - 2)
+        for seat, member in enumerate(view["teams"]):
+            if member == team:
+                value -= HELD * (view["hand_counts"][seat]
+                                 + (0 if view["in_foot"][seat] else size))
+        values.append(value)
+    return values
+
+
 def evaluate(state) -> list[float]:
     """Per seat: the mean over the other teams of the logistic of the
-    difference in totals plus what the team has on the table (books and
-    melded cards).  Cards still held are left out: the other seats' hands
-    are sampled, so their penalties are mostly noise of the determinization
-    (hundreds of points against the few a meld is worth)."""
-    view = state.observation(0)
-    now = []
-    for total, sets in zip(view["scores"], view["sets"]):
-        clean, dirty = books(sets)
-        now.append(total + 500 * clean + 250 * dirty
-                   + sum(VALUE[card] for cards in sets.values() for card in cards))
+    difference in :func:`team_values`."""
+    now = team_values(state.observation(0))
     share = []
     for team, mine in enumerate(now):
         others = [theirs for other, theirs in enumerate(now) if other != team]
@@ -61,7 +102,8 @@ def evaluate(state) -> list[float]:
     return [share[state.team_of(seat)] for seat in range(state.players)]
 
 
-KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first),),
+KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first), ("builder", builder)),
+                      advice=builder_move, advice_seconds=0.1,
                       depth=DEPTH, horizon=whose_turn, evaluate=evaluate)
 
 

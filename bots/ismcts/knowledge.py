@@ -73,17 +73,31 @@ class Knowledge:
     tree and the rollouts stop wherever ``horizon(state)`` differs from its
     value at the root (e.g. the turn or the round is over: every line is
     then scored at the same point of the game, not earlier for deeper tree
-    paths), and ``evaluate`` scores the cut-off position like
-    ``reward`` scores an outcome.  ``rule`` may answer a decision without
+    paths) -- or, with ``turns`` > 1, where it has changed that many times
+    (a horizon of several turns) -- and ``evaluate`` scores the cut-off
+    position like
+    ``reward`` scores an outcome (with ``evaluate_end``, ``evaluate``
+    scores the finished game too, where the last stretch of play should be
+    judged like every other).  ``rule`` may answer a decision without
     any search (None: search it), where a heuristic measured better.
+    ``advice`` is a heuristic's move for the bot's own observation (and
+    the bot's chance, for its tie-breaks): the
+    search plays it unless its own choice scored clearly better
+    (:meth:`~bots.ismcts.search.Search.best`); it is asked only when the
+    move may take ``advice_seconds`` (its slowest answer measured on the
+    loaded machine), so a short clock never waits for it.
     """
 
     rollout: Callable[[State, int, random.Random], Action] = random_rollout
     rollouts: tuple[tuple[str, Callable], ...] = ()
     depth: int = 0
     horizon: Callable[[State], Hashable] | None = None
+    turns: int = 1
     rule: Callable[[Observation, list], Action | None] | None = None
+    advice: Callable[[Observation, list, random.Random], Action] | None = None
+    advice_seconds: float = 0.0
     evaluate: Callable[[State], list[float]] = _no_evaluation
+    evaluate_end: bool = False
     reward: Callable[[Outcome], list[float]] = rank_rewards
 
     def policy(self, name: str) -> Callable[[State, int, random.Random], Action]:

@@ -19,9 +19,11 @@ the exploration term uses that count (the subset-armed bandit of ISMCTS).
 Rewards are per seat in [0, 1] and come from the game's
 :class:`~bots.ismcts.knowledge.Knowledge` (team members get their team's
 result, so a seat maximises its team's result).  A game's horizon (the turn
-or the round being played) may bound the tree and the rollouts, the position
-there scored by the game's evaluation: that is what makes the long game of
-Hand and Foot searchable at all.
+or the round being played, or a few turns) may bound the tree and the
+rollouts, the position there scored by the game's evaluation: that is what
+makes the long game of Hand and Foot searchable at all.  Where the game has a
+heuristic bot, its move may stand unless the search beats it clearly
+(:meth:`Search.best`).
 """
 
 from __future__ import annotations
@@ -80,21 +82,34 @@ class Search:
             done += 1
         return done
 
-    def best(self, seat: int, legal: list[Action]) -> Action:
+    def best(self, seat: int, legal: list[Action], advice: Action | None = None,
+             margin: float = 0.0) -> Action:
         """The most visited of ``legal`` at the root (ties: the first in
-        ``legal``; nothing searched: the first legal action)."""
+        ``legal``; nothing searched: the first legal action) -- or, given
+        ``advice`` (a heuristic's move), that move unless the most visited
+        one's mean reward beats it by more than ``margin``: the search
+        overrides a good heuristic only where it is confident, not on the
+        noise of a few hundred sampled lines."""
         table = self.root.stats.get(seat, {})
-        return max(legal, key=lambda action: table.get(action, (0,))[VISITS])
+        chosen = max(legal, key=lambda action: table.get(action, (0,))[VISITS])
+        if advice is None or advice == chosen or advice not in legal:
+            return chosen
+        kept = table.get(advice)
+        if kept is None or not kept[VISITS]:
+            return advice
+        top = table[chosen]
+        if top[TOTAL] / top[VISITS] - kept[TOTAL] / kept[VISITS] > margin:
+            return chosen
+        return advice
 
     def iterate(self, state: State) -> None:
         """One iteration on ``state`` (a determinization, consumed)."""
         rng, c = self.rng, self.exploration
-        horizon = self.knowledge.horizon
-        start = horizon(state) if horizon is not None else None
+        bound = _Horizon(self.knowledge, state)
         path: list[tuple[Node, dict[int, Action]]] = []
         node = self.root
         while acting := state.to_act():
-            if horizon is not None and horizon(state) != start:
+            if bound.passed(state):
                 break
             joint = {}
             for seat in acting:
@@ -122,27 +137,51 @@ class Search:
                 node.children[key] = Node()
                 break
             node = child
-        rewards = self.rollout(state, start)
+        rewards = self.rollout(state, bound)
         for node, joint in path:
             for seat, action in joint.items():
                 entry = node.stats[seat][action]
                 entry[VISITS] += 1
                 entry[TOTAL] += rewards[seat]
 
-    def rollout(self, state: State, start=None) -> list[float]:
+    def rollout(self, state: State, bound: "_Horizon") -> list[float]:
         """Play on with the rollout policy; score the end, or with the game's
-        evaluation the position after ``depth`` moves or where the game's
-        horizon leaves ``start``, its value at the root."""
+        evaluation the position after ``depth`` moves or where ``bound``
+        (the game's horizon, counted from the root) is passed."""
         policy, rng, knowledge = self.rollout_policy, self.rng, self.knowledge
         limit = self.depth or math.inf  # depth 0: no limit
-        horizon = knowledge.horizon
         steps = 0
         while acting := state.to_act():
-            if steps >= limit or (horizon is not None and horizon(state) != start):
+            if steps >= limit or bound.passed(state):
                 return knowledge.evaluate(state)
             state.apply({seat: policy(state, seat, rng) for seat in acting})
             steps += 1
+        if knowledge.evaluate_end:
+            return knowledge.evaluate(state)
         return knowledge.reward(state.outcome())
+
+
+class _Horizon:
+    """Where one iteration stops: after the game's horizon value (the turn,
+    the round) has changed ``knowledge.turns`` times since the root -- the
+    tree walk and the rollout of an iteration share one, so every line is
+    scored at the same point of the game.  Without a horizon: never."""
+
+    __slots__ = ("horizon", "last", "left")
+
+    def __init__(self, knowledge: Knowledge, state: State):
+        self.horizon = knowledge.horizon
+        self.last = self.horizon(state) if self.horizon is not None else None
+        self.left = knowledge.turns
+
+    def passed(self, state: State) -> bool:
+        if self.horizon is None:
+            return False
+        now = self.horizon(state)
+        if now != self.last:
+            self.last = now
+            self.left -= 1
+        return self.left <= 0
 
 
 def _ucb_choice(table: dict[Action, list], legal: list[Action], c: float,

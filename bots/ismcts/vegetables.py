@@ -48,6 +48,19 @@ def play_first(state: State, seat: int, rng: random.Random) -> Action:
     return rng.choice(draws or legal)
 
 
+def planner(state: State, seat: int, rng: random.Random) -> Action:
+    """The seat's move as ``vegetables-planner`` makes it."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    return _PLANNER.act(state.observation(seat), legal, {})
+
+
+def planner_move(observation, legal: list, rng: random.Random) -> Action:
+    """``vegetables-planner``'s move: the search's advice."""
+    return _PLANNER.act(observation, legal, {})
+
+
 def evaluate(state: State) -> list[float]:
     """Seat 0's chance by the planner's values of both seats' views."""
     mine, theirs = (_PLANNER.evaluate(view_of(state.observation(seat))) for seat in (0, 1))
@@ -55,5 +68,7 @@ def evaluate(state: State) -> list[float]:
     return [first, 1 - first]
 
 
-KNOWLEDGE = Knowledge(rollout=end_turn, rollouts=(("end-turn", end_turn), ("play-first", play_first)),
+KNOWLEDGE = Knowledge(rollout=end_turn, rollouts=(("end-turn", end_turn), ("play-first", play_first),
+                                           ("planner", planner)),
+                      advice=planner_move, advice_seconds=0.1,
                       horizon=whose_turn, evaluate=evaluate)
