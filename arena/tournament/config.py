@@ -318,8 +318,8 @@ def _parse_limits(c: TableReader, table: dict, base: ResourceLimits, where: str)
     """A ``limits`` table (MB, KB, seconds, counts) over ``base``."""
     c.unknown(table, set(LIMIT_KEYS), f"{where}.")
     changes = {}
-    for key, (attribute, unit) in LIMIT_KEYS.items():
-        value = c.get(table, key, int, None, f"{where}.{key}", minimum=1)
+    for name, (attribute, unit) in LIMIT_KEYS.items():
+        value = c.get(table, name, int, None, f"{where}.{name}", minimum=1)
         if value is not None:
             changes[attribute] = value * unit
     return replace(base, **changes)

@@ -77,7 +77,7 @@ from typing import Any
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
 from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY, VALUE,
-                                         books, can_go_out, is_three, max_meld_value,
+                                         books, can_go_out, max_meld_value,
                                          set_wilds, sort_cards, threshold)
 
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
