@@ -366,6 +366,9 @@ class _Match:
                 self._fault(index, seat, fault)
 
     def play(self, deal: Deal, game_index: int) -> GameRecord:
+        """One game: its bots started (or kept), ``new_game`` to each seat,
+        the moves asked and applied, ``game_over``, the record.  One
+        function on purpose: it is the referee's loop, read top to bottom."""
         started = time.monotonic()
         players = len(deal.seating)
         self.game_index = game_index

@@ -53,6 +53,9 @@ class Board:
 
 
 def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Flask:
+    """The viewer of one results folder: Flask's routes are closures over
+    the folder and its registry, one short view each, so the app is one
+    function (Flask's application-factory pattern) a little over 60 lines."""
     folder = Path(results)
     Store(folder, create=False).close()          # a missing store is the caller's error
     if registry is None:

@@ -178,7 +178,9 @@ def match(
                                                 "tournament (replay, leaderboard)"),
 ) -> None:
     """Play GAMES games of GAME between the bots, bot i in seat i (with
-    --rotate, every deal in every seating), then a summary line per bot."""
+    --rotate, every deal in every seating), then a summary line per bot.
+    (A third of its length is the options typer reads from the signature;
+    the steps are the helpers of this module.)"""
     from arena.store import StoreError
 
     registry = installed()
@@ -219,21 +221,12 @@ def match(
         if not as_json:
             typer.echo(_describe(record, next(numbers)))
 
-    played: list[tuple[int, GameRecord]] = []
     try:
-        # one match (fresh processes) per seating: no process meets a deal twice
-        for _, group in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
-                                key=lambda d: d.seating):
-            group = list(group)
-            indices = iter(d.index for d in group)
-            played += zip((d.index for d in group), play_match(
-                engine, entrants, group, options, limit,
-                on_game=lambda record: on_game(record, next(indices)),
-                sandbox=level, audit=audit))
+        records = _play_by_seating(engine, entrants, deals, options, limit, level, audit,
+                                   on_game)
     finally:
         if store is not None:
             store.store.close()
-    records = [record for _, record in sorted(played, key=lambda pair: pair[0])]
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records, secret)))
         return
@@ -243,3 +236,20 @@ def match(
         typer.echo(f"stored in {results}: arena leaderboard {results}; arena replay {results} 1")
     elif not secret.public:
         typer.echo(f"key {secret.hex} (--key replays this match)")
+
+
+def _play_by_seating(engine, entrants, deals, options, limit: Limit, level: str, audit: bool,
+                     on_game) -> list[GameRecord]:
+    """Play ``deals`` as one match (fresh processes) per seating, so no bot
+    process meets a deal twice; ``on_game(record, deal index)`` as each
+    ends.  The records, in deal order."""
+    played: list[tuple[int, GameRecord]] = []
+    for _, group in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
+                            key=lambda d: d.seating):
+        group = list(group)
+        indices = iter(d.index for d in group)
+        played += zip((d.index for d in group), play_match(
+            engine, entrants, group, options, limit,
+            on_game=lambda record: on_game(record, next(indices)),
+            sandbox=level, audit=audit))
+    return [record for _, record in sorted(played, key=lambda pair: pair[0])]

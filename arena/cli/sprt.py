@@ -32,7 +32,8 @@ def sprt(
 ) -> None:
     """Is A better than B by at least DELTA?  A sequential probability ratio
     test on duplicate deals (each played in every rotation of the seats),
-    valid however early it stops."""
+    valid however early it stops.  (Half its length is the options typer
+    reads from the signature; the test itself is :func:`arena.sprt.run`.)"""
     from arena.bots import BotSpecError
     from arena.cli.match import PREDICTABLE, match_key, parse_options
     from arena.game import GameError
