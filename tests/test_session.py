@@ -50,7 +50,6 @@ def faults_of(registry, bot, game="vegetables", deals=(Deal(5, (0, 1), index=7),
     ("illegal", 3, FaultKind.ILLEGAL, Stage.ACT, 3),
     ("not-an-action", 2, FaultKind.PROTOCOL, Stage.ACT, 2),
     ("exit", 2, FaultKind.CRASH, Stage.ACT, 2),
-    ("answers-new-game", 1, FaultKind.PROTOCOL, Stage.NEW_GAME, 0),
     ("exit-at-hello", 1, FaultKind.CRASH, Stage.HELLO, 0),
 ])
 def test_a_fault_says_which_message_and_move(registry, once, mode, at, kind, stage, move):
@@ -59,6 +58,20 @@ def test_a_fault_says_which_message_and_move(registry, once, mode, at, kind, sta
     assert (fault.kind, fault.stage, fault.move) == (kind, stage, move), fault
     # the record keeps the kind and the detail, the same strings as before
     assert record.seats[0].fault == kind.value and record.seats[0].fault_detail == fault.detail
+    assert record.seats[1].fault is None
+
+
+def test_a_frame_answering_new_game_is_placed_where_it_was_found(registry, once):
+    """A stray reply to ``new_game`` is found either before the first
+    ``act`` is sent (placed at ``new_game``) or, if it is still on its way
+    then, together with that act's answer (placed at the act, as "more than
+    one message"): which one is a race between the bot and the referee --
+    seen both ways on a fresh clone -- so both places are right, nothing else is."""
+    [(game, seat, fault)], [record] = faults_of(registry, once("answers-new-game", 1))
+    assert (game, seat) == (7, 0)
+    assert fault.kind == FaultKind.PROTOCOL, fault
+    assert (fault.stage, fault.move) in {(Stage.NEW_GAME, 0), (Stage.ACT, 1)}, fault
+    assert record.seats[0].fault == "protocol" and record.seats[0].fault_detail == fault.detail
     assert record.seats[1].fault is None
 
 
