@@ -605,3 +605,30 @@ def test_sampled_opponent_with_a_known_unplayable_card_still_gets_its_play():
     for seed in range(300):
         sampled = Vegetables().sample_state(obs, random.Random(seed))
         assert sorted(NAMES[c] for c in sampled._hands[0]) == ["p13", "y13"], f"seed {seed}"
+
+
+def test_only_the_seat_to_move_has_legal_actions():
+    state = make(hand0=["g1"], hand1=["r1"], to_move=1, wells=FULL_WELLS)
+    assert state.legal_actions(0) == []
+    assert state.legal_actions(1) != []
+
+
+def test_a_sampled_state_splits_the_high_cards_between_the_hand_and_both_wells():
+    """Once play has drawn from the Wells, their counts are no longer equal
+    (or 8): the opponent's share of the unknown high cards is what is left
+    after *both* Wells', so a sampled state shows the seat what it saw."""
+    checked = 0
+    for seed in range(40):
+        state = Vegetables().new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over() and checked < 12:
+            seat = state.to_act()[0]
+            obs = state.observation(1 - seat)
+            if obs["wells"][1] not in (0, 8) and obs["wells"][0] > 0:
+                sampled = Vegetables().sample_state(obs, random.Random(seed))
+                assert sampled.observation(1 - seat) == obs
+                checked += 1
+            state.apply({seat: rng.choice(state.legal_actions(seat))})
+        if checked >= 12:
+            break
+    assert checked >= 12            # the positions the test is about were reached
