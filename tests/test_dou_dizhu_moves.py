@@ -325,9 +325,49 @@ def test_info_of_reads_plays_of_twos_in_a_fresh_process():
     import subprocess
     import sys
     code = ("from engines.dou_dizhu import moves as M\n"
-            "for text in ('33442222', '342222', '3333BR', '22222', 'BB'):\n"
+            "for text in ('33442222', '342222', '3333BR', '22222', 'BB', '32222B'):\n"
             "    info = M.info_of(text)\n"
             "    print(None if info is None else (info[0] >> 5, info[1]))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    assert out == [str((M.FOUR22, M.TWO)), str((M.FOUR2, M.TWO)), "None", "None", "None"]
+    assert out == [str((M.FOUR22, M.TWO)), str((M.FOUR2, M.TWO)), "None", "None", "None",
+                   str((M.FOUR2, M.TWO))]       # one joker is a kicker like any card
+
+
+def test_the_follow_cache_answers_as_a_fresh_generation_does():
+    """cached_follow keys its table by the parts of a hand that can matter
+    for the play to beat (its select bits): hands that share a key must have
+    the same answers.  Over many random hands and plays of every kind, the
+    cached answer equals one generated afresh."""
+    rng = random.Random(11)
+    deck = [r for r in range(13) for _ in range(4)] + [M.SMALL_JOKER, M.BIG_JOKER]
+    M._FOLLOW_CACHE.clear()
+    kinds = set()
+    for _ in range(400):
+        rng.shuffle(deck)
+        leader = [0] * M.NRANKS
+        for r in deck[:20]:
+            leader[r] += 1
+        plays = [p for p in M.lead_moves(leader) if p != "pass"]
+        for _ in range(6):
+            play = rng.choice(plays)
+            info = M.INFO[play]
+            kinds.add(info[0] >> 5)
+            hand = [0] * M.NRANKS
+            for r in rng.sample(deck[20:], 17):
+                hand[r] += 1
+            packed = M.pack(hand)
+            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
+    assert len(kinds) == len(M.KIND_NAMES)      # the plays covered every kind
+
+
+def test_the_follow_cache_tells_apart_hands_that_differ_only_in_single_cards():
+    # an airplane with single wings: 555666 can beat it only with two more cards
+    play = "33344456"
+    info = M.info_of(play)
+    with_wings, without = M.counts_of("55566678"), M.counts_of("555666")
+    M._FOLLOW_CACHE.clear()
+    for hand in (with_wings, without):
+        packed = M.pack(hand)
+        assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
+    assert "55566678" in M.cached_follow(M.pack(with_wings), with_wings, info)

@@ -64,10 +64,6 @@ def pack(counts) -> int:
     return packed
 
 
-def unpack(packed: int) -> list[int]:
-    return [(packed >> (4 * r)) & 15 for r in range(NRANKS)]
-
-
 def counts_of(text: str) -> list[int]:
     counts = [0] * NRANKS
     for ch in text:
