@@ -438,3 +438,26 @@ def test_sampling_an_observation_read_back_from_json():
     assert sample.observation(1) == obs
     lord = M.counts_of(sample.hand(0))
     assert sum(lord) == 14 and lord[0] == 0  # both 3s were played
+
+
+def test_a_spring_doubles_the_multiplier_whoever_is_landlord():
+    # seat 1 is landlord and goes out at once: the peasants never played
+    state = state_from_hands(["44", "3", "55"], landlord=1)
+    state.apply({1: "3"})
+    assert state.is_over() and state.multiplier() == 2
+    assert state.outcome().scores == (-2, 4, -2)
+
+
+def test_a_sample_in_the_auction_knows_a_first_bid_is_the_highest():
+    """The first bidder bid and the next passed: a state sampled for the
+    seat to bid now must make the first bidder landlord if it passes too."""
+    state = DouDizhu().new_game(3, 4)
+    first = state.to_act()[0]
+    state.apply({first: "bid:2"})
+    state.apply({(first + 1) % 3: "bid:0"})
+    last = (first + 2) % 3
+    sampled = DouDizhu().sample_state(state.observation(last), random.Random(1))
+    assert sampled.legal_actions(last) == state.legal_actions(last) == ["bid:0", "bid:3"]
+    for copy in (state, sampled):
+        copy.apply({last: "bid:0"})
+        assert copy.landlord == first

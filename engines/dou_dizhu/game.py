@@ -396,7 +396,6 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
     if lord is None:
         for r in pool[at:at + 3]:
             bottom[r] += 1
-        at += 3
     state._start_auction(counts, bottom, obs["first_bidder"])
     state._bids = list(obs["bids"])
     state._high = obs["bid"]
