@@ -642,3 +642,12 @@ def test_sample_state_of_a_nine_player_game_uses_ten_decks():
     sampled = ENGINE.sample_state(state.observation(3), random.Random(1))
     assert Counter(sampled.all_cards()) == Counter(DECK * 10)
     assert sampled.observation(3) == state.observation(3)
+
+
+def test_a_new_set_with_a_wild_takes_two_naturals_even_with_a_third_in_hand():
+    state = position(hands={0: ["7c", "7s", "7h", "2s", "9s"]}, sets={0: {"k": ["kc"] * 3}})
+    assert "new:7:2" in legal(state)
+    state.step(0, "new:7:2")
+    assert len(state._sets[0]["7"]) == 3 and "2s" in state._sets[0]["7"]
+    hand = state._hands[0]
+    assert len(hand) == 2 and "9s" in hand and sum(card[0] == "7" for card in hand) == 1
