@@ -361,13 +361,17 @@ def test_the_follow_cache_answers_as_a_fresh_generation_does():
     assert len(kinds) == len(M.KIND_NAMES)      # the plays covered every kind
 
 
-def test_the_follow_cache_tells_apart_hands_that_differ_only_in_single_cards():
-    # an airplane with single wings: 555666 can beat it only with two more cards
-    play = "33344456"
+@pytest.mark.parametrize("play, able, unable", [
+    ("33344456", "55566678", "555666"),     # an airplane with single wings needs two more cards
+    ("33344", "4445899A", "467899JQ"),      # a trio with a pair needs a trio above it
+])
+def test_the_follow_cache_tells_apart_hands_that_answer_differently(play, able, unable):
     info = M.info_of(play)
-    with_wings, without = M.counts_of("55566678"), M.counts_of("555666")
-    M._FOLLOW_CACHE.clear()
-    for hand in (with_wings, without):
-        packed = M.pack(hand)
-        assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
-    assert "55566678" in M.cached_follow(M.pack(with_wings), with_wings, info)
+    for order in ((able, unable), (unable, able)):
+        M._FOLLOW_CACHE.clear()
+        for text in order:
+            hand = M.counts_of(text)
+            packed = M.pack(hand)
+            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
+    hand = M.counts_of(able)
+    assert len(M.cached_follow(M.pack(hand), hand, info)) > 1     # it can beat the play
