@@ -75,3 +75,12 @@ def test_a_prestarted_bot_is_charged_the_cpu_of_its_start_up(tmp_path, registry)
     # its 0.6 s of start-up work done ahead still counts against a 0.3 s limit
     seat = play(startup=0.3)
     assert seat.fault == "timeout" and "start-up" in seat.fault_detail
+
+
+def test_every_seat_of_the_first_deal_is_started_ahead(tmp_path, registry):
+    entrants = [transcript(tmp_path / "a.jsonl"), transcript(tmp_path / "b.jsonl")]
+    started = prestart(entrants, [Deal(5, (1, 0))], sandbox="basic")
+    try:
+        assert sorted(started.processes) == [0, 1]
+    finally:
+        started.close()

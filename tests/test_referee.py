@@ -78,6 +78,7 @@ def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     # control: without a bank the first 0.4 s answer to a 0.1 s move is a timeout
     [control] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.0))
     assert control.seats[0].fault == "timeout" and control.seats[0].moves == 0
+    assert "ceiling" not in control.seats[0].fault_detail     # charged past its time, not walled
     # a 0.75 s bank pays two ~0.3 s overruns (0.2 s to spare for latency), and
     # the third move runs out of time
     [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.75))
@@ -116,3 +117,15 @@ def test_each_entrant_can_have_its_own_limits(registry):
     [record] = play_match(engine, entrants, [Deal(1, (0, 1))], limit=FAST)
     assert record.seats[0].fault == "crash"
     assert record.seats[1].fault is None
+
+
+def test_entrants_are_values_and_times_are_kept_to_the_microsecond(registry):
+    import dataclasses
+
+    entrant = Entrant("a", registry.bot("random"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entrant.name = "b"              # one entrant object is shared by every match it plays
+    records = play(registry, ["random", "random"], deals=3)
+    used = [seat.time_used for record in records for seat in record.seats]
+    assert all(value == round(value, 6) for value in used)
+    assert any(value != round(value, 5) for value in used)     # not cut to 10 µs
