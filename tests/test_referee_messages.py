@@ -45,7 +45,10 @@ def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, regist
     assert record.seats[0].fault is None
     first, second = [message["clock"] for message in received(log, "act")][:2]
     assert first == {"move": 0.1, "bank": 1.0}
-    assert second["move"] == 0.1 and 0.2 < second["bank"] <= 0.7   # 1.0 less the ~0.3 s overrun
+    # 1.0 less the ~0.3 s overrun: the clock forgives what it finds the
+    # referee itself waited for a core, so under load a 0.4 s sleep is
+    # charged a few hundredths less (0.703 left was seen)
+    assert second["move"] == 0.1 and 0.2 < second["bank"] <= 0.75
 
 
 def test_new_game_carries_the_games_index_seat_and_seat_seed(tmp_path, registry):
