@@ -124,8 +124,9 @@ def change(diff: str) -> tuple[str, str]:
     """A mutant as (old line, new line), stripped: how pyproject's
     ``[tool.mutate.equivalent]`` names one, whatever line it is on."""
     lines = diff.splitlines()
-    old = next(l[1:] for l in lines if l.startswith("-") and not l.startswith("---"))
-    new = next(l[1:] for l in lines if l.startswith("+") and not l.startswith("+++"))
+    old = next((l[1:] for l in lines if l.startswith("-") and not l.startswith("---")), "")
+    # a mutant that deletes a line (a statement removed) has no new line
+    new = next((l[1:] for l in lines if l.startswith("+") and not l.startswith("+++")), "")
     return old.strip(), new.strip()
 
 
