@@ -347,14 +347,15 @@ class Store:
             "WHERE id <= ?", (up_to if up_to is not None else 2 ** 63 - 1,)).fetchone())
 
     @_sound
-    def games(self, game: str | None = None) -> Iterator[StoredGame]:
-        """Finished games in plan order (item order, then index in the item)."""
+    def games(self, game: str | None = None, after: int = -1) -> Iterator[StoredGame]:
+        """Finished games in plan order (item order, then index in the item);
+        ``after``: only those stored after the game with that id."""
         sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
-               "faults, dummies, moves, duration, seed FROM games")
-        args: tuple = ()
+               "faults, dummies, moves, duration, seed FROM games WHERE id > ?")
+        args: tuple = (after,)
         if game is not None:
-            sql += " WHERE game = ?"
-            args = (game,)
+            sql += " AND game = ?"
+            args += (game,)
         sql += " ORDER BY ord, idx"
         loads = json.loads
         for (id_, key, item, order, index, game_id, players, bots, scores, ranks, teams,
