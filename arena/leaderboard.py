@@ -184,16 +184,23 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
 
 
 def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
-          stopped: str | None = None, rater=None) -> dict[str, Any]:
+          stopped: str | None = None, rater=None, tally=None) -> dict[str, Any]:
     """The leaderboard document (see the module docstring; ``rater``: see
-    :func:`ratings`)."""
+    :func:`ratings`; ``tally``: a :class:`arena.stats.Tally` that already
+    holds the games up to its ``last_id``, the others are added to it --
+    with both, ``games`` need hold only the games after those)."""
     games = list(games)
     pools = ratings(games, history=history, rater=rater)
-    figures = stats.compute(games)
+    if tally is None:
+        figures = stats.compute(games)
+    else:
+        held = tally.last_id
+        tally.extend([game for game in games if game.id > held])
+        figures = tally.statistics()
     overall = pools.get(OVERALL, Rated([], {}, {}))
     contestants = replace(overall, order=[n for n in overall.order
                                           if not n.startswith(stats.DUMMY_PREFIX)])
-    board: dict[str, Any] = {OVERALL: {"games": len(games),
+    board: dict[str, Any] = {OVERALL: {"games": sum(figures.counts.values()),
                                        "bots": _ranked(figures.overall, contestants, False)}}
     if history:
         board[OVERALL]["chart"] = chart(games, contestants, contestants.order)
@@ -229,21 +236,28 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     if board is not None:
         return board
     saved = cache.get("rater")
-    rater = None
+    rater = tally = None
+    after = -1        # the games read: those the saved rater and tally do not hold
     if not history:   # a chart replays the games in plan order: no going on for it
         from arena.rating import Rater
 
-        rater = Rater()
-        if saved and board_cache.prefix_key(store, saved["state"]["last_id"]) == saved["prefix"]:
+        rater, tally = Rater(), stats.Tally()
+        sums = saved and board_cache.sums_of(store, saved)
+        if sums and board_cache.prefix_key(store, saved["state"]["last_id"]) == saved["prefix"]:
             rater = Rater.from_state(saved["state"])
+            tally = stats.Tally.from_state(saved["stats"], sums)
+            after = rater.last_id
     meta = content["meta"]
-    board = build(list(store.games()), history=history, name=meta.get("name", ""),
-                  stopped=meta.get("stopped"), rater=rater)
+    board = build(list(store.games(after=after)), history=history, name=meta.get("name", ""),
+                  stopped=meta.get("stopped"), rater=rater, tally=tally)
     board = json.loads(json.dumps(board))   # as a cache hit gives it back
     boards[str(history)] = board
+    sums = None
     if rater is not None:
-        saved = {"prefix": board_cache.prefix_key(store, rater.last_id), "state": rater.state()}
-    board_cache.save(store, content, boards, saved)
+        saved = {"prefix": board_cache.prefix_key(store, rater.last_id), "state": rater.state(),
+                 "stats": tally.state()}
+        sums = tally.sums_bytes()
+    board_cache.save(store, content, boards, saved, sums)
     return board
 
 

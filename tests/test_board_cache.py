@@ -10,6 +10,7 @@ from arena import board_cache
 from arena.leaderboard import build, from_store
 from arena.rating import Rater, compute
 from arena.records import GameRecord, SeatRecord
+from arena.stats import Tally
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 
@@ -130,3 +131,37 @@ def test_games_stored_out_of_plan_order_all_count(store):
     board = from_store(store)
     assert board == fresh(store) and board["overall"]["games"] == 17
     assert cache_of(store)["rater"]["state"]["games"] == 17
+
+
+def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally(store,
+                                                                                 monkeypatch):
+    from arena.store import Store
+
+    from_store(store)
+    read, restored = [], []
+    games, real = Store.games, Tally.from_state.__func__
+    monkeypatch.setattr(Store, "games", lambda self, *a, **k: read.append(
+        list(games(self, *a, **k))) or iter(read[-1]))
+    monkeypatch.setattr(Tally, "from_state", classmethod(
+        lambda cls, data, sums: restored.append(data) or real(cls, data, sums)))
+    grow(store, 3)
+    board = from_store(store)
+    assert [len(r) for r in read] == [3] and restored[0]["games"] == 13
+    monkeypatch.setattr(Store, "games", games)
+    assert board == fresh(store) and board["overall"]["games"] == 16
+    assert cache_of(store)["rater"]["stats"]["games"] == 16
+
+
+def test_resample_sums_that_are_not_the_saved_ones_are_not_used(store, monkeypatch):
+    from_store(store)
+    sums = store.folder / board_cache.SUMS_NAME
+    blob = bytearray(sums.read_bytes())
+    blob[8] ^= 1                                      # one bit of one sum
+    sums.write_bytes(bytes(blob))
+    assert from_store(store)["overall"]["games"] == 13   # the document needs no sums
+    grow(store, 2)
+    monkeypatch.setattr(Tally, "from_state", classmethod(lambda cls, *a: pytest.fail("used")))
+    assert from_store(store) == fresh(store)
+    sums.unlink()                                     # none at all: the same
+    grow(store, 1, order=6)
+    assert from_store(store) == fresh(store)

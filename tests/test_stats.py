@@ -1,8 +1,10 @@
 """The statistics on hand-built games with known answers."""
 
+import numpy as np
 import pytest
 
-from arena.stats import bootstrap, compute, head_to_head, showings, summarise
+from arena.stats import (Tally, bootstrap, compute, deal_weights, head_to_head, intervals,
+                         showings, summarise)
 from arena.store import StoredGame
 
 _ids = iter(range(1, 10_000))
@@ -84,3 +86,74 @@ def test_tables_per_game_and_size_and_overall_without_dummies_or_scores():
     assert figures.overall["a"].mean_score == 0.0          # not computed across games
     assert figures.games["y"]["b"].mean_score == 100.0
     assert figures.counts == {"x": 2, "y": 1}
+
+
+def varied(count, seed=5):
+    """``count`` games of two games and two table sizes, each deal in two
+    seatings, with dummies, a fault now and then and teams in the 4-seat ones."""
+    import random
+
+    rng = random.Random(seed)
+    names = ["a", "b", "c", "d", "e"]
+    games = []
+    for k in range(count // 2):
+        size = rng.choice([2, 4])
+        lineup = rng.sample(names, size)
+        scores = [rng.randint(-5, 20) + rng.random() for _ in range(size)]
+        for seating in (lineup, lineup[::-1]):
+            ranks = [sorted(scores, reverse=True).index(s) + 1 for s in scores]
+            games.append(game(seating, scores, ranks, seed=k, name=rng.choice(["x", "y"]),
+                              teams=[0, 1, 0, 1] if size == 4 else None,
+                              faults=["timeout", None] if k % 17 == 0 and size == 2 else None,
+                              dummies=[("mac", 3, size + 1)] if k % 5 == 0 else ()))
+    return games
+
+
+def test_going_on_from_a_saved_tally_gives_exactly_what_one_pass_gives():
+    import json
+    import random
+
+    games = varied(400)
+    whole = compute(games)
+    first = Tally()
+    first.extend(games[:250])
+    assert first.statistics() != whole            # the prefix alone is another answer
+    again = Tally.from_state(json.loads(json.dumps(first.state())), first.sums_bytes())
+    later = games[250:]
+    random.Random(1).shuffle(later)               # added in store (id) order, whatever is given
+    again.extend(later)
+    assert again.statistics() == whole            # bit for bit, intervals included
+    assert again.games == 400 and again.last_id == max(g.id for g in games)
+    assert whole.tables["x"][4].head_to_head["a"]["b"].interval is not None
+
+
+def test_a_deal_weighs_the_same_whatever_else_is_there():
+    deals = [("g", 2, seed) for seed in range(300)]
+    alone = deal_weights(deals[7:8])
+    among = deal_weights(deals)
+    assert alone.shape == (1, 1000) and (among[7] == alone[0]).all()
+    assert not (among[7] == among[8]).all()           # another deal, other weights
+    assert not (deal_weights(deals[7:8], seed=1) == alone).all()
+    # Poisson(1): mean and variance 1, a share e**-1 of zeros (300,000 draws)
+    assert among.mean() == pytest.approx(1.0, abs=0.01)
+    assert among.var() == pytest.approx(1.0, abs=0.02)
+    assert (among == 0).mean() == pytest.approx(0.3679, abs=0.004)
+
+
+def test_a_resample_without_any_of_the_deals_says_nothing():
+    sums = np.array([[0.0, 5.0, 10.0, 5.0], [1.0, 2.0, 3.0, 4.0]])
+    counts = np.array([[0.0, 1.0, 2.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+    assert intervals(sums, counts) == [(5.0, 5.0), pytest.approx((1.075, 3.925))]
+
+
+def test_the_interval_is_as_wide_as_the_spread_of_the_deals_says():
+    # 400 independent deals, values of spread 1: a 95% interval of their
+    # mean is about 2 * 1.96 / sqrt(400) = 0.196 wide around it
+    values = np.random.default_rng(3).normal(0.0, 1.0, 400)
+    values = (values - values.mean()) / values.std()
+    low, high = bootstrap([(float(v), 1) for v in values])
+    assert low < 0.0 < high
+    assert high - low == pytest.approx(0.196, rel=0.12)
+    # the same deals each played twice with the same value: no narrower
+    low2, high2 = bootstrap([(2 * float(v), 2) for v in values])
+    assert (low2, high2) == pytest.approx((low, high))
