@@ -1,32 +1,34 @@
 """The leaderboard of a store, kept beside it: asking again costs a look-up.
 
-Building the document of a 100,000-game store takes half a minute of CPU
-(reading the games ~2 s, their rating evidence ~2 s, the statistics' bootstrap
-intervals the rest), and the store changes only when games are added.  So
-:func:`load` / :func:`save` keep, in ``leaderboard-cache.json`` in the
-results folder:
+Building the document of a 100,000-game store takes seconds of CPU (reading
+the games ~2 s, their rating evidence and fit, the statistics' bootstrap
+sums), and the store changes only when games are added.  So :func:`load` /
+:func:`save` keep, in ``leaderboard-cache.json`` in the results folder:
 
 * the store's **content key** (:func:`content_key`: how many games, the
   largest id, the sum of their finishing times, the meta table) and the
   **code key** (a hash of the modules that build the document), and under
   them the documents built so far, one per chart setting (``history``);
-* the rater's state (:meth:`arena.rating.Rater.state`) and the statistics'
-  (:meth:`arena.stats.Tally.state`) with the part of the store they hold
-  (:func:`prefix_key`); the tally's resample sums (megabytes of float64) go
-  to ``leaderboard-cache.sums`` beside it, named by their digest, so a
-  cache hit does not read them and a mismatched pair is never used.
+* the saved states (:data:`STATES`), each with the part of the store it
+  holds (:func:`prefix_key`): ``rater`` (:meth:`arena.rating.Rater.state`)
+  and ``tally`` (:meth:`arena.stats.Tally.state`), whose resample sums
+  (megabytes of float64) go to ``leaderboard-cache.sums`` beside it, named
+  by their digest: a cache hit does not read them, and sums that are not
+  the saved ones are never used.
 
 The caller (:func:`arena.leaderboard.from_store`) returns a document whose
 keys match as it was built -- identical by construction.  When games were
-added and the saved rater's part is still the store's (same count and
-finishing times up to its last id), only the new games are read: their
-evidence is added and each pool refitted from its saved means (Newton's
-method from a warm start: the same optimum as a fresh fit, within the fit's
-tolerance of 1e-10), and their figures added to the saved tally (exactly
-what a pass over every game gives);
-anything else (another store, other code, an unreadable cache) is built from
-scratch.  JSON, not a pickle: a results folder may come from someone else,
-and reading it must not run code.  An unwritable folder just keeps no cache.
+added, a saved state whose part is still the store's (same count and
+finishing times up to its last id) goes on and only the games after it are
+read: the rater adds their evidence and refits each pool from its saved
+means (Newton's method from a warm start: the same optimum as a fresh fit,
+within the fit's tolerance of 1e-10); the tally adds their figures (exactly
+what a pass over every game gives).  A charted document (``history``)
+replays the ratings in plan order, so only its tally goes on.  Anything
+else (another store, other code, an unreadable cache) is built from
+scratch.  JSON and float64 bytes, not a pickle: a results folder may come
+from someone else, and reading it must not run code.  An unwritable folder
+just keeps no cache.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ SUMS_NAME = "leaderboard-cache.sums"
 SOURCES = ("arena.leaderboard", "arena.rating", "arena.thurstone", "arena.stats",
            "arena.store", "arena.board_cache")
 VERSION = 2
+#: the saved states a grown store goes on from
+STATES = ("rater", "tally")
 
 
 def code_key() -> str:
@@ -71,6 +75,24 @@ def prefix_key(store: Store, last_id: int) -> dict[str, Any]:
     return {"games": count, "finished": finished}
 
 
+def entries(store: Store, states: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each saved state (``rater``, ``tally``) with the part of the store it
+    holds, its :func:`prefix_key` (one scan per distinct ``last_id``)."""
+    keys = {last_id: prefix_key(store, last_id) for last_id in
+            {state["last_id"] for state in states.values()}}
+    return {name: {"prefix": keys[state["last_id"]], "state": state}
+            for name, state in states.items()}
+
+
+def held(store: Store, cache: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The saved states of ``cache`` whose part of the store is still the store's."""
+    saved = {name: cache[name] for name in STATES if cache.get(name)}
+    keys = {last_id: prefix_key(store, last_id) for last_id in
+            {entry["state"]["last_id"] for entry in saved.values()}}
+    return {name: entry for name, entry in saved.items()
+            if keys[entry["state"]["last_id"]] == entry["prefix"]}
+
+
 def path_of(store: Store) -> Path:
     return store.folder / CACHE_NAME
 
@@ -92,14 +114,14 @@ def _digest(blob: bytes) -> str:
     return hashlib.blake2b(blob, digest_size=16).hexdigest()
 
 
-def sums_of(store: Store, rater: dict[str, Any]) -> bytes | None:
-    """The resample sums saved with ``rater`` (the cache's saved states), or
+def sums_of(store: Store, tally: dict[str, Any]) -> bytes | None:
+    """The resample sums saved with ``tally`` (the cache's saved tally), or
     None when the file is missing or holds other sums."""
     try:
         blob = (store.folder / SUMS_NAME).read_bytes()
     except OSError:
         return None
-    return blob if rater.get("sums") == _digest(blob) else None
+    return blob if tally.get("sums") == _digest(blob) else None
 
 
 def _write(path: Path, blob: bytes) -> None:
@@ -115,13 +137,14 @@ def _write(path: Path, blob: bytes) -> None:
 
 
 def save(store: Store, content: dict[str, Any], boards: dict[str, Any],
-         rater: dict[str, Any] | None, sums: bytes | None = None) -> None:
-    """Write the cache (``sums``: new resample sums for ``rater``, written
-    first and named in it); a folder that cannot be written keeps none."""
+         saved: dict[str, Any], sums: bytes) -> None:
+    """Write the cache: ``saved`` holds the :data:`STATES` (from
+    :func:`entries`), ``sums`` the tally's resample sums, written first and
+    named in it.  A folder that cannot be written keeps none."""
     with contextlib.suppress(OSError):
-        if sums is not None and rater is not None:
-            _write(store.folder / SUMS_NAME, sums)
-            rater = {**rater, "sums": _digest(sums)}
+        _write(store.folder / SUMS_NAME, sums)
+        states = {name: saved[name] for name in STATES if saved.get(name)}
+        states["tally"] = {**states["tally"], "sums": _digest(sums)}
         data = {"version": VERSION, "code": code_key(), "content": content, "boards": boards,
-                "rater": rater}
+                **states}
         _write(path_of(store), json.dumps(data).encode())

@@ -227,37 +227,34 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
 
 def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     """The document of ``store``: as built before when the store has not
-    changed since, else built, going on from the saved rater when the store
-    only grew (:mod:`arena.board_cache`)."""
+    changed since, else built, going on from the saved rater and tally when
+    the store only grew (:mod:`arena.board_cache`)."""
     content = board_cache.content_key(store)   # before reading: never newer than the games
     cache = board_cache.load(store)
     boards = cache.get("boards", {}) if cache.get("content") == content else {}
     board = boards.get(str(history))
     if board is not None:
         return board
-    saved = cache.get("rater")
-    rater = tally = None
-    after = -1        # the games read: those the saved rater and tally do not hold
+    held = board_cache.held(store, cache)
+    sums = "tally" in held and board_cache.sums_of(store, held["tally"])
+    tally = stats.Tally.from_state(held["tally"]["state"], sums) if sums else stats.Tally()
+    rater = None
     if not history:   # a chart replays the games in plan order: no going on for it
         from arena.rating import Rater
 
-        rater, tally = Rater(), stats.Tally()
-        sums = saved and board_cache.sums_of(store, saved)
-        if sums and board_cache.prefix_key(store, saved["state"]["last_id"]) == saved["prefix"]:
-            rater = Rater.from_state(saved["state"])
-            tally = stats.Tally.from_state(saved["stats"], sums)
-            after = rater.last_id
+        rater = Rater.from_state(held["rater"]["state"]) if "rater" in held else Rater()
+    # the games read: those the saved rater and tally do not both hold
+    after = min(tally.last_id, rater.last_id) if rater is not None else -1
     meta = content["meta"]
     board = build(list(store.games(after=after)), history=history, name=meta.get("name", ""),
                   stopped=meta.get("stopped"), rater=rater, tally=tally)
     board = json.loads(json.dumps(board))   # as a cache hit gives it back
     boards[str(history)] = board
-    sums = None
+    states = {"tally": tally.state()}
     if rater is not None:
-        saved = {"prefix": board_cache.prefix_key(store, rater.last_id), "state": rater.state(),
-                 "stats": tally.state()}
-        sums = tally.sums_bytes()
-    board_cache.save(store, content, boards, saved, sums)
+        states["rater"] = rater.state()
+    board_cache.save(store, content, boards, {**cache, **board_cache.entries(store, states)},
+                     tally.sums_bytes())
     return board
 
 

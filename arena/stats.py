@@ -365,6 +365,14 @@ class Tally:
 
     # -- reading --------------------------------------------------------------
 
+    def _block(self, held: Sequence[_Seat | _Pair], size: int) -> np.ndarray:
+        """The resample sums of ``held`` (one participant or pair at several
+        tables) taken together, in the order given: ``size`` rows."""
+        block = self.sums[held[0].row:held[0].row + size].copy()
+        for entry in held[1:]:
+            block += self.sums[entry.row:entry.row + size]
+        return block
+
     def summaries(self, tables: Sequence[TableKey], *, scores: bool = True,
                   dummies: bool = True) -> dict[str, Summary]:
         """Per participant of ``tables`` taken together: see :func:`summarise`."""
@@ -384,10 +392,7 @@ class Tally:
             if scores:
                 summary.mean_score = sum(s.score for s in seated) / summary.games
             if len(seated) > 1 or seated[0].deals.several:
-                block = self.sums[seated[0].row:seated[0].row + 3].copy()
-                for seat in seated[1:]:
-                    block += self.sums[seat.row:seat.row + 3]
-                sums.append(block)
+                sums.append(self._block(seated, 3))
                 asked.append(summary)
         if asked:
             blocks = np.array(sums)
@@ -412,10 +417,7 @@ class Tally:
             meeting.score_diff = sum(p.diff for p in held) / meeting.games
             result[a][b] = meeting
             if len(held) > 1 or held[0].deals.several:
-                block = self.sums[held[0].row:held[0].row + 2].copy()
-                for pair in held[1:]:
-                    block += self.sums[pair.row:pair.row + 2]
-                sums.append(block)
+                sums.append(self._block(held, 2))
                 asked.append(meeting)
         if asked:
             blocks = np.array(sums)

@@ -149,7 +149,7 @@ def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally
     assert [len(r) for r in read] == [3] and restored[0]["games"] == 13
     monkeypatch.setattr(Store, "games", games)
     assert board == fresh(store) and board["overall"]["games"] == 16
-    assert cache_of(store)["rater"]["stats"]["games"] == 16
+    assert cache_of(store)["tally"]["state"]["games"] == 16
 
 
 def test_resample_sums_that_are_not_the_saved_ones_are_not_used(store, monkeypatch):
@@ -165,3 +165,19 @@ def test_resample_sums_that_are_not_the_saved_ones_are_not_used(store, monkeypat
     sums.unlink()                                     # none at all: the same
     grow(store, 1, order=6)
     assert from_store(store) == fresh(store)
+
+
+def test_a_charted_look_goes_on_from_the_saved_tally_and_keeps_the_rater(store, monkeypatch):
+    from_store(store)
+    rater = cache_of(store)["rater"]
+    restored = []
+    real = Tally.from_state.__func__
+    monkeypatch.setattr(Tally, "from_state", classmethod(
+        lambda cls, data, sums: restored.append(data) or real(cls, data, sums)))
+    grow(store, 4)
+    board = from_store(store, history=5)
+    assert restored[0]["games"] == 13 and board == fresh(store, history=5)
+    assert cache_of(store)["tally"]["state"]["games"] == 17
+    assert cache_of(store)["rater"] == rater          # its games are still the store's
+    assert from_store(store) == fresh(store)          # and both go on from there
+    assert cache_of(store)["rater"]["state"]["games"] == 17
