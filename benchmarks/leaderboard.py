@@ -1,13 +1,17 @@
 """Leaderboard figures: how long the statistics and the whole document take.
 
-    .venv/bin/python benchmarks/leaderboard.py [--quick]
+    .venv/bin/python benchmarks/leaderboard.py [--quick] [--repeats N]
 
 First (issue 16's row): ``arena leaderboard`` on a synthetic store of 100,000
 games (10,000 with --quick), each run a fresh process, its CPU time: the
 first look (built from scratch, as every look was before the cache: the
 baseline), the looks after it (the cached document), and the look after 1%
-more games were added (the saved rater goes on; the statistics are built
-again).  Then:
+more games were added (the saved rater and statistics go on: only the new
+games are read), the same for ``--format html`` (charted: the ratings are
+replayed, the statistics go on), and the floor under every look: a process
+that starts and imports what ``arena leaderboard`` imports.  The grown looks
+are repeated on copies of the same store and cache (median of
+``--repeats``, interleaved with the cached looks).  Then:
 
 Synthetic two-seat games (ten bots, each deal in both seatings) of a few
 sizes; for each, the CPU time of the statistics (bootstrap intervals over
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,11 +71,20 @@ def cpu(function, *args) -> float:
     return statistics.median(times)
 
 
-def cli_seconds(folder: str) -> float:
+def cli_seconds(folder: str, *options: str) -> float:
     """CPU seconds (user + system) of one ``arena leaderboard`` process."""
+    return _child_seconds([sys.executable, "-m", "arena", "leaderboard", folder, *options])
+
+
+def floor_seconds() -> float:
+    """CPU seconds of a process that only imports what a look imports."""
+    return _child_seconds([sys.executable, "-c", "import arena.cli, arena.leaderboard, "
+                           "arena.rating, arena.store"])
+
+
+def _child_seconds(command: list[str]) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "arena", "leaderboard", folder],
-                   check=True, capture_output=True)
+    subprocess.run(command, check=True, capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -88,28 +102,45 @@ def grow(folder: str, count: int) -> None:
             (count,))
 
 
+def grown_seconds(saved: Path, work: Path, count: int, *options: str) -> float:
+    """One look at a copy of ``saved`` (a store with its cache) after ``count`` more games."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(saved, work)
+    grow(str(work), count)
+    return cli_seconds(str(work), *options)
+
+
 def cli_figures(count: int, repeats: int) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        fill_store(folder, count)
-        first = cli_seconds(folder)
-        again = statistics.median(cli_seconds(folder) for _ in range(repeats))
-        grow(folder, count // 100)
-        grown = cli_seconds(folder)
-        after = cli_seconds(folder)
-    print(f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each "
-          f"(goal: <= 1 s after the first):")
-    print(f"  first look, from scratch (the baseline): {first:6.2f} s")
-    print(f"  again (cached, median of {repeats}):      {again:6.2f} s  "
+    with tempfile.TemporaryDirectory() as scratch:
+        saved, work = Path(scratch) / "saved", Path(scratch) / "work"
+        fill_store(str(saved), count)
+        first = cli_seconds(str(saved))
+        cli_seconds(str(saved), "--format", "html")        # the charted document cached too
+        again, grown, charted, floor = [], [], [], []
+        for _ in range(repeats):                           # interleaved
+            again.append(cli_seconds(str(saved)))
+            grown.append(grown_seconds(saved, work, count // 100))
+            charted.append(grown_seconds(saved, work, count // 100, "--format", "html"))
+            floor.append(floor_seconds())
+    again, grown, charted, floor = (statistics.median(x) for x in (again, grown, charted, floor))
+    print(f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each, "
+          f"medians of {repeats} (goal: <= 1 s after the first):")
+    print(f"  first look, from scratch (the baseline):     {first:6.2f} s")
+    print(f"  again (cached):                              {again:6.2f} s  "
           f"ratio {first / again:.0f}x faster")
-    print(f"  after {count // 100:,} games more (rater goes on, statistics rebuilt): "
-          f"{grown:6.2f} s; then again {after:.2f} s")
+    print(f"  after {count // 100:,} games more (rater and statistics go on): {grown:6.2f} s  "
+          f"ratio {first / grown:.0f}x faster")
+    print(f"  the same, --format html (ratings replayed):  {charted:6.2f} s")
+    print(f"  floor: a process importing what a look does: {floor:6.2f} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
-    quick = parser.parse_args().quick
-    cli_figures(10_000 if quick else 100_000, 3)
+    parser.add_argument("--repeats", type=int, default=3, help="looks per figure")
+    arguments = parser.parse_args()
+    quick = arguments.quick
+    cli_figures(10_000 if quick else 100_000, arguments.repeats)
     sizes = (500, 2000) if quick else (500, 2000, 10000)
     print(f"{'games':>7} {'statistics s':>13} {'ratings s':>10} {'ratio':>6}")
     for size in sizes:
