@@ -95,7 +95,7 @@ def records_digest(players: int, rounds: int) -> str:
                 state = state.clone()
             action = rng.choice(legal)
             state.apply({seat: action})
-            digest.update(json.dumps(seen + [action], sort_keys=True).encode())
+            digest.update(json.dumps(seen + [action]).encode())
             step += 1
         digest.update(json.dumps([state.outcome().scores, state.observation(0)]).encode())
     return digest.hexdigest()
