@@ -77,10 +77,12 @@ from typing import Any
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
-from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY, VALUE,
-                                         books, can_go_out, max_meld_value,
-                                         set_wilds, sort_cards, threshold)
+from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
+                                         RANK_VALUE, VALUE, books, can_go_out,
+                                         max_meld_value, meld_value, set_wilds, sort_cards,
+                                         threshold)
 
+PLAYERS = (2, 4, 6, 8, 9)
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
 PILE_TAKE = 8
 SAMPLE_TRIES = 100
@@ -139,24 +141,30 @@ _GROUP = {card: (JOKERS if card == JOKER else TWOS if card[0] == "2" else
                  THREES if card[0] == "3" else NATURAL_RANKS.index(card[0])) for card in ORDER}
 NO_SET = 3
 _INDEX = {rank: NATURAL_RANKS.index(rank) for rank in NATURAL_RANKS}
+#: the points of a move's wild (as _moves names it)
+_WILD_VALUE = {None: 0, "2": VALUE["2c"], JOKER: VALUE[JOKER]}
 #: the hand-order key of a rank's first card (its clubs): a rank's cards lie
 #: between it and the next rank's, four keys on
 _FIRST = {rank: ORDER[rank + "c"] for rank in NATURAL_RANKS}
 
-# rank index -> the set's wilds (0-2, NO_SET) -> naturals held (0-3, 3: three
-# or more) -> wilds held (2 for a 2, 1 for a joker) -> what _moves says
-_SHAPES = [[[[_moves(rank, wilds != NO_SET, count, bool(held & 2) and wilds != 2,
+#: the most cards of one rank a hand can hold: every suit of every deck
+MOST_OF_A_RANK = 4 * (max(PLAYERS) + 1)
+# wilds held (2 for a 2, plus 1 for a joker) -> rank index -> the set's wilds
+# (0-2, NO_SET) -> naturals held -> what _moves says; indexed by the exact
+# count (the entries from 3 on are the same) so a look-up needs no clamping
+_SHAPES = [[[[_moves(rank, wilds != NO_SET, min(count, 3), bool(held & 2) and wilds != 2,
                      bool(held & 1) and wilds != 2)
-              for held in range(4)] for count in range(4)] for wilds in range(4)]
-           for rank in NATURAL_RANKS]
+              for count in range(MOST_OF_A_RANK + 1)] for wilds in range(4)]
+            for rank in NATURAL_RANKS] for held in range(4)]
 #: the same, the actions only (what a player who has melded and is not in the
 #: Foot may play: every shape is fine then)
-_FREE_MELDS = [[[[actions for actions, _ in by_held] for by_held in by_count]
-                for by_count in by_wilds] for by_wilds in _SHAPES]
+_FREE_MELDS = [[[[actions for actions, _ in by_count] for by_count in by_wilds]
+                for by_wilds in by_rank] for by_rank in _SHAPES]
 #: a meld action -> (its rank, the naturals it moves, its wild, whether it starts a set)
 _MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
-          for index, by_wilds in enumerate(_SHAPES) for by_count in by_wilds
-          for by_held in by_count for _, moves in by_held for action, naturals, wild in moves}
+          for by_rank in _SHAPES for index, by_wilds in enumerate(by_rank)
+          for by_count in by_wilds for _, moves in by_count[:4]
+          for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
 
@@ -165,7 +173,7 @@ class HandAndFoot(Engine):
     info = GameInfo(
         id="hand-and-foot",
         version="1.0",
-        players=(2, 4, 6, 8, 9),
+        players=PLAYERS,
         options=(
             Option("target", 10000, "the game ends after a round in which a team "
                    "has more than this many points", minimum=1),
@@ -440,6 +448,12 @@ class HandAndFootState(State):
                 laid = sum(VALUE[card] for cards in sets.values() for card in cards)
             if laid < need:
                 return max_meld_value(hand, sets) >= need
+        return self._foot_ok(seat, hand, sets)
+
+    def _foot_ok(self, seat: int, hand: list[str], sets: dict) -> bool:
+        """The Foot part of :meth:`_placement_ok`: a player in the Foot
+        without the books may not be left with one card it cannot meld to
+        go out, nor with none."""
         if not self._in_foot[seat] or len(hand) >= 2 or can_go_out(sets):
             return True  # (an empty Hand means picking up the Foot, >= 2 cards)
         if not hand:
@@ -507,10 +521,10 @@ class HandAndFootState(State):
 
     def _free_melds(self, seat: int, team: int) -> list[str]:
         """The meld actions of a seat whose team has melded, not in its Foot."""
-        kind = self._wilds_held(seat)
         options = []
-        for by_wilds, wilds, count in zip(_FREE_MELDS, self._set_wilds[team], self._held[seat]):
-            options += by_wilds[wilds][count if count < 3 else 3][kind]
+        for by_wilds, wilds, count in zip(_FREE_MELDS[self._wilds_held(seat)],
+                                          self._set_wilds[team], self._held[seat]):
+            options += by_wilds[wilds][count]
         return options
 
     def _meld_options(self, seat: int) -> list[str]:
@@ -519,16 +533,32 @@ class HandAndFootState(State):
         team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
-        kind = self._wilds_held(seat)
+        held = self._held[seat]
+        set_wilds_now = self._set_wilds[team]
         laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+        # what cards.meld_value needs, from the counts; a move changes one rank
+        need = None if self._melded[team] else self.threshold(team)
+        slots = sum(2 - set_wilds(cards) for cards in sets.values())
+        naturals = [(rank, count, wilds != NO_SET)
+                    for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
         options = []
-        for rank, by_wilds, wilds, count in zip(NATURAL_RANKS, _SHAPES,
-                                                self._set_wilds[team], self._held[seat]):
-            cards = sets.get(rank, [])
-            for action, natural_count, wild in by_wilds[wilds][count if count < 3 else 3][kind][1]:
-                moved, left = self._take(hand, rank, natural_count, wild)
-                if self._placement_ok(seat, left, {**sets, rank: cards + moved},
-                                      laid + sum(VALUE[card] for card in moved)):
+        for index, (rank, by_wilds, wilds, count) in enumerate(zip(
+                NATURAL_RANKS, _SHAPES[self._wilds_held(seat)], set_wilds_now, held)):
+            for action, natural_count, wild in by_wilds[wilds][count][1]:
+                points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
+                if need is not None and laid + points < need:
+                    after = list(naturals)
+                    after[index] = (rank, count - natural_count, True)
+                    ok = meld_value(laid + points,
+                                    slots + (2 if wilds == NO_SET else 0) - (1 if wild else 0),
+                                    after, held[JOKERS] - (wild == JOKER),
+                                    held[TWOS] - (wild == "2")) >= need
+                elif not self._in_foot[seat] or len(hand) - natural_count - bool(wild) >= 2:
+                    ok = True
+                else:  # the last cards of the Foot: the rare case needs the cards
+                    moved, left = self._take(hand, rank, natural_count, wild)
+                    ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
+                if ok:
                     options.append(action)
         return options
 
