@@ -166,6 +166,7 @@ _MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
           for by_count in by_wilds for _, moves in by_count[:4]
           for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
+_DISCARDED = {action: card for card, action in _DISCARD.items()}
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
 
 
@@ -599,8 +600,6 @@ class HandAndFootState(State):
         self._legal = False
         hand = self._hands[seat]
         held = self._held[seat]
-        team = self._team_of[seat]
-        sets = self._sets[team]
         if action == "draw":
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
@@ -609,8 +608,9 @@ class HandAndFootState(State):
                 insort(hand, card, key=_KEY)
                 held[_GROUP[card]] += 1
             self._phase = MELD
-        elif action[0] == "d":  # discard:CARD
-            card = action[8:]
+            return
+        if action[0] == "d":  # discard:CARD
+            card = _DISCARDED[action]
             hand.remove(card)
             held[_GROUP[card]] -= 1
             self._discard.append(card)
@@ -620,7 +620,10 @@ class HandAndFootState(State):
                     return
                 self._pick_up_foot(seat)
             self._start_turn((seat + 1) % self.players)
-        elif action[0] == "p":  # pile, pile:R
+            return
+        team = self._team_of[seat]
+        sets = self._sets[team]
+        if action[0] == "p":  # pile, pile:R
             taken = self._discard[-PILE_TAKE:]
             del self._discard[-PILE_TAKE:]
             top = taken.pop()
@@ -641,7 +644,6 @@ class HandAndFootState(State):
             for card in taken:
                 held[_GROUP[card]] += 1
             self._phase = MELD
-            self._after_meld(seat)
         else:  # meld:R[:WILD], new:R[:WILD]
             rank, naturals, wild, new = _MELDS[action]
             moved, hand[:] = self._take(hand, rank, naturals, wild)
@@ -656,6 +658,7 @@ class HandAndFootState(State):
                 sets[rank].extend(moved)
             if wild:
                 wilds[index] += 1
+        if not hand or not self._melded[team]:
             self._after_meld(seat)
 
     def _after_meld(self, seat: int) -> None:
