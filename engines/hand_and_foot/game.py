@@ -73,6 +73,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, insort
 from collections import Counter
+from itertools import compress
 from typing import Any
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
@@ -167,6 +168,8 @@ _MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
           for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
 _DISCARDED = {action: card for card, action in _DISCARD.items()}
+#: the discard of each card in hand order (what _copies counts)
+_DISCARDS = tuple(_DISCARD.values())
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
 
 
@@ -269,11 +272,13 @@ class HandAndFootState(State):
         # cards (a new round, or a state whose cards were set by hand).
         self._legal: list | bool | None = None
         self._held: list[list[int]] = []       # per seat: cards in hand per group
+        self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
 
     def _count(self) -> None:
         """Make the per-group counts of :data:`_GROUP` from the cards."""
         self._held = [self._groups(hand) for hand in self._hands]
+        self._copies = [self._copies_of(hand) for hand in self._hands]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
 
@@ -283,6 +288,13 @@ class HandAndFootState(State):
         for card in hand:
             held[_GROUP[card]] += 1
         return held
+
+    @staticmethod
+    def _copies_of(hand) -> list[int]:
+        copies = [0] * len(ORDER)
+        for card in hand:
+            copies[ORDER[card]] += 1
+        return copies
 
     # ------------------------------------------------------------- sampling
     def _deal_hidden(self, seat: int, observation: Observation, unknown: list[str]) -> None:
@@ -431,7 +443,7 @@ class HandAndFootState(State):
                 legal = ["draw"] + self._pile_options(seat, free)
             elif free:
                 legal = self._free_melds(seat, team)
-                legal += map(_DISCARD.__getitem__, dict.fromkeys(self._hands[seat]))
+                legal += compress(_DISCARDS, self._copies[seat])
             else:
                 legal = self._meld_options(seat) + self._discard_options(seat)
             self._legal = legal
@@ -586,7 +598,7 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
             return []
-        return list(map(_DISCARD.__getitem__, dict.fromkeys(hand)))
+        return list(compress(_DISCARDS, self._copies[seat]))
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):
@@ -600,6 +612,7 @@ class HandAndFootState(State):
         self._legal = False
         hand = self._hands[seat]
         held = self._held[seat]
+        copies = self._copies[seat]
         if action == "draw":
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
@@ -607,12 +620,14 @@ class HandAndFootState(State):
                 card = self._stock.pop()
                 insort(hand, card, key=_KEY)
                 held[_GROUP[card]] += 1
+                copies[ORDER[card]] += 1
             self._phase = MELD
             return
         if action[0] == "d":  # discard:CARD
             card = _DISCARDED[action]
             hand.remove(card)
             held[_GROUP[card]] -= 1
+            copies[ORDER[card]] -= 1
             self._discard.append(card)
             if not hand:
                 if self._in_foot[seat]:
@@ -638,17 +653,21 @@ class HandAndFootState(State):
                 sets[rank] = [top] + moved
                 hand[:] = left
                 held[index] -= len(moved)
+                for card in moved:
+                    copies[ORDER[card]] -= 1
                 self._set_wilds[team][index] = 0
             hand.extend(taken)
             hand.sort(key=_KEY)
             for card in taken:
                 held[_GROUP[card]] += 1
+                copies[ORDER[card]] += 1
             self._phase = MELD
         else:  # meld:R[:WILD], new:R[:WILD]
             rank, naturals, wild, new = _MELDS[action]
             moved, hand[:] = self._take(hand, rank, naturals, wild)
             for card in moved:
                 held[_GROUP[card]] -= 1
+                copies[ORDER[card]] -= 1
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -676,6 +695,7 @@ class HandAndFootState(State):
     def _pick_up_foot(self, seat: int) -> None:
         self._hands[seat] = sort_cards(self._feet[seat])
         self._held[seat] = self._groups(self._hands[seat])
+        self._copies[seat] = self._copies_of(self._hands[seat])
         self._feet[seat] = []
         self._in_foot[seat] = True
 
@@ -734,6 +754,7 @@ class HandAndFootState(State):
                       for sets in self._sets]
         copy._melded = list(self._melded)
         copy._held = [list(held) for held in self._held]
+        copy._copies = [list(copies) for copies in self._copies]
         copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
