@@ -548,12 +548,14 @@ class HandAndFootState(State):
         hand = self._hands[seat]
         held = self._held[seat]
         set_wilds_now = self._set_wilds[team]
-        laid = sum(VALUE[card] for cards in sets.values() for card in cards)
-        # what cards.meld_value needs, from the counts; a move changes one rank
-        need = None if self._melded[team] else self.threshold(team)
-        slots = sum(2 - set_wilds(cards) for cards in sets.values())
-        naturals = [(rank, count, wilds != NO_SET)
-                    for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
+        need = None  # the initial meld's threshold, while it is pending
+        if not self._melded[team]:
+            need = self.threshold(team)
+            laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            # what cards.meld_value needs, from the counts; a move changes one rank
+            slots = sum(2 - set_wilds(cards) for cards in sets.values())
+            naturals = [(rank, count, wilds != NO_SET)
+                        for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
         options = []
         for index, (rank, by_wilds, wilds, count) in enumerate(zip(
                 NATURAL_RANKS, _SHAPES[self._wilds_held(seat)], set_wilds_now, held)):
