@@ -651,3 +651,47 @@ def test_a_new_set_with_a_wild_takes_two_naturals_even_with_a_third_in_hand():
     assert len(state._sets[0]["7"]) == 3 and "2s" in state._sets[0]["7"]
     hand = state._hands[0]
     assert len(hand) == 2 and "9s" in hand and sum(card[0] == "7" for card in hand) == 1
+
+
+# ------------------------------------------ the counts the moves keep up to date
+def recounted(state):
+    """A clone whose counts are made afresh from its cards (``_legal = None``
+    says the cards were set by hand)."""
+    fresh = state.clone()
+    fresh._legal = None
+    fresh.legal_actions(fresh._turn)
+    return fresh
+
+
+def counts(state):
+    return state._held, state._copies, state._set_wilds
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {"max_rounds": 2}),
+    (4, {"max_rounds": 3, "hand_size": 3, "go_out_bonus": 100}),
+    (6, {"max_rounds": 1, "stock_exhausted": "reshuffle"}),
+])
+def test_counts_kept_by_every_move_are_those_of_the_cards(players, options):
+    # random games: after every move the kept counts (cards per rank, copies
+    # per card, wilds per set) and the legal actions equal those made afresh
+    # from the cards, and a clone taken before the move is not touched by it
+    import random
+    rng = random.Random(players)
+    state = ENGINE.new_game(players, players, options)
+    kinds = Counter()
+    while not state.is_over():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        fresh = recounted(state)
+        assert fresh.legal_actions(seat) == legal
+        assert counts(state) == counts(fresh)
+        before = state.clone()
+        action = rng.choice(legal)
+        kinds[action.split(":")[0]] += 1
+        state.apply({seat: action})
+        assert counts(before) == counts(recounted(before))
+        before._legal = False  # outdated: made again from the kept counts
+        assert before.legal_actions(seat) == legal
+    assert set(kinds) == {"draw", "pile", "meld", "new", "discard"}
+    assert state._round > 1 or players == 6
