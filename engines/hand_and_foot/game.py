@@ -144,8 +144,7 @@ NO_SET = 3
 _INDEX = {rank: NATURAL_RANKS.index(rank) for rank in NATURAL_RANKS}
 #: the points of a move's wild (as _moves names it)
 _WILD_VALUE = {None: 0, "2": VALUE["2c"], JOKER: VALUE[JOKER]}
-#: the hand-order key of a rank's first card (its clubs): a rank's cards lie
-#: between it and the next rank's, four keys on
+#: the hand-order key of a rank's first card (its clubs)
 _FIRST = {rank: ORDER[rank + "c"] for rank in NATURAL_RANKS}
 
 #: the most cards of one rank a hand can hold: every suit of every deck
@@ -580,16 +579,16 @@ class HandAndFootState(State):
     @staticmethod
     def _take(hand, rank, naturals, wild):
         """(cards moved, cards left) for melding ``naturals`` of ``rank`` and
-        optionally one ``wild`` ("2" or "jk") from the sorted ``hand``: the
-        first cards in hand order, so a rank's first naturals, the first 2
-        (2s sort first) or a joker (jokers sort last)."""
+        optionally one ``wild`` ("2" or "jk") from the sorted ``hand``, which
+        holds them (every caller has counted): the first cards in hand order,
+        so the rank's first naturals, the first 2 (2s sort first) or a joker
+        (jokers sort last)."""
         at = bisect_left(hand, _FIRST[rank], key=_KEY)
-        stop = min(at + naturals, bisect_left(hand, _FIRST[rank] + 4, key=_KEY))
-        moved = hand[at:stop]
-        left = hand[:at] + hand[stop:]
-        if wild == "2" and left and left[0][0] == "2":
+        moved = hand[at:at + naturals]
+        left = hand[:at] + hand[at + naturals:]
+        if wild == "2":
             moved.insert(0, left.pop(0))
-        elif wild == JOKER and left and left[-1] == JOKER:
+        elif wild == JOKER:
             moved.append(left.pop())
         return moved, left
 
@@ -625,8 +624,8 @@ class HandAndFootState(State):
                 copies[ORDER[card]] += 1
             self._phase = MELD
             return
-        if action[0] == "d":  # discard:CARD
-            card = _DISCARDED[action]
+        card = _DISCARDED.get(action)
+        if card is not None:
             hand.remove(card)
             held[_GROUP[card]] -= 1
             copies[ORDER[card]] -= 1
@@ -640,7 +639,8 @@ class HandAndFootState(State):
             return
         team = self._team_of[seat]
         sets = self._sets[team]
-        if action[0] == "p":  # pile, pile:R
+        meld = _MELDS.get(action)
+        if meld is None:  # pile, pile:R
             taken = self._discard[-PILE_TAKE:]
             del self._discard[-PILE_TAKE:]
             top = taken.pop()
@@ -664,8 +664,8 @@ class HandAndFootState(State):
                 held[_GROUP[card]] += 1
                 copies[ORDER[card]] += 1
             self._phase = MELD
-        else:  # meld:R[:WILD], new:R[:WILD]
-            rank, naturals, wild, new = _MELDS[action]
+        else:
+            rank, naturals, wild, new = meld
             moved, hand[:] = self._take(hand, rank, naturals, wild)
             for card in moved:
                 held[_GROUP[card]] -= 1
