@@ -747,3 +747,15 @@ def test_secrets_are_the_other_hands_the_unpicked_feet_and_the_draw_pile():
     assert state.secrets(1) == [["5c", "6c"], ["9c", "tc"], ["jc", "qc"],
                                 ["4s", "4s"], ["kc", "ac"], ["4s", "4s"], ["4c", "4d"]]
     assert state.secrets(3)[:3] == [["5c", "6c"], ["7c", "8c"], ["9c", "tc"]]
+
+
+def test_the_game_ends_after_max_rounds_also_beyond_the_cached_small_ints():
+    # round numbers are counted, so round 300 is another int object than the
+    # option's 300: only a comparison of values ends the game
+    state = ENGINE.new_game(2, 5, {"max_rounds": 300, "target": 10 ** 9})
+    state._round = 298
+    state._end_round(None)
+    state._end_round(None)
+    assert not state.is_over() and state._round == 300
+    state._end_round(None)
+    assert state.is_over() and state._round == 300
