@@ -275,7 +275,8 @@ class HandAndFootState(State):
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
 
     def _count(self) -> None:
-        """Make the per-group counts of :data:`_GROUP` from the cards."""
+        """Make the counts the moves keep up to date (cards per group of
+        :data:`_GROUP`, copies per card, wilds per set) from the cards."""
         self._held = [self._groups(hand) for hand in self._hands]
         self._copies = [self._copies_of(hand) for hand in self._hands]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
