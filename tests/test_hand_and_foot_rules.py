@@ -759,3 +759,16 @@ def test_the_game_ends_after_max_rounds_also_beyond_the_cached_small_ints():
     assert not state.is_over() and state._round == 300
     state._end_round(None)
     assert state.is_over() and state._round == 300
+
+
+@pytest.mark.parametrize("name, lowest, highest", [
+    ("target", 1, None), ("hand_size", 2, 20), ("go_out_bonus", 0, None),
+    ("max_rounds", 1, None), ("teams", 0, None)])
+def test_each_option_takes_its_bounds_and_refuses_what_lies_beyond(name, lowest, highest):
+    assert ENGINE.info.resolve_options({name: lowest})[name] == lowest
+    with pytest.raises(OptionError, match="below the minimum"):
+        ENGINE.info.resolve_options({name: lowest - 1})
+    if highest is not None:
+        assert ENGINE.info.resolve_options({name: highest})[name] == highest
+        with pytest.raises(OptionError, match="above the maximum"):
+            ENGINE.info.resolve_options({name: highest + 1})
