@@ -13,11 +13,18 @@ machine counts less):
   decisions per round, for every table size (this tree);
 * the ``hand-and-foot-builder`` team against a ``random`` team at 4 players,
   target 2,000, seats alternating between the two teams every game.
+
+``--records N`` instead checks that a faster engine still plays the same
+games: N random rounds at 2, 4 and 6 seats under several option sets, in this
+tree and in ``--baseline``, each reduced to a digest of everything a bot or a
+record sees (legal lists, actions, observations, sampled states, clones,
+scores); it prints the digests and exits 2 if they differ.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -55,6 +62,64 @@ def child(rounds: int, seed: int) -> None:
     rate, decisions = random_rounds(2, rounds, seed)
     print(json.dumps({"rate": rate, "decisions": decisions,
                       "tree": str(Path(measured.__file__).resolve().parents[2])}))
+
+
+#: the option sets of ``--records``: defaults, a reshuffled stock, small
+#: Hands with a bonus, three rounds (thresholds move with the scores)
+RECORD_OPTIONS = ({"max_rounds": 1}, {"max_rounds": 1, "stock_exhausted": "reshuffle"},
+                  {"max_rounds": 1, "hand_size": 4, "go_out_bonus": 100},
+                  {"max_rounds": 3, "target": 1000})
+
+
+def records_digest(players: int, rounds: int) -> str:
+    """A digest of ``rounds`` random rounds at ``players`` seats: every
+    legal list and action, the actor's observation, every 9th step a sampled
+    state's view and a clone played on instead of the original."""
+    from engines.hand_and_foot import HandAndFoot
+
+    engine = HandAndFoot()
+    digest = hashlib.sha256()
+    for index in range(rounds):
+        options = RECORD_OPTIONS[index % len(RECORD_OPTIONS)]
+        rng = random.Random(index)
+        state = engine.new_game(players, index, options)
+        step = 0
+        while acting := state.to_act():
+            seat = acting[0]
+            legal = state.legal_actions(seat)
+            seen = [seat, legal, state.observation(seat)]
+            if step % 9 == 4:
+                other = (seat + 1 + step) % players
+                sampled = engine.sample_state(state.observation(other), random.Random(step))
+                seen += [sampled.legal_actions(seat), sampled.observation(other)]
+                state = state.clone()
+            action = rng.choice(legal)
+            state.apply({seat: action})
+            digest.update(json.dumps(seen + [action]).encode())
+            step += 1
+        digest.update(json.dumps([state.outcome().scores, state.observation(0)]).encode())
+    return digest.hexdigest()
+
+
+def records_child(rounds: int) -> None:
+    import engines.hand_and_foot as measured
+
+    print(json.dumps({"digests": {players: records_digest(players, rounds)
+                                  for players in (2, 4, 6)},
+                      "tree": str(Path(measured.__file__).resolve().parents[2])}))
+
+
+def same_records(ref: str, rounds: int) -> None:
+    """Exit 2 unless this tree and ``ref`` give the same digests."""
+    with worktree(ref, "hand-and-foot-records") as baseline:
+        theirs = run_child(__file__, baseline, rounds, "records")["digests"]
+        ours = run_child(__file__, ROOT, rounds, "records")["digests"]
+    print(f"records of {rounds} random rounds per table size, this tree vs {ref}:")
+    for players, digest in ours.items():
+        verdict = "same" if digest == theirs[players] else "DIFFERENT"
+        print(f"  {players} seats: {digest[:16]} vs {theirs[players][:16]}: {verdict}")
+    if ours != theirs:
+        raise SystemExit(2)
 
 
 def against_baseline(ref: str, rounds: int, repeats: int) -> None:
@@ -106,10 +171,18 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a small run")
     parser.add_argument("--baseline", metavar="REF", default=BASELINE,
                         help=f"the commit to compare with (default {BASELINE})")
-    parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--records", type=int, metavar="N",
+                        help="check N rounds per table size give the baseline's records")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(*args.child)
+        if args.child[-1] == "records":
+            records_child(int(args.child[0]))
+        else:
+            child(*map(int, args.child))
+        return
+    if args.records:
+        same_records(args.baseline, args.records)
         return
     against_baseline(args.baseline, 100 if args.quick else 400, 3 if args.quick else 5)
     repeats = 3

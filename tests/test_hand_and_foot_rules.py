@@ -651,3 +651,124 @@ def test_a_new_set_with_a_wild_takes_two_naturals_even_with_a_third_in_hand():
     assert len(state._sets[0]["7"]) == 3 and "2s" in state._sets[0]["7"]
     hand = state._hands[0]
     assert len(hand) == 2 and "9s" in hand and sum(card[0] == "7" for card in hand) == 1
+
+
+# ------------------------------------------ the counts the moves keep up to date
+def recounted(state):
+    """A clone whose counts are made afresh from its cards (``_legal = None``
+    says the cards were set by hand)."""
+    fresh = state.clone()
+    fresh._legal = None
+    fresh.legal_actions(fresh._turn)
+    return fresh
+
+
+def counts(state):
+    return state._held, state._copies, state._set_wilds
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {"max_rounds": 2}),
+    (4, {"max_rounds": 3, "hand_size": 3, "go_out_bonus": 100}),
+    (6, {"max_rounds": 1, "stock_exhausted": "reshuffle"}),
+])
+def test_counts_kept_by_every_move_are_those_of_the_cards(players, options):
+    # random games: after every move the kept counts (cards per rank, copies
+    # per card, wilds per set) and the legal actions equal those made afresh
+    # from the cards, and a clone taken before the move is not touched by it
+    import random
+    rng = random.Random(players)
+    state = ENGINE.new_game(players, players, options)
+    kinds = Counter()
+    while not state.is_over():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        fresh = recounted(state)
+        assert fresh.legal_actions(seat) == legal
+        assert counts(state) == counts(fresh)
+        before = state.clone()
+        action = rng.choice(legal)
+        kinds[action.split(":")[0]] += 1
+        state.apply({seat: action})
+        assert counts(before) == counts(recounted(before))
+        before._legal = False  # outdated: made again from the kept counts
+        assert before.legal_actions(seat) == legal
+    assert set(kinds) == {"draw", "pile", "meld", "new", "discard"}
+    assert state._round > 1 or players == 6
+
+
+def melds_found_the_slow_way(state, seat):
+    """The meld actions the rules allow ``seat``, from its cards alone: every
+    shape in hand, moved on copies of the cards and kept if the turn can
+    still be finished (``_placement_ok`` on the lists)."""
+    from engines.hand_and_foot.game import _MELDS
+    team = state._team_of[seat]
+    sets, hand = state._sets[team], state._hands[seat]
+    found = set()
+    for action, (rank, naturals, wild, new) in _MELDS.items():
+        has_wild = wild is None or any(card == wild or card[0] == wild for card in hand)
+        room = new or sum(card == "jk" or card[0] == "2" for card in sets[rank]) < 2 \
+            if rank in sets else True
+        if (new == (rank not in sets) and has_wild and (wild is None or room)
+                and sum(card[0] == rank and card != "jk" for card in hand) >= naturals):
+            moved, left = state._take(hand, rank, naturals, wild)
+            if state._placement_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved}):
+                found.add(action)
+    return found
+
+
+@pytest.mark.parametrize("players, scores", [(2, (0, 1500)), (2, (3000, 5000)), (4, (6500, 0))])
+def test_melds_while_the_initial_meld_is_pending_or_in_the_foot_are_those_of_the_rules(
+        players, scores):
+    # the counted shortcut (cards per rank, cards.meld_value) against the
+    # cards themselves, in random rounds with Hands of 2 or 4
+    import random
+    rng = random.Random(players + scores[0])
+    checked = Counter()
+    for game in range(12):
+        state = ENGINE.new_game(players, game, {"hand_size": 2 + game % 2 * 2, "max_rounds": 1})
+        state._scores = list(scores)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            team = state._team_of[seat]
+            melds = [a for a in legal if a.startswith(("meld", "new"))]
+            if state._phase == "meld" and not (state._melded[team] and not state._in_foot[seat]):
+                assert set(melds) == melds_found_the_slow_way(state, seat)
+                checked["pending" if not state._melded[team] else "foot"] += 1
+                checked["melds"] += len(melds)
+            state.apply({seat: rng.choice(melds or legal)})  # melds first: the Foot comes soon
+    assert checked["pending"] > 20 and checked["foot"] > 20 and checked["melds"] > 40, checked
+
+
+def test_secrets_are_the_other_hands_the_unpicked_feet_and_the_draw_pile():
+    state = position(hands={0: ["5c", "6c"], 1: ["7c", "8c"], 2: ["9c", "tc"], 3: ["jc", "qc"]},
+                     feet={2: ["kc", "ac"]}, in_foot=[0], stock=["4c", "4d"])
+    assert state.secrets(1) == [["5c", "6c"], ["9c", "tc"], ["jc", "qc"],
+                                ["4s", "4s"], ["kc", "ac"], ["4s", "4s"], ["4c", "4d"]]
+    assert state.secrets(3)[:3] == [["5c", "6c"], ["7c", "8c"], ["9c", "tc"]]
+
+
+def test_the_game_ends_after_max_rounds_also_beyond_the_cached_small_ints():
+    # round numbers are counted, so round 300 is another int object than the
+    # option's 300: only a comparison of values ends the game
+    state = ENGINE.new_game(2, 5, {"max_rounds": 300, "target": 10 ** 9})
+    state._round = 298
+    state._end_round(None)
+    state._end_round(None)
+    assert not state.is_over() and state._round == 300
+    state._end_round(None)
+    assert state.is_over() and state._round == 300
+
+
+@pytest.mark.parametrize("name, lowest, highest", [
+    ("target", 1, None), ("hand_size", 2, 20), ("go_out_bonus", 0, None),
+    ("max_rounds", 1, None), ("teams", 0, None)])
+def test_each_option_takes_its_bounds_and_refuses_what_lies_beyond(name, lowest, highest):
+    assert ENGINE.info.resolve_options({name: lowest})[name] == lowest
+    with pytest.raises(OptionError, match="below the minimum"):
+        ENGINE.info.resolve_options({name: lowest - 1})
+    if highest is not None:
+        assert ENGINE.info.resolve_options({name: highest})[name] == highest
+        with pytest.raises(OptionError, match="above the maximum"):
+            ENGINE.info.resolve_options({name: highest + 1})

@@ -99,7 +99,34 @@ def can_go_out(sets: dict) -> bool:
 
 def max_meld_value(hand, sets: dict) -> int:
     """The most points that ``sets`` (rank -> cards) plus what could still be
-    melded from ``hand`` into them or into new sets can be worth.
+    melded from ``hand`` into them or into new sets can be worth (see
+    :func:`meld_value`, which counts it from the cards' counts)."""
+    laid = 0
+    slots = 0
+    for cards in sets.values():
+        for card in cards:
+            laid += VALUE[card]
+        slots += 2 - set_wilds(cards)
+    naturals: dict[str, int] = {}
+    jokers = twos = 0
+    for card in hand:
+        if card == JOKER:
+            jokers += 1
+        else:
+            rank = card[0]
+            if rank == "2":
+                twos += 1
+            elif rank != "3":
+                naturals[rank] = naturals.get(rank, 0) + 1
+    return meld_value(laid, slots, [(rank, count, rank in sets)
+                                    for rank, count in naturals.items()], jokers, twos)
+
+
+def meld_value(laid: int, slots: int, naturals, jokers: int, twos: int) -> int:
+    """:func:`max_meld_value` from counts: ``laid`` points already in the
+    sets, ``slots`` free wild places in them (2 per set less its wilds),
+    ``naturals`` (rank, count held, whether the team has a set of it) and the
+    jokers and 2s held.
 
     Used for the initial-meld threshold: every natural of a rank that has a
     set (or three naturals) can be laid; a pair needs a wild; each set holds at
@@ -108,33 +135,17 @@ def max_meld_value(hand, sets: dict) -> int:
     pairs as possible (highest first) and put the best remaining wilds in free
     slots.
     """
-    value = 0
-    slots = 0
-    for cards in sets.values():
-        for card in cards:
-            value += VALUE[card]
-        slots += 2 - set_wilds(cards)
-    naturals: dict[str, int] = {}
-    wilds = []
-    for card in hand:
-        if card == JOKER:
-            wilds.append(50)
-        else:
-            rank = card[0]
-            if rank == "2":
-                wilds.append(20)
-            elif rank != "3":
-                naturals[rank] = naturals.get(rank, 0) + 1
+    value = laid
     pairs = []
-    for rank, count in naturals.items():
-        if rank in sets or count >= 3:
+    for rank, count, has_set in naturals:
+        if has_set or count >= 3:
             value += count * RANK_VALUE[rank]
-            if rank not in sets:
+            if not has_set:
                 slots += 2
         elif count == 2:
             pairs.append(2 * RANK_VALUE[rank])
-    if wilds:
-        wilds.sort(reverse=True)
+    if jokers or twos:
+        wilds = [50] * jokers + [20] * twos
         pairs.sort(reverse=True)
         completed = min(len(pairs), len(wilds))
         value += sum(pairs[:completed])

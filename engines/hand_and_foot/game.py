@@ -71,15 +71,19 @@ Rulings beyond the rules page, as implemented here:
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections import Counter
+from itertools import compress
 from typing import Any
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
-from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY, VALUE,
-                                         books, can_go_out, max_meld_value,
-                                         set_wilds, sort_cards, threshold)
+from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
+                                         RANK_VALUE, VALUE, books, can_go_out,
+                                         max_meld_value, meld_value, set_wilds, sort_cards,
+                                         threshold)
 
+PLAYERS = (2, 4, 6, 8, 9)
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
 PILE_TAKE = 8
 SAMPLE_TRIES = 100
@@ -129,13 +133,42 @@ def _moves(rank: str, has_set: bool, count: int, two: bool, joker: bool) -> tupl
     return tuple(action for action, _, _ in moves), tuple(moves)
 
 
-# rank -> naturals held (0-3, 3: three or more) -> wilds held (2 for a 2, 1 for
-# a joker) -> what _moves says, for a rank without a set / with a set
-_NEW_MOVES = {rank: [[_moves(rank, False, count, bool(wild & 2), bool(wild & 1))
-                      for wild in range(4)] for count in range(4)] for rank in NATURAL_RANKS}
-_MELD_MOVES = {rank: [[_moves(rank, True, count, bool(wild & 2), bool(wild & 1))
-                       for wild in range(4)] for count in range(2)] for rank in NATURAL_RANKS}
+# What a hand can meld, counted: each seat's cards per *group* (the natural
+# ranks in NATURAL_RANKS order, then 2s, jokers and 3s) and each team's wilds
+# per set (NO_SET for a rank without one) are kept up to date by the moves, so
+# the legal actions are table look-ups instead of scans of the cards.
+TWOS, JOKERS, THREES, GROUPS = 11, 12, 13, 14
+_GROUP = {card: (JOKERS if card == JOKER else TWOS if card[0] == "2" else
+                 THREES if card[0] == "3" else NATURAL_RANKS.index(card[0])) for card in ORDER}
+NO_SET = 3
+_INDEX = {rank: NATURAL_RANKS.index(rank) for rank in NATURAL_RANKS}
+#: the points of a move's wild (as _moves names it)
+_WILD_VALUE = {None: 0, "2": VALUE["2c"], JOKER: VALUE[JOKER]}
+#: the hand-order key of a rank's first card (its clubs)
+_FIRST = {rank: ORDER[rank + "c"] for rank in NATURAL_RANKS}
+
+#: the most cards of one rank a hand can hold: every suit of every deck
+MOST_OF_A_RANK = 4 * (max(PLAYERS) + 1)
+# wilds held (2 for a 2, plus 1 for a joker) -> rank index -> the set's wilds
+# (0-2, NO_SET) -> naturals held -> what _moves says; indexed by the exact
+# count (the entries from 3 on are the same) so a look-up needs no clamping
+_SHAPES = [[[[_moves(rank, wilds != NO_SET, min(count, 3), bool(held & 2) and wilds != 2,
+                     bool(held & 1) and wilds != 2)
+              for count in range(MOST_OF_A_RANK + 1)] for wilds in range(4)]
+            for rank in NATURAL_RANKS] for held in range(4)]
+#: the same, the actions only (what a player who has melded and is not in the
+#: Foot may play: every shape is fine then)
+_FREE_MELDS = [[[[actions for actions, _ in by_count] for by_count in by_wilds]
+                for by_wilds in by_rank] for by_rank in _SHAPES]
+#: a meld action -> (its rank, the naturals it moves, its wild, whether it starts a set)
+_MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
+          for by_rank in _SHAPES for index, by_wilds in enumerate(by_rank)
+          for by_count in by_wilds for _, moves in by_count[:4]
+          for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
+_DISCARDED = {action: card for card, action in _DISCARD.items()}
+#: the discard of each card in hand order (what _copies counts)
+_DISCARDS = tuple(_DISCARD.values())
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
 
 
@@ -143,7 +176,7 @@ class HandAndFoot(Engine):
     info = GameInfo(
         id="hand-and-foot",
         version="1.0",
-        players=(2, 4, 6, 8, 9),
+        players=PLAYERS,
         options=(
             Option("target", 10000, "the game ends after a round in which a team "
                    "has more than this many points", minimum=1),
@@ -233,7 +266,35 @@ class HandAndFootState(State):
         self._melded: list[bool] = []
         self._discard: list[str] = []
         self._stock: list[str] = []
-        self._legal: list | None = None  # cache of the current legal actions
+        # The legal actions of the seat to act; False once a move made them
+        # outdated; None when the counts below must first be made from the
+        # cards (a new round, or a state whose cards were set by hand).
+        self._legal: list | bool | None = None
+        self._held: list[list[int]] = []       # per seat: cards in hand per group
+        self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
+        self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
+
+    def _count(self) -> None:
+        """Make the counts the moves keep up to date (cards per group of
+        :data:`_GROUP`, copies per card, wilds per set) from the cards."""
+        self._held = [self._groups(hand) for hand in self._hands]
+        self._copies = [self._copies_of(hand) for hand in self._hands]
+        self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
+                            for rank in NATURAL_RANKS] for sets in self._sets]
+
+    @staticmethod
+    def _groups(hand) -> list[int]:
+        held = [0] * GROUPS
+        for card in hand:
+            held[_GROUP[card]] += 1
+        return held
+
+    @staticmethod
+    def _copies_of(hand) -> list[int]:
+        copies = [0] * len(ORDER)
+        for card in hand:
+            copies[ORDER[card]] += 1
+        return copies
 
     # ------------------------------------------------------------- sampling
     def _deal_hidden(self, seat: int, observation: Observation, unknown: list[str]) -> None:
@@ -309,6 +370,7 @@ class HandAndFootState(State):
         self._in_foot = [False] * self.players
         self._sets = [{} for _ in range(self._num_teams)]
         self._melded = [False] * self._num_teams
+        self._legal = None
         self._start_turn(self._first)
 
     def _start_turn(self, seat: int) -> None:
@@ -371,12 +433,21 @@ class HandAndFootState(State):
     def legal_actions(self, seat):
         if self._phase == OVER or seat != self._turn:
             return []
-        if self._legal is None:
+        legal = self._legal
+        if not legal:
+            if legal is None:
+                self._count()
+            team = self._team_of[seat]
+            free = self._melded[team] and not self._in_foot[seat]
             if self._phase == DRAW:
-                self._legal = ["draw"] + self._pile_options(seat)
+                legal = ["draw"] + self._pile_options(seat, free)
+            elif free:
+                legal = self._free_melds(seat, team)
+                legal += compress(_DISCARDS, self._copies[seat])
             else:
-                self._legal = self._meld_options(seat) + self._discard_options(seat)
-        return list(self._legal)
+                legal = self._meld_options(seat) + self._discard_options(seat)
+            self._legal = legal
+        return list(legal)
 
     def _placement_ok(self, seat: int, hand: list[str], sets: dict,
                       laid: int | None = None) -> bool:
@@ -390,6 +461,12 @@ class HandAndFootState(State):
                 laid = sum(VALUE[card] for cards in sets.values() for card in cards)
             if laid < need:
                 return max_meld_value(hand, sets) >= need
+        return self._foot_ok(seat, hand, sets)
+
+    def _foot_ok(self, seat: int, hand: list[str], sets: dict) -> bool:
+        """The Foot part of :meth:`_placement_ok`: a player in the Foot
+        without the books may not be left with one card it cannot meld to
+        go out, nor with none."""
         if not self._in_foot[seat] or len(hand) >= 2 or can_go_out(sets):
             return True  # (an empty Hand means picking up the Foot, >= 2 cards)
         if not hand:
@@ -405,24 +482,28 @@ class HandAndFootState(State):
                 return True
         return False
 
-    def _pile_options(self, seat: int) -> list[str]:
+    def _pile_options(self, seat: int, free: bool) -> list[str]:
+        """The pile actions; ``free``: the team has melded and ``seat`` is
+        not in its Foot, so every placement is fine (see _placement_ok) and
+        only the shape counts."""
         if not self._discard:
             return []
         top = self._discard[-1]
-        rank = _rank(top)
+        rank = _RANK_OF[top]
         if rank == "3":
             return []
         team = self._team_of[seat]
-        sets = self._sets[team]
-        hand = self._hands[seat]
-        if self._melded[team] and not self._in_foot[seat]:
-            # every placement is fine then (see _placement_ok): only the shape counts
+        if free:
+            wilds = self._set_wilds[team]
             if rank == "*":
-                return [_PILE[target] for target in NATURAL_RANKS
-                        if target in sets and set_wilds(sets[target]) < 2]
-            if rank in sets or list(map(_RANK_OF.__getitem__, hand)).count(rank) >= 2:
+                return [_PILE[target] for target, count in zip(NATURAL_RANKS, wilds)
+                        if count < 2]
+            index = _INDEX[rank]
+            if wilds[index] != NO_SET or self._held[seat][index] >= 2:
                 return ["pile"]
             return []
+        sets = self._sets[team]
+        hand = self._hands[seat]
         rest = self._discard[-PILE_TAKE:-1]
         options = []
         if rank == "*":
@@ -446,76 +527,71 @@ class HandAndFootState(State):
                 options.append("pile")
         return options
 
+    def _wilds_held(self, seat: int) -> int:
+        """Which wilds ``seat`` holds: 2 for a 2, plus 1 for a joker."""
+        held = self._held[seat]
+        return (2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)
+
+    def _free_melds(self, seat: int, team: int) -> list[str]:
+        """The meld actions of a seat whose team has melded, not in its Foot."""
+        options = []
+        for by_wilds, wilds, count in zip(_FREE_MELDS[self._wilds_held(seat)],
+                                          self._set_wilds[team], self._held[seat]):
+            options += by_wilds[wilds][count]
+        return options
+
     def _meld_options(self, seat: int) -> list[str]:
+        """The meld actions of a seat whose team has not melded or that is
+        in its Foot: each shape that leaves the turn finishable."""
         team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
-        ranks = "".join(map(_RANK_OF.__getitem__, hand))
-        wilds = ranks.count("*")
-        kind = 0  # which wilds are held: 2 for a 2, 1 for a joker
-        two = None
-        if wilds:
-            jokers = hand.count(JOKER)
-            if wilds > jokers:
-                kind = 2
-                two = next(card for card in hand if card[0] == "2")
-            if jokers:
-                kind += 1
-        free = self._melded[team] and not self._in_foot[seat]
-        laid = None
+        held = self._held[seat]
+        set_wilds_now = self._set_wilds[team]
+        need = None  # the initial meld's threshold, while it is pending
+        if not self._melded[team]:
+            need = self.threshold(team)
+            laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            # what cards.meld_value needs, from the counts; a move changes one rank
+            slots = sum(2 - set_wilds(cards) for cards in sets.values())
+            naturals = [(rank, count, wilds != NO_SET)
+                        for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
         options = []
-        for rank in NATURAL_RANKS:
-            cards = sets.get(rank)
-            if cards is None:
-                if rank not in ranks:
-                    continue
-                count = ranks.count(rank)
-                if count >= 3:
-                    actions, moves = _NEW_MOVES[rank][3][kind]
-                elif count == 2 and kind:
-                    actions, moves = _NEW_MOVES[rank][2][kind]
-                else:
-                    continue
-            elif kind and set_wilds(cards) < 2:
-                actions, moves = _MELD_MOVES[rank][rank in ranks][kind]
-            elif rank in ranks:
-                actions, moves = _MELD_MOVES[rank][1][0]
-            else:
-                continue
-            if free:
-                options += actions
-                continue
-            if laid is None:
-                laid = sum(VALUE[card] for cards in sets.values() for card in cards)
-            for action, natural_count, wild in moves:
-                moved, left = self._take(hand, rank, natural_count,
-                                         two if wild == "2" else wild, ranks)
-                if self._placement_ok(seat, left, {**sets, rank: (cards or []) + moved},
-                                      laid + sum(VALUE[card] for card in moved)):
+        for index, (rank, by_wilds, wilds, count) in enumerate(zip(
+                NATURAL_RANKS, _SHAPES[self._wilds_held(seat)], set_wilds_now, held)):
+            for action, natural_count, wild in by_wilds[wilds][count][1]:
+                points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
+                if need is not None and laid + points < need:
+                    after = list(naturals)
+                    after[index] = (rank, count - natural_count, True)
+                    ok = meld_value(laid + points,
+                                    slots + (2 if wilds == NO_SET else 0) - (1 if wild else 0),
+                                    after, held[JOKERS] - (wild == JOKER),
+                                    held[TWOS] - (wild == "2")) >= need
+                elif not self._in_foot[seat] or len(hand) - natural_count - bool(wild) >= 2:
+                    ok = True
+                else:  # the last cards of the Foot: the rare case needs the cards
+                    moved, left = self._take(hand, rank, natural_count, wild)
+                    ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
+                if ok:
                     options.append(action)
         return options
 
     @staticmethod
-    def _take(hand, rank, naturals, wild, ranks=None):
+    def _take(hand, rank, naturals, wild):
         """(cards moved, cards left) for melding ``naturals`` of ``rank`` and
-        optionally one ``wild`` from the sorted ``hand`` (``ranks``: its
-        cards' ranks as :data:`_RANK_OF` gives them, when the caller has them)."""
-        if ranks is None:
-            ranks = "".join(map(_RANK_OF.__getitem__, hand))
-        places = []
-        at = -1
-        for _ in range(naturals):
-            at = ranks.find(rank, at + 1)
-            if at < 0:
-                break
-            places.append(at)
-        if wild is not None and wild in hand:
-            places.append(hand.index(wild))
-            places.sort()
-        left = list(hand)
-        for at in reversed(places):
-            del left[at]
-        return [hand[at] for at in places], left
+        optionally one ``wild`` ("2" or "jk") from the sorted ``hand``, which
+        holds them (every caller has counted): the first cards in hand order,
+        so the rank's first naturals, the first 2 (2s sort first) or a joker
+        (jokers sort last)."""
+        at = bisect_left(hand, _FIRST[rank], key=_KEY)
+        moved = hand[at:at + naturals]
+        left = hand[:at] + hand[at + naturals:]
+        if wild == "2":
+            moved.insert(0, left.pop(0))
+        elif wild == JOKER:
+            moved.append(left.pop())
+        return moved, left
 
     def _discard_options(self, seat: int) -> list[str]:
         team = self._team_of[seat]
@@ -524,67 +600,88 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
             return []
-        return list(map(_DISCARD.__getitem__, dict.fromkeys(hand)))
+        return list(compress(_DISCARDS, self._copies[seat]))
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):
-        if self._legal is None:
+        if not self._legal:
             self.legal_actions(seat)
         return action in self._legal
 
     def _apply(self, actions):
         seat = self._turn
         action = actions[seat]
-        self._legal = None
-        kind, _, arg = action.partition(":")
+        self._legal = False
         hand = self._hands[seat]
-        team = self._team_of[seat]
-        sets = self._sets[team]
-        if kind == "draw":
+        held = self._held[seat]
+        copies = self._copies[seat]
+        if action == "draw":
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
                     break
-                hand.append(self._stock.pop())
-            hand.sort(key=_KEY)
+                card = self._stock.pop()
+                insort(hand, card, key=_KEY)
+                held[_GROUP[card]] += 1
+                copies[ORDER[card]] += 1
             self._phase = MELD
-        elif kind == "pile":
-            taken = self._discard[-PILE_TAKE:]
-            del self._discard[-PILE_TAKE:]
-            top = taken.pop()
-            rank = arg or top[0]
-            if rank in sets:
-                sets[rank].append(top)
-            else:
-                moved, left = self._take(hand, rank, 2, None)
-                sets[rank] = [top] + moved
-                hand[:] = left
-            hand.extend(taken)
-            hand.sort(key=_KEY)
-            self._phase = MELD
-            self._after_meld(seat)
-        elif kind == "meld" or kind == "new":
-            rank, _, wild = arg.partition(":")
-            if wild == "jk":
-                wild_card = JOKER
-            elif wild == "2":
-                wild_card = next(card for card in hand if card[0] == "2")
-            else:
-                wild_card = None
-            naturals = 0 if wild_card and kind == "meld" else (
-                1 if kind == "meld" else (3 if wild_card is None else 2))
-            moved, left = self._take(hand, rank, naturals, wild_card)
-            sets.setdefault(rank, []).extend(moved)
-            hand[:] = left
-            self._after_meld(seat)
-        else:  # discard
-            hand.remove(arg)
-            self._discard.append(arg)
+            return
+        card = _DISCARDED.get(action)
+        if card is not None:
+            hand.remove(card)
+            held[_GROUP[card]] -= 1
+            copies[ORDER[card]] -= 1
+            self._discard.append(card)
             if not hand:
                 if self._in_foot[seat]:
                     self._end_round(seat)
                     return
                 self._pick_up_foot(seat)
             self._start_turn((seat + 1) % self.players)
+            return
+        team = self._team_of[seat]
+        sets = self._sets[team]
+        meld = _MELDS.get(action)
+        if meld is None:  # pile, pile:R
+            taken = self._discard[-PILE_TAKE:]
+            del self._discard[-PILE_TAKE:]
+            top = taken.pop()
+            rank = action[5:] or top[0]
+            index = _INDEX[rank]
+            if rank in sets:
+                sets[rank].append(top)
+                if _RANK_OF[top] == "*":
+                    self._set_wilds[team][index] += 1
+            else:
+                moved, left = self._take(hand, rank, 2, None)
+                sets[rank] = [top] + moved
+                hand[:] = left
+                held[index] -= len(moved)
+                for card in moved:
+                    copies[ORDER[card]] -= 1
+                self._set_wilds[team][index] = 0
+            hand.extend(taken)
+            hand.sort(key=_KEY)
+            for card in taken:
+                held[_GROUP[card]] += 1
+                copies[ORDER[card]] += 1
+            self._phase = MELD
+        else:
+            rank, naturals, wild, new = meld
+            moved, hand[:] = self._take(hand, rank, naturals, wild)
+            for card in moved:
+                held[_GROUP[card]] -= 1
+                copies[ORDER[card]] -= 1
+            wilds = self._set_wilds[team]
+            index = _INDEX[rank]
+            if new:
+                sets[rank] = moved
+                wilds[index] = 0
+            else:
+                sets[rank].extend(moved)
+            if wild:
+                wilds[index] += 1
+        if not hand or not self._melded[team]:
+            self._after_meld(seat)
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
@@ -600,6 +697,8 @@ class HandAndFootState(State):
 
     def _pick_up_foot(self, seat: int) -> None:
         self._hands[seat] = sort_cards(self._feet[seat])
+        self._held[seat] = self._groups(self._hands[seat])
+        self._copies[seat] = self._copies_of(self._hands[seat])
         self._feet[seat] = []
         self._in_foot[seat] = True
 
@@ -657,6 +756,9 @@ class HandAndFootState(State):
         copy._sets = [{rank: list(cards) for rank, cards in sets.items()}
                       for sets in self._sets]
         copy._melded = list(self._melded)
+        copy._held = [list(held) for held in self._held]
+        copy._copies = [list(copies) for copies in self._copies]
+        copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
         return copy
