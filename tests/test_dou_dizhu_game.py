@@ -461,3 +461,25 @@ def test_a_sample_in_the_auction_knows_a_first_bid_is_the_highest():
     for copy in (state, sampled):
         copy.apply({last: "bid:0"})
         assert copy.landlord == first
+
+
+def test_sampling_an_auction_observation_read_back_from_msgpack():
+    """A bot's observation comes off the wire: its phase is an equal string,
+    not the engine's own object.  A state sampled from it mid-auction is
+    still in the auction, with the seat's bids, and plays on like the real one."""
+    import msgpack
+
+    from engines.dou_dizhu import game as G
+
+    state, first = bid_sequence(3, [1])
+    seat = (first + 1) % 3
+    wire = msgpack.unpackb(msgpack.packb(state.observation(seat)))
+    assert wire["phase"] == G.AUCTION and wire["phase"] is not G.AUCTION  # the premise
+    sample = ENGINE.sample_state(wire, random.Random(2))
+    assert sample.to_act() == state.to_act() == (seat,)
+    assert sample.legal_actions(seat) == state.legal_actions(seat) == ["bid:0", "bid:2", "bid:3"]
+    assert sample.observation(seat) == wire
+    for copy in (state, sample):
+        copy.apply({seat: "bid:3"})
+        assert copy.landlord == seat and copy.to_act() == (seat,)
+        assert copy.legal_actions(seat)[0] != "pass"  # the landlord leads
