@@ -248,22 +248,27 @@ def _single_wings(c, excluded_lo, excluded_hi, k):
 
 
 def _multiset(items, i, k, acc, out):
+    if k == 1:  # the innermost level, most of the calls: one comprehension
+        out += [acc + u for u, _ in items[i:]]
+        return
     for j in range(i, len(items)):
         u, two = items[j]
-        if k == 1:
-            out.append(acc + u)
-        else:
-            _multiset(items, j + 1, k - 1, acc + u, out)
-            if two:
-                if k == 2:
-                    out.append(acc + 2 * u)
-                else:
-                    _multiset(items, j + 1, k - 2, acc + 2 * u, out)
+        _multiset(items, j + 1, k - 1, acc + u, out)
+        if two:
+            if k == 2:
+                out.append(acc + 2 * u)
+            else:
+                _multiset(items, j + 1, k - 2, acc + 2 * u, out)
 
 
-def _emit(packed, tkey, rank, out):
-    s = STRING_OF.get(packed)
-    out.append(s if s is not None else _register(packed, tkey, rank))
+def _emit(packs, tkey, rank, out):
+    """Append the strings of the plays ``packs`` (packed counts), registering
+    those not seen before.  One C-level lookup pass first: the wings of
+    airplanes and of four + two come by the dozen, almost all already known."""
+    texts = list(map(STRING_OF.get, packs))
+    if None in texts:
+        texts = [_register(p, tkey, rank) if t is None else t for t, p in zip(texts, packs)]
+    out += texts
 
 
 def _gen_solo(c, length, lo, out):
@@ -330,8 +335,7 @@ def _gen_plane_wings(kind):
                 else:
                     pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
                     wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
-                for w in wings:
-                    _emit(packed + w, tk, top, out)
+                _emit([packed + w for w in wings], tk, top, out)
     return gen
 
 
@@ -340,8 +344,7 @@ def _gen_four2(c, length, lo, out):
     for f in range(lo + 1, 13):
         if c[f] == 4:
             base = 4 * UNIT[f]
-            for w in _single_wings(c, f, f, 2):
-                _emit(base + w, tk, f, out)
+            _emit([base + w for w in _single_wings(c, f, f, 2)], tk, f, out)
 
 
 def _gen_four22(c, length, lo, out):
@@ -350,8 +353,7 @@ def _gen_four22(c, length, lo, out):
         if c[f] == 4:
             base = 4 * UNIT[f]
             pairs = [r for r in range(13) if c[r] >= 2 and r != f]
-            for a, b in combinations(pairs, 2):
-                _emit(base + 2 * UNIT[a] + 2 * UNIT[b], tk, f, out)
+            _emit([base + 2 * UNIT[a] + 2 * UNIT[b] for a, b in combinations(pairs, 2)], tk, f, out)
 
 
 def _gen_bomb(c, length, lo, out):
