@@ -1,6 +1,6 @@
 """Dou Dizhu figures: random playouts per second and dou-dizhu-greedy vs random.
 
-    .venv/bin/python benchmarks/dou_dizhu.py [--quick]
+    .venv/bin/python benchmarks/dou_dizhu.py [--quick] [--baseline REF]
 
 1. Random playouts per second on one core: complete games including the
    auction (and any redeals), driven through the public engine API exactly as
@@ -23,6 +23,9 @@
    when the environment says PYTHONDONTWRITEBYTECODE.  The same children
    also report their first games alone (import excluded): the cost of empty
    tables and caches.
+   With ``--baseline REF`` (``make bench`` gives one), the engine of that
+   commit, checked out in a git worktree, is timed beside this tree's, both
+   warm and cold, in fresh children taking turns on the same seeds.
 2. Greedy vs random, duplicate-seated: every deal is played three times with
    the greedy bot in each seat and random bots in the other two; win rate as
    landlord and as peasant, mean payoff, with a 95% interval.
@@ -39,7 +42,9 @@ import statistics
 import sys
 import time
 
-from support.baseline import ROOT, run_child
+from pathlib import Path
+
+from support.baseline import ROOT, run_child, worktree
 
 # nothing of the arena, the engine or RLCard is imported at the top: a cold
 # child's clock must see both sides' imports (the greedy match's are below)
@@ -90,8 +95,10 @@ def rlcard_playouts(games: int, base_seed: int) -> float | None:
 def cold_child(which: str, games: int, seed: int) -> None:
     """In a fresh process: games per second of ``which`` ("ours" or
     "rlcard") counting the CPU time of its import and first ``games``
-    (``rate``), and of the games alone (``games_rate``)."""
+    (``rate``), and of the games alone (``games_rate``); for "warm" (our
+    engine) ``rate`` is of as many games more, once every table is full."""
     start = time.process_time()
+    tree = ROOT
     if which == "rlcard":
         try:
             from rlcard.games.doudizhu.game import DoudizhuGame  # noqa: F401
@@ -99,12 +106,14 @@ def cold_child(which: str, games: int, seed: int) -> None:
             print(json.dumps({"rate": None, "tree": str(ROOT)}))
             return
     else:
-        from engines.dou_dizhu import DouDizhu  # noqa: F401
+        import engines.dou_dizhu as measured
+
+        tree = Path(measured.__file__).resolve().parents[2]
     imported = time.process_time()
     if which == "rlcard":
         rlcard_playouts(games, seed)
     else:
-        engine = DouDizhu()
+        engine = measured.DouDizhu()
         rng = random.Random(seed)
         for game in range(games):
             state = engine.new_game(3, seed + game)
@@ -113,8 +122,29 @@ def cold_child(which: str, games: int, seed: int) -> None:
                 state.apply({seat: rng.choice(state.legal_actions(seat))})
             state.outcome()
     end = time.process_time()
-    print(json.dumps({"rate": games / (end - start), "games_rate": games / (end - imported),
-                      "tree": str(ROOT)}))
+    rate = games / (end - start)
+    if which == "warm":  # the same again, every table and cache filled
+        rate = random_playouts(games, seed + games)[0]
+    print(json.dumps({"rate": rate, "games_rate": games / (end - imported), "tree": str(tree)}))
+
+
+def against_baseline(ref: str, games: int, repeats: int) -> None:
+    """Warm and cold games/s of this tree's engine and of ``ref``'s, interleaved."""
+    runs: dict[tuple[str, str], list[float]] = {}
+    with worktree(ref, "dou-dizhu") as baseline:
+        for tree in (ROOT, baseline):  # bytecode for both, as in cold_ratio
+            for package in ("arena", "engines"):
+                compileall.compile_dir(tree / package, quiet=1)
+        for repeat in range(repeats):
+            for which in ("warm", "ours"):
+                for name, tree in ((ref, baseline), ("this tree", ROOT)):
+                    result = run_child(__file__, tree, which, games, 5_000 * (repeat + 1))
+                    runs.setdefault((which, name), []).append(result["rate"])
+    for which, what in (("warm", "warm"), ("ours", f"cold (import + first {games} games)")):
+        rates = {name: statistics.median(runs[which, name]) for name in (ref, "this tree")}
+        print(f"engine {what}, median of {repeats} interleaved fresh processes: this tree "
+              f"{rates['this tree']:,.0f} games/s, {ref} {rates[ref]:,.0f}; "
+              f"ratio {rates['this tree'] / rates[ref]:.2f}x")
 
 
 def cold_ratio(games: int, repeats: int) -> None:
@@ -178,6 +208,8 @@ def interval(wins: int, n: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run for development")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="also time the engine of this commit (a git worktree of it)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -211,6 +243,8 @@ def main() -> None:
     print(f"vs OpenSpiel C++ from a Python loop (quoted {OPENSPIEL_QUOTED:,.0f} games/s): "
           f"{ours / OPENSPIEL_QUOTED:.2f}x")
     cold_ratio(ref_games * 2, repeats)
+    if args.baseline:
+        against_baseline(args.baseline, ref_games * 2, repeats)
 
     start = time.perf_counter()
     stats = duplicate_match(deals, 50_000)
