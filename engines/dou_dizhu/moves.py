@@ -322,20 +322,25 @@ def _gen_chain(table, which):
     return gen
 
 
+def _plane_wings(kind, c, length, start, top, packed, out):
+    """Every airplane of ``kind`` (single or pair wings) on the trios
+    ``packed`` of ranks ``start..top`` in hand ``c``."""
+    if kind == PLANE1:
+        wings = _single_wings(c, start, top, length)
+    else:
+        pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
+        wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
+    _emit([packed + w for w in wings], typekey(kind, length), top, out)
+
+
 def _gen_plane_wings(kind):
     table = PLANE1_T if kind == PLANE1 else PLANE2_T
 
     def gen(c, length, lo, out):
         m3 = _masks(c)[2]
-        tk = typekey(kind, length)
         for start, top, mask, packed, _ in table[length]:
             if top > lo and m3 & mask == mask:
-                if kind == PLANE1:
-                    wings = _single_wings(c, start, top, length)
-                else:
-                    pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
-                    wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
-                _emit([packed + w for w in wings], tk, top, out)
+                _plane_wings(kind, c, length, start, top, packed, out)
     return gen
 
 
@@ -387,14 +392,28 @@ _CHAINS_BY_START: tuple[dict, dict, dict] = ({}, {}, {})
 _SHORTEST = (MIN_CHAIN[STRAIGHT], MIN_CHAIN[PAIRS], MIN_CHAIN[PLANE])
 
 
+#: ``_chains`` by its ``bits`` (a plane of the ranks 3..A: at most 4,096 keys
+#: each), in front of the memo by chain starts, which shares the tuples
+_CHAINS_OF_BITS: tuple[dict, dict, dict] = ({}, {}, {})
+
+
 def _chains(which, table, bits):
     """Straights (0), pair straights (1) or plain airplanes (2) present in
     ``bits``, bit plane ``which`` of a hand (see :func:`planes_of`) masked to
-    the ranks 3..A.  The answer depends only on where the shortest chains
-    start (a chain of length L at s is there iff the shortest ones at s..
-    s+L-shortest are), so that is the memo key: hands that differ elsewhere
-    share one entry, and most hands have none."""
-    if which == 0:      # 5 in a row (written out: this runs twice per lead)
+    the ranks 3..A (asked at every lead: one lookup when seen before)."""
+    memo = _CHAINS_OF_BITS[which]
+    got = memo.get(bits)
+    if got is None:
+        got = memo[bits] = _chains_by_start(which, table, bits)
+    return got
+
+
+def _chains_by_start(which, table, bits):
+    """:func:`_chains` computed.  The answer depends only on where the
+    shortest chains start (a chain of length L at s is there iff the
+    shortest ones at s..s+L-shortest are), so that is this memo's key:
+    hands that differ elsewhere share one entry, and most hands have none."""
+    if which == 0:      # 5 in a row
         starts = bits & bits >> 4 & bits >> 8 & bits >> 12 & bits >> 16
     elif which == 1:    # 3 in a row
         starts = bits & bits >> 4 & bits >> 8
@@ -526,6 +545,23 @@ def _bits(plane_bits, k):
     return [r for r in range(NRANKS) if plane_bits >> (4 * r + k) & 1]
 
 
+_PLANE_CORES: dict[int, tuple] = {}
+
+
+def _plane_cores(bits):
+    """The airplane cores ``(length, start, top, packed trios)`` present in
+    ``bits`` (plane 2 of the ranks 3..A), by length then start: the order
+    in which the wing generators walk their tables.  Memoised by ``bits``
+    (at most 4,096 keys), so a lead with an airplane scans no table."""
+    got = _PLANE_CORES.get(bits)
+    if got is None:
+        m = sum(1 << r for r in range(12) if bits >> (4 * r + 2) & 1)
+        got = _PLANE_CORES[bits] = tuple((length, start, top, packed)
+                                         for length, rows in PLANE_T.items()
+                                         for start, top, mask, packed, _ in rows if m & mask == mask)
+    return got
+
+
 def lead_moves_fast(packed: int, c) -> list[str]:
     """:func:`lead_moves` (same list, same order) assembled from pieces
     memoised by the bit planes that decide them: the singles depend only on
@@ -560,11 +596,13 @@ def lead_moves_fast(packed: int, c) -> list[str]:
     p2c = p2 & _P2_CHAIN
     if p2c & (p2c >> 4):  # two adjacent trios: airplanes
         out.extend(_chains(2, PLANE_T, p2c))
-        trios = bin(p2).count("1")
+        cores = _plane_cores(p2c)
         for kind in (PLANE1, PLANE2):
-            gen = GENERATORS[kind]
-            for length in range(2, min(MAX_CHAIN[kind], trios) + 1):
-                gen(c, length, -1, out)
+            longest = MAX_CHAIN[kind]
+            for length, start, top, trios in cores:
+                if length > longest:
+                    break
+                _plane_wings(kind, c, length, start, top, trios, out)
     if planes & _P3:
         _gen_four2(c, 1, -1, out)
         _gen_four22(c, 1, -1, out)
