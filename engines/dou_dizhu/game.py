@@ -159,7 +159,7 @@ class DouDizhuState(State):
         self._made = [0, 0, 0]     # non-pass plays per seat
         self._winner = -1
         self._payoffs = [0, 0, 0]
-        self._legal = None         # legal list of the seat to act, once computed
+        self._legal = None         # legal tuple of the seat to act, once computed
 
     # ------------------------------------------------------------ contract
     def to_act(self):
@@ -173,10 +173,10 @@ class DouDizhuState(State):
             if legal is None:
                 c = self._counts[seat]
                 if self._last is None:
-                    legal = M.cached_lead(self._packed[seat], c)
+                    legal = M.legal_lead(self._packed[seat], c)
                 else:
-                    legal = M.cached_follow(self._packed[seat], c, self._last)
-                self._legal = legal  # the shared cached list: never mutated
+                    legal = M.legal_follow(self._packed[seat], c, self._last)
+                self._legal = legal  # the shared cached tuple
             return list(legal)
         if self._phase is AUCTION and seat == self._turn:
             return list(_BID_LEGAL[self._high])

@@ -644,29 +644,42 @@ def beats(info, prev) -> bool:
 
 
 # ---------------------------------------------------------------- caches
-_LEAD_CACHE: dict[int, list[str]] = {}
-_FOLLOW_CACHE: dict[tuple, list[str]] = {}
+# The cached answers are tuples: a tuple of strings is untracked by the
+# garbage collector once it has seen it, where hundreds of thousands of
+# cached lists were traversed again by every full collection (a seventh of
+# a random game's time, against a twentieth with tuples).
+_LEAD_CACHE: dict[int, tuple[str, ...]] = {}
+_FOLLOW_CACHE: dict[tuple, tuple[str, ...]] = {}
 CACHE_LIMIT = 200_000
 
 
-def cached_lead(packed: int, c) -> list[str]:
+def legal_lead(packed: int, c) -> tuple[str, ...]:
+    """:func:`lead_moves_fast` of the hand, from the cache (shared: never
+    change it)."""
     moves = _LEAD_CACHE.get(packed)
     if moves is None:
         if len(_LEAD_CACHE) >= CACHE_LIMIT:
             _LEAD_CACHE.clear()
-        moves = _LEAD_CACHE[packed] = lead_moves_fast(packed, c)
+        moves = _LEAD_CACHE[packed] = tuple(lead_moves_fast(packed, c))
     return moves
 
 
-def cached_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> list[str]:
+def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> tuple[str, ...]:
+    """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
+    from the cache (shared: never change it)."""
     # planes_of inlined: this runs at every follow
     key = (info[2], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
             _FOLLOW_CACHE.clear()
-        moves = _FOLLOW_CACHE[key] = ["pass"] + follow_moves(c, info, packed)
+        moves = _FOLLOW_CACHE[key] = ("pass", *follow_moves(c, info, packed))
     return moves
+
+
+def cached_follow(packed: int, c, info) -> list[str]:
+    """:func:`legal_follow` as a list of the caller's own."""
+    return list(legal_follow(packed, c, info))
 
 
 # ---------------------------------------------------------------- classify
