@@ -483,3 +483,31 @@ def test_sampling_an_auction_observation_read_back_from_msgpack():
         copy.apply({seat: "bid:3"})
         assert copy.landlord == seat and copy.to_act() == (seat,)
         assert copy.legal_actions(seat)[0] != "pass"  # the landlord leads
+
+
+def test_the_deal_draws_what_random_random_draws():
+    """A deal seeds its generator once itself (random.Random seeds twice) and
+    draws the first bidder without randrange: the hands, the bottom, the first
+    bidder and the redeal after an all-pass auction must stay those that
+    random.Random's shuffle, randrange and getrandbits give from the seed."""
+    def expected(seed):
+        rng = random.Random(seed)
+        deck = list(range(13)) * 4 + [M.SMALL_JOKER, M.BIG_JOKER]
+        deck.sort()
+        rng.shuffle(deck)
+        parts = [deck[17 * s:17 * s + 17] for s in range(3)] + [deck[51:]]
+        hands = ["".join(sorted((M.RANKS[r] for r in part), key=M.RANK_INDEX.get)) for part in parts]
+        return hands, rng.randrange(3), rng.getrandbits(64)
+
+    firsts = set()
+    for seed in [*range(60), 2 ** 64 - 1]:
+        state = ENGINE.new_game(3, seed)
+        for _deal in range(2):
+            hands, first, seed = expected(seed)
+            firsts.add(first)
+            assert [state.hand(s) for s in range(3)] == hands[:3]
+            assert "".join(state.secrets(0)[2]) == hands[3]          # the bottom
+            assert state.observation(0)["first_bidder"] == first
+            for i in range(3):                                      # all pass: redeal
+                state.step((first + i) % 3, "bid:0")
+    assert firsts == {0, 1, 2}
