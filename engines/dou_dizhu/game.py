@@ -118,7 +118,7 @@ class DouDizhuState(State):
     def _deal(self):
         # random.Random(seed) seeds twice (its __new__, then its __init__);
         # the C generator below is the same Mersenne Twister seeded once, so
-        # the same draws at half the cost (seeding was most of a deal)
+        # the same draws at half the cost (seeding was about half of a deal)
         rng = _random.Random(self._seed)
         deck = shuffled_deck(rng)
         counts = []
