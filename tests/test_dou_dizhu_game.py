@@ -479,6 +479,10 @@ def test_sampling_an_auction_observation_read_back_from_msgpack():
     assert sample.to_act() == state.to_act() == (seat,)
     assert sample.legal_actions(seat) == state.legal_actions(seat) == ["bid:0", "bid:2", "bid:3"]
     assert sample.observation(seat) == wire
+    hidden = sample.secrets(seat)                   # the two other hands and the bottom
+    assert [len(cards) for cards in hidden] == [17, 17, 3]
+    assert sorted(sample.hand(seat) + "".join(map("".join, hidden))) == sorted(
+        M.string_of_counts(G.DECK_COUNTS))          # the whole deck, each card once
     for copy in (state, sample):
         copy.apply({seat: "bid:3"})
         assert copy.landlord == seat and copy.to_act() == (seat,)
@@ -511,3 +515,21 @@ def test_the_deal_draws_what_random_random_draws():
             for i in range(3):                                      # all pass: redeal
                 state.step((first + i) % 3, "bid:0")
     assert firsts == {0, 1, 2}
+
+
+def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
+    state = state_from_hands(["359", "478", "6T"], landlord=0)
+    expected = [("3", 0), ("4", 1), ("6", 2), ("6", 2), ("8", 1), ("8", 1)]
+    for (seat, action), (to_beat, by) in zip(
+            [(0, "3"), (1, "4"), (2, "6"), (0, "pass"), (1, "8"), (2, "pass")], expected):
+        state.step(seat, action)
+        obs = state.observation(0)
+        assert (obs["to_beat"], obs["to_beat_seat"]) == (to_beat, by), action
+        assert obs["winner"] is None and obs["payoffs"] is None
+    state.step(0, "9")
+    state.step(1, "pass")
+    state.step(2, "pass")
+    assert state.observation(1)["to_beat"] is None          # two passes: a new lead
+    state.step(0, "5")                                      # ... and the landlord goes out
+    obs = state.observation(2)
+    assert obs["winner"] == 0 and obs["to_beat"] == "5" and state.is_over()
