@@ -172,7 +172,7 @@ def _planes_formula(p: int) -> int:
 
 
 #: the formula for every byte (two fields): a hand's planes are then one
-#: ``bytes.translate`` of its 8 bytes, about four times faster than the
+#: ``bytes.translate`` of its 8 bytes, two to four times faster than the
 #: formula's dozen big-int operations (asked at every follow)
 _PLANES_OF_BYTE = bytes(_planes_formula(b) for b in range(256))
 
