@@ -1,6 +1,6 @@
 """Dou Dizhu figures: random playouts per second and dou-dizhu-greedy vs random.
 
-    .venv/bin/python benchmarks/dou_dizhu.py [--quick]
+    .venv/bin/python benchmarks/dou_dizhu.py [--quick] [--baseline REF]
 
 1. Random playouts per second on one core: complete games including the
    auction (and any redeals), driven through the public engine API exactly as
@@ -13,9 +13,19 @@
    ratio printed; without RLCard the ratio is against the reference figures
    quoted in the issue (RLCard ~300 games/s, OpenSpiel's C++ engine from
    Python ~5,400 on this machine).
+   The two loops take turns, repeat by repeat, so a change of load hits both.
    *Cold*: the same, from a fresh process each time -- the CPU time of
    importing the engine (or RLCard) and playing its first games, every table
-   and cache empty -- both sides in child processes, interleaved.
+   and cache empty -- both sides in child processes, interleaved.  Such a
+   child has imported nothing of either side before its clock starts, and
+   both import from bytecode (compiled here first, as a first import does;
+   RLCard's came with its install), so neither pays for compiling its source
+   when the environment says PYTHONDONTWRITEBYTECODE.  The same children
+   also report their first games alone (import excluded): the cost of empty
+   tables and caches.
+   With ``--baseline REF`` (``make bench`` gives one), the engine of that
+   commit, checked out in a git worktree, is timed beside this tree's, both
+   warm and cold, in fresh children taking turns on the same seeds.
 2. Greedy vs random, duplicate-seated: every deal is played three times with
    the greedy bot in each seat and random bots in the other two; win rate as
    landlord and as peasant, mean payoff, with a 95% interval.
@@ -24,19 +34,20 @@
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import random
 import statistics
 import sys
 import time
+
 from pathlib import Path
 
-from support.baseline import ROOT, run_child
+from support.baseline import ROOT, run_child, worktree
 
-from arena.inprocess import play_game  # noqa: E402
-from bots.dou_dizhu import GreedyBot  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
+# nothing of the arena, the engine or RLCard is imported at the top: a cold
+# child's clock must see both sides' imports (the greedy match's are below)
 
 RLCARD_QUOTED = 300.0
 OPENSPIEL_QUOTED = 5400.0
@@ -64,14 +75,13 @@ def random_playouts(games: int, base_seed: int) -> tuple[float, float]:
     return games / elapsed, steps / games
 
 
-def rlcard_playouts(games: int, base_seed: int, start: float | None = None) -> float | None:
-    """RLCard's games per second (CPU time from ``start``, default now)."""
-    if start is None:
-        start = time.process_time()
+def rlcard_playouts(games: int, base_seed: int) -> float | None:
+    """RLCard's games per second, or None when it is not installed."""
     try:
         from rlcard.games.doudizhu.game import DoudizhuGame
     except Exception:  # not installed: fall back to the quoted figure
         return None
+    start = time.process_time()
     rng = random.Random(base_seed)
     for game in range(games):
         env = DoudizhuGame()
@@ -84,14 +94,26 @@ def rlcard_playouts(games: int, base_seed: int, start: float | None = None) -> f
 
 def cold_child(which: str, games: int, seed: int) -> None:
     """In a fresh process: games per second of ``which`` ("ours" or
-    "rlcard") counting the CPU time of its import and first ``games``."""
+    "rlcard") counting the CPU time of its import and first ``games``
+    (``rate``), and of the games alone (``games_rate``); for "warm" (our
+    engine) ``rate`` is of as many games more, once every table is full."""
     start = time.process_time()
+    tree = ROOT
     if which == "rlcard":
-        rate = rlcard_playouts(games, seed, start)
+        try:
+            from rlcard.games.doudizhu.game import DoudizhuGame  # noqa: F401
+        except Exception:  # not installed
+            print(json.dumps({"rate": None, "tree": str(ROOT)}))
+            return
     else:
-        from engines.dou_dizhu import DouDizhu
+        import engines.dou_dizhu as measured
 
-        engine = DouDizhu()
+        tree = Path(measured.__file__).resolve().parents[2]
+    imported = time.process_time()
+    if which == "rlcard":
+        rlcard_playouts(games, seed)
+    else:
+        engine = measured.DouDizhu()
         rng = random.Random(seed)
         for game in range(games):
             state = engine.new_game(3, seed + game)
@@ -99,27 +121,56 @@ def cold_child(which: str, games: int, seed: int) -> None:
                 seat = acting[0]
                 state.apply({seat: rng.choice(state.legal_actions(seat))})
             state.outcome()
-        rate = games / (time.process_time() - start)
-    print(json.dumps({"rate": rate, "tree": str(ROOT)}))
+    end = time.process_time()
+    rate = games / (end - start)
+    if which == "warm":  # the same again, every table and cache filled
+        rate = random_playouts(games, seed + games)[0]
+    print(json.dumps({"rate": rate, "games_rate": games / (end - imported), "tree": str(tree)}))
+
+
+def against_baseline(ref: str, games: int, repeats: int) -> None:
+    """Warm and cold games/s of this tree's engine and of ``ref``'s, interleaved."""
+    runs: dict[tuple[str, str], list[float]] = {}
+    with worktree(ref, "dou-dizhu") as baseline:
+        for tree in (ROOT, baseline):  # bytecode for both, as in cold_ratio
+            for package in ("arena", "engines"):
+                compileall.compile_dir(tree / package, quiet=1)
+        for repeat in range(repeats):
+            for which in ("warm", "ours"):
+                for name, tree in ((ref, baseline), ("this tree", ROOT)):
+                    result = run_child(__file__, tree, which, games, 5_000 * (repeat + 1))
+                    runs.setdefault((which, name), []).append(result["rate"])
+    for which, what in (("warm", "warm"), ("ours", f"cold (import + first {games} games)")):
+        rates = {name: statistics.median(runs[which, name]) for name in (ref, "this tree")}
+        print(f"engine {what}, median of {repeats} interleaved fresh processes: this tree "
+              f"{rates['this tree']:,.0f} games/s, {ref} {rates[ref]:,.0f}; "
+              f"ratio {rates['this tree'] / rates[ref]:.2f}x")
 
 
 def cold_ratio(games: int, repeats: int) -> None:
-    runs: dict[str, list[float]] = {"ours": [], "rlcard": []}
+    # our modules as bytecode, like RLCard's (written by a first import
+    # unless PYTHONDONTWRITEBYTECODE, which this machine sets)
+    for package in ("arena", "engines"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+    runs: dict[str, list[dict]] = {"ours": [], "rlcard": []}
     for repeat in range(repeats):          # interleaved, so load changes hit both alike
         for which in runs:
-            rate = run_child(__file__, ROOT, which, games,
-                             9_000 * (repeat + 1))["rate"]
-            if rate is None:
+            result = run_child(__file__, ROOT, which, games, 9_000 * (repeat + 1))
+            if result["rate"] is None:
                 print("cold process: RLCard not importable here (pip install '.[bench]')")
                 return
-            runs[which].append(rate)
-    ours, ref = (statistics.median(runs[which]) for which in ("ours", "rlcard"))
-    print(f"cold process (import + first {games} games, median of {repeats} interleaved "
-          f"fresh processes): {ours:,.0f} games/s vs RLCard {ref:,.0f}; ratio {ours / ref:.1f}x "
-          f"(goal >= 20x)")
+            runs[which].append(result)
+    for key, what in (("rate", "import + first"), ("games_rate", "import excluded, first")):
+        ours, ref = (statistics.median(r[key] for r in runs[which]) for which in ("ours", "rlcard"))
+        print(f"cold process ({what} {games} games, median of {repeats} interleaved "
+              f"fresh processes): {ours:,.0f} games/s vs RLCard {ref:,.0f}; ratio {ours / ref:.1f}x "
+              f"(goal >= 20x)")
 
 
 def duplicate_match(deals: int, base_seed: int):
+    from arena.inprocess import play_game
+    from bots.dou_dizhu import GreedyBot
+    from bots.random_bot import RandomBot
     from engines.dou_dizhu import DouDizhu
 
     engine = DouDizhu()
@@ -157,6 +208,8 @@ def interval(wins: int, n: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run for development")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="also time the engine of this commit (a git worktree of it)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -167,25 +220,31 @@ def main() -> None:
 
     print(f"Dou Dizhu benchmark ({'quick' if args.quick else 'full'}), Python {sys.version.split()[0]}")
     rates = []
+    ref_rates = []
     steps = 0.0
-    for repeat in range(repeats):
+    ref_games = max(100, games // 10)
+    for repeat in range(repeats):          # interleaved with RLCard's
         rate, steps = random_playouts(games, 1_000_000 * (repeat + 1))
         rates.append(rate)
+        ref_rate = rlcard_playouts(ref_games, 7_000 * (repeat + 1))
+        if ref_rate:
+            ref_rates.append(ref_rate)
     ours = statistics.median(rates)
     print(f"random playouts: {ours:,.0f} games/s (median of {repeats} x {games} games; "
           f"runs {', '.join(f'{r:,.0f}' for r in rates)}); {steps:.1f} actions per game")
-    ref_games = max(100, games // 10)
-    ref_rates = [r for r in (rlcard_playouts(ref_games, 7_000 * (i + 1)) for i in range(repeats)) if r]
     if ref_rates:
         ref = statistics.median(ref_rates)
         print(f"RLCard DoudizhuGame, same loop (no auction): {ref:,.0f} games/s "
-              f"(median of {repeats} x {ref_games}); ratio {ours / ref:.1f}x (goal >= 20x)")
+              f"(median of {repeats} x {ref_games}, interleaved); ratio {ours / ref:.1f}x "
+              f"(goal >= 20x; per repeat {', '.join(f'{a / b:.1f}x' for a, b in zip(rates, ref_rates))})")
     else:
         print(f"RLCard not importable here; vs the quoted {RLCARD_QUOTED:.0f} games/s: "
               f"{ours / RLCARD_QUOTED:.1f}x")
     print(f"vs OpenSpiel C++ from a Python loop (quoted {OPENSPIEL_QUOTED:,.0f} games/s): "
           f"{ours / OPENSPIEL_QUOTED:.2f}x")
     cold_ratio(ref_games * 2, repeats)
+    if args.baseline:
+        against_baseline(args.baseline, ref_games * 2, repeats)
 
     start = time.perf_counter()
     stats = duplicate_match(deals, 50_000)

@@ -461,3 +461,75 @@ def test_a_sample_in_the_auction_knows_a_first_bid_is_the_highest():
     for copy in (state, sampled):
         copy.apply({last: "bid:0"})
         assert copy.landlord == first
+
+
+def test_sampling_an_auction_observation_read_back_from_msgpack():
+    """A bot's observation comes off the wire: its phase is an equal string,
+    not the engine's own object.  A state sampled from it mid-auction is
+    still in the auction, with the seat's bids, and plays on like the real one."""
+    import msgpack
+
+    from engines.dou_dizhu import game as G
+
+    state, first = bid_sequence(3, [1])
+    seat = (first + 1) % 3
+    wire = msgpack.unpackb(msgpack.packb(state.observation(seat)))
+    assert wire["phase"] == G.AUCTION and wire["phase"] is not G.AUCTION  # the premise
+    sample = ENGINE.sample_state(wire, random.Random(2))
+    assert sample.to_act() == state.to_act() == (seat,)
+    assert sample.legal_actions(seat) == state.legal_actions(seat) == ["bid:0", "bid:2", "bid:3"]
+    assert sample.observation(seat) == wire
+    hidden = sample.secrets(seat)                   # the two other hands and the bottom
+    assert [len(cards) for cards in hidden] == [17, 17, 3]
+    assert sorted(sample.hand(seat) + "".join(map("".join, hidden))) == sorted(
+        M.string_of_counts(G.DECK_COUNTS))          # the whole deck, each card once
+    for copy in (state, sample):
+        copy.apply({seat: "bid:3"})
+        assert copy.landlord == seat and copy.to_act() == (seat,)
+        assert copy.legal_actions(seat)[0] != "pass"  # the landlord leads
+
+
+def test_the_deal_draws_what_random_random_draws():
+    """A deal seeds its generator once itself (random.Random seeds twice) and
+    draws the first bidder without randrange: the hands, the bottom, the first
+    bidder and the redeal after an all-pass auction must stay those that
+    random.Random's shuffle, randrange and getrandbits give from the seed."""
+    def expected(seed):
+        rng = random.Random(seed)
+        deck = list(range(13)) * 4 + [M.SMALL_JOKER, M.BIG_JOKER]
+        deck.sort()
+        rng.shuffle(deck)
+        parts = [deck[17 * s:17 * s + 17] for s in range(3)] + [deck[51:]]
+        hands = ["".join(sorted((M.RANKS[r] for r in part), key=M.RANK_INDEX.get)) for part in parts]
+        return hands, rng.randrange(3), rng.getrandbits(64)
+
+    firsts = set()
+    for seed in [*range(60), 2 ** 64 - 1]:
+        state = ENGINE.new_game(3, seed)
+        for _deal in range(2):
+            hands, first, seed = expected(seed)
+            firsts.add(first)
+            assert [state.hand(s) for s in range(3)] == hands[:3]
+            assert "".join(state.secrets(0)[2]) == hands[3]          # the bottom
+            assert state.observation(0)["first_bidder"] == first
+            for i in range(3):                                      # all pass: redeal
+                state.step((first + i) % 3, "bid:0")
+    assert firsts == {0, 1, 2}
+
+
+def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
+    state = state_from_hands(["359", "478", "6T"], landlord=0)
+    expected = [("3", 0), ("4", 1), ("6", 2), ("6", 2), ("8", 1), ("8", 1)]
+    for (seat, action), (to_beat, by) in zip(
+            [(0, "3"), (1, "4"), (2, "6"), (0, "pass"), (1, "8"), (2, "pass")], expected):
+        state.step(seat, action)
+        obs = state.observation(0)
+        assert (obs["to_beat"], obs["to_beat_seat"]) == (to_beat, by), action
+        assert obs["winner"] is None and obs["payoffs"] is None
+    state.step(0, "9")
+    state.step(1, "pass")
+    state.step(2, "pass")
+    assert state.observation(1)["to_beat"] is None          # two passes: a new lead
+    state.step(0, "5")                                      # ... and the landlord goes out
+    obs = state.observation(2)
+    assert obs["winner"] == 0 and obs["to_beat"] == "5" and state.is_over()

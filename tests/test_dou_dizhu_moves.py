@@ -375,3 +375,41 @@ def test_the_follow_cache_tells_apart_hands_that_answer_differently(play, able, 
             assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
     hand = M.counts_of(able)
     assert len(M.cached_follow(M.pack(hand), hand, info)) > 1     # it can beat the play
+
+
+@pytest.fixture
+def small_caches(monkeypatch):
+    """The move caches and the lead memo bounded at three entries, empty."""
+    monkeypatch.setattr(M, "CACHE_LIMIT", 3)
+    monkeypatch.setattr(M, "MEMO_LIMIT", 3)
+    tables = (M._LEAD_CACHE, M._FOLLOW_CACHE, *M._MEMO)
+    for table in tables:
+        table.clear()
+    yield
+    for table in tables:
+        table.clear()
+
+
+def test_the_move_caches_keep_their_answers_until_full_then_start_afresh(small_caches):
+    """A bounded cache is cleared only when full: until then a position seen
+    before is answered with the very tuple stored the first time."""
+    hands = ["333456", "444567", "555678", "666789"]   # each leads a new trio piece
+    prev = M.info_of("3")
+    leads, follows = [], []
+    for i, text in enumerate(hands):
+        counts = M.counts_of(text)
+        packed = M.pack(counts)
+        leads.append(M.legal_lead(packed, counts))
+        follows.append(M.legal_follow(packed, counts, prev))
+        size = 1 if i == 3 else i + 1                  # the fourth clears the full cache
+        assert len(M._LEAD_CACHE) == len(M._FOLLOW_CACHE) == size, text
+        assert len(M._MEMO[0]) == len(M._MEMO[1]) == size, text
+        assert leads[-1] == tuple(M.lead_moves(counts))
+        assert follows[-1] == ("pass", *M.follow_moves(counts, prev, packed))
+        if i == 2:                                     # full, not yet cleared
+            first = M.counts_of(hands[0])
+            assert M.legal_lead(M.pack(first), first) is leads[0]
+            assert M.legal_follow(M.pack(first), first, prev) is follows[0]
+    first = M.counts_of(hands[0])                      # cleared by the fourth: made again
+    again = M.legal_lead(M.pack(first), first)
+    assert again == leads[0] and again is not leads[0]

@@ -161,13 +161,25 @@ def _select_bits(kind, rank):
 _SELECT: dict[tuple[int, int], int] = {}
 
 
-def planes_of(p: int) -> int:
-    """The four bit planes of packed hand ``p`` (counts 0..4)."""
+def _planes_formula(p: int) -> int:
+    """The four bit planes of packed counts ``p`` (each 0..4), field by
+    field: the bits of one 4-bit field only ever land in that field."""
     high = p >> 2
     return (((p | p >> 1 | high) & LOW)
             | (((p >> 1 | high) & LOW) << 1)
             | ((((p & (p >> 1)) | high) & LOW) << 2)
             | ((high & LOW) << 3))
+
+
+#: the formula for every byte (two fields): a hand's planes are then one
+#: ``bytes.translate`` of its 8 bytes, two to four times faster than the
+#: formula's dozen big-int operations (asked at every follow)
+_PLANES_OF_BYTE = bytes(_planes_formula(b) for b in range(256))
+
+
+def planes_of(p: int, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> int:
+    """The four bit planes of packed hand ``p`` (counts 0..4, 15 ranks)."""
+    return _from(p.to_bytes(8, "little").translate(_table), "little")
 
 
 # ---------------------------------------------------------------- core tables
@@ -236,22 +248,27 @@ def _single_wings(c, excluded_lo, excluded_hi, k):
 
 
 def _multiset(items, i, k, acc, out):
+    if k == 1:  # the innermost level, most of the calls: one comprehension
+        out += [acc + u for u, _ in items[i:]]
+        return
     for j in range(i, len(items)):
         u, two = items[j]
-        if k == 1:
-            out.append(acc + u)
-        else:
-            _multiset(items, j + 1, k - 1, acc + u, out)
-            if two:
-                if k == 2:
-                    out.append(acc + 2 * u)
-                else:
-                    _multiset(items, j + 1, k - 2, acc + 2 * u, out)
+        _multiset(items, j + 1, k - 1, acc + u, out)
+        if two:
+            if k == 2:
+                out.append(acc + 2 * u)
+            else:
+                _multiset(items, j + 1, k - 2, acc + 2 * u, out)
 
 
-def _emit(packed, tkey, rank, out):
-    s = STRING_OF.get(packed)
-    out.append(s if s is not None else _register(packed, tkey, rank))
+def _emit(packs, tkey, rank, out):
+    """Append the strings of the plays ``packs`` (packed counts), registering
+    those not seen before.  One C-level lookup pass first: the wings of
+    airplanes and of four + two come by the dozen, almost all already known."""
+    texts = list(map(STRING_OF.get, packs))
+    if None in texts:
+        texts = [_register(p, tkey, rank) if t is None else t for t, p in zip(texts, packs)]
+    out += texts
 
 
 def _gen_solo(c, length, lo, out):
@@ -305,21 +322,25 @@ def _gen_chain(table, which):
     return gen
 
 
+def _plane_wings(kind, c, length, start, top, packed, out):
+    """Every airplane of ``kind`` (single or pair wings) on the trios
+    ``packed`` of ranks ``start..top`` in hand ``c``."""
+    if kind == PLANE1:
+        wings = _single_wings(c, start, top, length)
+    else:
+        pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
+        wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
+    _emit([packed + w for w in wings], typekey(kind, length), top, out)
+
+
 def _gen_plane_wings(kind):
     table = PLANE1_T if kind == PLANE1 else PLANE2_T
 
     def gen(c, length, lo, out):
         m3 = _masks(c)[2]
-        tk = typekey(kind, length)
         for start, top, mask, packed, _ in table[length]:
             if top > lo and m3 & mask == mask:
-                if kind == PLANE1:
-                    wings = _single_wings(c, start, top, length)
-                else:
-                    pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
-                    wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
-                for w in wings:
-                    _emit(packed + w, tk, top, out)
+                _plane_wings(kind, c, length, start, top, packed, out)
     return gen
 
 
@@ -328,8 +349,7 @@ def _gen_four2(c, length, lo, out):
     for f in range(lo + 1, 13):
         if c[f] == 4:
             base = 4 * UNIT[f]
-            for w in _single_wings(c, f, f, 2):
-                _emit(base + w, tk, f, out)
+            _emit([base + w for w in _single_wings(c, f, f, 2)], tk, f, out)
 
 
 def _gen_four22(c, length, lo, out):
@@ -338,8 +358,7 @@ def _gen_four22(c, length, lo, out):
         if c[f] == 4:
             base = 4 * UNIT[f]
             pairs = [r for r in range(13) if c[r] >= 2 and r != f]
-            for a, b in combinations(pairs, 2):
-                _emit(base + 2 * UNIT[a] + 2 * UNIT[b], tk, f, out)
+            _emit([base + 2 * UNIT[a] + 2 * UNIT[b] for a, b in combinations(pairs, 2)], tk, f, out)
 
 
 def _gen_bomb(c, length, lo, out):
@@ -373,14 +392,28 @@ _CHAINS_BY_START: tuple[dict, dict, dict] = ({}, {}, {})
 _SHORTEST = (MIN_CHAIN[STRAIGHT], MIN_CHAIN[PAIRS], MIN_CHAIN[PLANE])
 
 
+#: ``_chains`` by its ``bits`` (a plane of the ranks 3..A: at most 4,096 keys
+#: each), in front of the memo by chain starts, which shares the tuples
+_CHAINS_OF_BITS: tuple[dict, dict, dict] = ({}, {}, {})
+
+
 def _chains(which, table, bits):
     """Straights (0), pair straights (1) or plain airplanes (2) present in
     ``bits``, bit plane ``which`` of a hand (see :func:`planes_of`) masked to
-    the ranks 3..A.  The answer depends only on where the shortest chains
-    start (a chain of length L at s is there iff the shortest ones at s..
-    s+L-shortest are), so that is the memo key: hands that differ elsewhere
-    share one entry, and most hands have none."""
-    if which == 0:      # 5 in a row (written out: this runs twice per lead)
+    the ranks 3..A (asked at every lead: one lookup when seen before)."""
+    memo = _CHAINS_OF_BITS[which]
+    got = memo.get(bits)
+    if got is None:
+        got = memo[bits] = _chains_by_start(which, table, bits)
+    return got
+
+
+def _chains_by_start(which, table, bits):
+    """:func:`_chains` computed.  The answer depends only on where the
+    shortest chains start (a chain of length L at s is there iff the
+    shortest ones at s..s+L-shortest are), so that is this memo's key:
+    hands that differ elsewhere share one entry, and most hands have none."""
+    if which == 0:      # 5 in a row
         starts = bits & bits >> 4 & bits >> 8 & bits >> 12 & bits >> 16
     elif which == 1:    # 3 in a row
         starts = bits & bits >> 4 & bits >> 8
@@ -512,6 +545,23 @@ def _bits(plane_bits, k):
     return [r for r in range(NRANKS) if plane_bits >> (4 * r + k) & 1]
 
 
+_PLANE_CORES: dict[int, tuple] = {}
+
+
+def _plane_cores(bits):
+    """The airplane cores ``(length, start, top, packed trios)`` present in
+    ``bits`` (plane 2 of the ranks 3..A), by length then start: the order
+    in which the wing generators walk their tables.  Memoised by ``bits``
+    (at most 4,096 keys), so a lead with an airplane scans no table."""
+    got = _PLANE_CORES.get(bits)
+    if got is None:
+        m = sum(1 << r for r in range(12) if bits >> (4 * r + 2) & 1)
+        got = _PLANE_CORES[bits] = tuple((length, start, top, packed)
+                                         for length, rows in PLANE_T.items()
+                                         for start, top, mask, packed, _ in rows if m & mask == mask)
+    return got
+
+
 def lead_moves_fast(packed: int, c) -> list[str]:
     """:func:`lead_moves` (same list, same order) assembled from pieces
     memoised by the bit planes that decide them: the singles depend only on
@@ -546,11 +596,13 @@ def lead_moves_fast(packed: int, c) -> list[str]:
     p2c = p2 & _P2_CHAIN
     if p2c & (p2c >> 4):  # two adjacent trios: airplanes
         out.extend(_chains(2, PLANE_T, p2c))
-        trios = bin(p2).count("1")
+        cores = _plane_cores(p2c)
         for kind in (PLANE1, PLANE2):
-            gen = GENERATORS[kind]
-            for length in range(2, min(MAX_CHAIN[kind], trios) + 1):
-                gen(c, length, -1, out)
+            longest = MAX_CHAIN[kind]
+            for length, start, top, trios in cores:
+                if length > longest:
+                    break
+                _plane_wings(kind, c, length, start, top, trios, out)
     if planes & _P3:
         _gen_four2(c, 1, -1, out)
         _gen_four22(c, 1, -1, out)
@@ -592,28 +644,42 @@ def beats(info, prev) -> bool:
 
 
 # ---------------------------------------------------------------- caches
-_LEAD_CACHE: dict[int, list[str]] = {}
-_FOLLOW_CACHE: dict[tuple, list[str]] = {}
+# The cached answers are tuples: a tuple of strings is untracked by the
+# garbage collector once it has seen it, where hundreds of thousands of
+# cached lists were traversed again by every full collection (a seventh of
+# a random game's time, against a twentieth with tuples).
+_LEAD_CACHE: dict[int, tuple[str, ...]] = {}
+_FOLLOW_CACHE: dict[tuple, tuple[str, ...]] = {}
 CACHE_LIMIT = 200_000
 
 
-def cached_lead(packed: int, c) -> list[str]:
+def legal_lead(packed: int, c) -> tuple[str, ...]:
+    """:func:`lead_moves_fast` of the hand, from the cache (shared: never
+    change it)."""
     moves = _LEAD_CACHE.get(packed)
     if moves is None:
         if len(_LEAD_CACHE) >= CACHE_LIMIT:
             _LEAD_CACHE.clear()
-        moves = _LEAD_CACHE[packed] = lead_moves_fast(packed, c)
+        moves = _LEAD_CACHE[packed] = tuple(lead_moves_fast(packed, c))
     return moves
 
 
-def cached_follow(packed: int, c, info) -> list[str]:
-    key = (info[2], planes_of(packed) & info[5])
+def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> tuple[str, ...]:
+    """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
+    from the cache (shared: never change it)."""
+    # planes_of inlined: this runs at every follow
+    key = (info[2], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
             _FOLLOW_CACHE.clear()
-        moves = _FOLLOW_CACHE[key] = ["pass"] + follow_moves(c, info, packed)
+        moves = _FOLLOW_CACHE[key] = ("pass", *follow_moves(c, info, packed))
     return moves
+
+
+def cached_follow(packed: int, c, info) -> list[str]:
+    """:func:`legal_follow` as a list of the caller's own."""
+    return list(legal_follow(packed, c, info))
 
 
 # ---------------------------------------------------------------- classify
