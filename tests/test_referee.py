@@ -93,8 +93,10 @@ def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     # itself waited for a core, so under load a move is charged up to a few
     # hundredths less than its sleep: 0.79 s was seen)
     assert seat.time_used >= 0.7
+    # the bank the third move was given is what the two overruns (each
+    # move's charge beyond its 0.1 s) left of it, to the detail's 3 decimals
     bank_left = float(re.search(r"\+ ([0-9.]+)s bank", seat.fault_detail).group(1))
-    assert bank_left <= 0.15  # what the two overruns left of it
+    assert bank_left == pytest.approx(0.75 - (seat.time_used - 2 * 0.1), abs=0.0015)
 
 
 def test_same_seed_same_match(registry):
