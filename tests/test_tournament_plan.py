@@ -479,3 +479,15 @@ def test_the_adaptive_planners_ask_for_the_games_they_plan_by():
         play_round(planner.next_batch(results), results, order)
         second.append({item.lineup for item in planner.next_batch(results)})
     assert second[0] != second[1]
+
+
+def test_every_rated_table_gets_a_deal_of_its_own():
+    # a step's tables and the steps after it: never a deal the group had
+    bots = [f"b{i}" for i in range(6)]
+    t = tournament(bots=bots, format="rated", rated={"budget": 12, "sigma": 0.1, "batch": 3},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner, results, seeds = make_planner(t, KEY), Results(), []
+    while batch := planner.next_batch(results):
+        seeds += [deal.seed for item in batch for deal in item.deals]
+        play_round(batch, results, bots)
+    assert len(seeds) == 12 and len(set(seeds)) == 12
