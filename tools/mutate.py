@@ -97,23 +97,33 @@ def config_for(module: str, tests: list[str], conf: dict, timeout: float) -> Pat
     return path
 
 
-def sample(session: Path, size: int, seed: str) -> int:
+def sample(session: Path, size: int, seed: str, unevaluated: list) -> int:
     """Mark all but ``size`` mutants skipped: those whose hash of (seed,
     operator, occurrence, position) is smallest, so the sample is the same
-    from run to run and an unchanged function keeps its mutants."""
+    from run to run and an unchanged function keeps its mutants.  A sampled
+    mutant inside an annotation that is never evaluated (``unevaluated``,
+    see :func:`annotations`) is recorded as surviving without running its
+    tests, which it would pass: the tally counts it equivalent either way."""
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = list(db.pending_work_items)
-        if size <= 0 or len(items) <= size:
-            return len(items)
 
         def key(item):
             m = item.mutations[0]
             text = f"{seed}|{m.operator_name}|{m.occurrence}|{m.start_pos}|{m.end_pos}"
             return hashlib.sha256(text.encode()).hexdigest()
 
-        for item in sorted(items, key=key)[size:]:
-            db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
-        return size
+        chosen = sorted(items, key=key)
+        if size > 0:
+            for item in chosen[size:]:
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            chosen = chosen[:size]
+        for item in chosen:
+            start = tuple(item.mutations[0].start_pos)
+            if any(a <= start < b for a, b in unevaluated):
+                db.set_result(item.job_id, WorkResult(
+                    worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.SURVIVED,
+                    output="not run: inside an annotation that is never evaluated", diff=""))
+        return len(chosen)
 
 
 def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -177,7 +187,8 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path)
     session.unlink(missing_ok=True)
     tool("cosmic-ray", "init", str(config), str(session), tree=tree)
     tool("cr-filter-operators", str(session), str(config), tree=tree)
-    chosen = sample(session, size, str(conf.get("seed", "farm-arena")))
+    chosen = sample(session, size, str(conf.get("seed", "farm-arena")),
+                    annotations((ROOT / module).read_text()))
     tool("cosmic-ray", "exec", str(config), str(session), tree=tree)
     return dict(tally(module, conf), chosen=chosen, seconds=time.monotonic() - started)
 
