@@ -44,11 +44,12 @@ bench: $(STAMP)
 	  $(BIN)/python $$script --quick $$extra || exit 1; done
 
 # mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
-# one module: make mutate MODULE=arena/protocol.py; every mutant: make mutate SAMPLE=0
+# one module: make mutate MODULE=arena/protocol.py; every mutant: make mutate SAMPLE=0;
+# modules at once (each in its own scratch tree; pyproject's jobs by default): JOBS=1
 mutate: $(STAMP)
 	@$(BIN)/python -c 'import cosmic_ray' 2>/dev/null || \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[mutate]'
-	nice -n 10 $(BIN)/python tools/mutate.py $(MODULE) $(if $(SAMPLE),--sample $(SAMPLE))
+	nice -n 10 $(BIN)/python tools/mutate.py $(MODULE) $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(JOBS),--jobs $(JOBS))
 
 clean:
 	rm -rf $(VENV) *.egg-info .mutate

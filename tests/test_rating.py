@@ -1,6 +1,7 @@
 """Ratings: small hand-checked cases, and the properties issue 18 asks for
 (order-free, repeat tables, roles, faults, overall, calibration)."""
 
+import json
 import pickle
 import random
 from statistics import NormalDist
@@ -114,6 +115,24 @@ def test_a_pickled_rater_resumes_with_new_games():
     assert (cached.games, cached.last_id) == (250, 249)
     cached.extend(g for g in games if g.id > cached.last_id)
     resumed, fresh = mus(cached.board()), mus(compute(games, history=0))
+    for bot in "abc":
+        assert resumed[bot] == pytest.approx(fresh[bot], abs=1e-8)
+
+
+def test_a_rater_restored_from_its_json_state_resumes_with_new_games():
+    # the state is what a results folder keeps (data, not a pickle): the
+    # evidence of every game so far must come back, not only the tallies
+    # and the warm start
+    games = free_for_all({"a": 28.0, "b": 25.0, "c": 22.0}, 300, 3, seed=9)
+    rater = Rater()
+    rater.extend(games[:250])
+    rater.board()
+    restored = Rater.from_state(json.loads(json.dumps(rater.state())))
+    before, again = mus(rater.board()), mus(restored.board())
+    for bot in "abc":
+        assert again[bot] == pytest.approx(before[bot], abs=1e-8)
+    restored.extend(games[250:])
+    resumed, fresh = mus(restored.board()), mus(compute(games, history=0))
     for bot in "abc":
         assert resumed[bot] == pytest.approx(fresh[bot], abs=1e-8)
 

@@ -3,11 +3,15 @@ gives the right fault, the game still finishes for the others, and nothing
 of the bot is left running."""
 
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
+from arena.bots import BotSpec
 from arena.game import replay
 from arena.referee import Deal, Entrant, Limit, play_match
+from arena.sandbox.process import UNDERTAKER
 
 FAST = Limit(startup=10.0, move=0.5)
 
@@ -89,8 +93,10 @@ def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     # itself waited for a core, so under load a move is charged up to a few
     # hundredths less than its sleep: 0.79 s was seen)
     assert seat.time_used >= 0.7
+    # the bank the third move was given is what the two overruns (each
+    # move's charge beyond its 0.1 s) left of it, to the detail's 3 decimals
     bank_left = float(re.search(r"\+ ([0-9.]+)s bank", seat.fault_detail).group(1))
-    assert bank_left <= 0.15  # what the two overruns left of it
+    assert bank_left == pytest.approx(0.75 - (seat.time_used - 2 * 0.1), abs=0.0015)
 
 
 def test_same_seed_same_match(registry):
@@ -129,3 +135,48 @@ def test_entrants_are_values_and_times_are_kept_to_the_microsecond(registry):
     used = [seat.time_used for record in records for seat in record.seats]
     assert all(value == round(value, 6) for value in used)
     assert any(value != round(value, 5) for value in used)     # not cut to 10 µs
+
+
+AFTER_GAME = Path(__file__).parent / "bots" / "after_game.py"
+
+
+def after_game(name: str, mode: str, mark: Path, **fields) -> Entrant:
+    return Entrant(name, BotSpec.from_command(f"cmd:{sys.executable} {AFTER_GAME} {mode} {mark}"),
+                   **fields)
+
+
+def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(tmp_path, registry):
+    # entrant 2 plays game 0, sits out game 1 and plays game 2.  After game 0
+    # it sends a frame nobody asked for, read while game 1 is played (entrant
+    # 0 waits for it before its first answer there): it is ended then, so
+    # game 2 starts a fresh one.  Kept instead, it would bring its fault into
+    # game 2 -- found there only when asked, behind entrant 0 who behaves.
+    mark = tmp_path / "strayed"
+    entrants = [after_game("waiter", "wait", mark), Entrant("random", registry.bot("random")),
+                after_game("stray", "stray", mark)]
+    faults = []
+    records = play_match(registry.engine("farm-and-furious"), entrants,
+                         [Deal(1, (0, 2)), Deal(2, (0, 1)), Deal(3, (2, 0))],
+                         {"track_length": 4}, limit=Limit(move=5.0), sandbox="basic",
+                         on_fault=lambda *fault: faults.append(fault))
+    assert mark.exists()                    # the stray frame was sent, before game 1's answers
+    assert [[seat.fault for seat in record.seats] for record in records] == [[None, None]] * 3
+    assert records[2].seats[0].bot == "stray" and records[2].seats[0].moves > 0
+    assert faults == []
+
+
+def test_a_persons_seat_is_ended_before_the_match_returns(tmp_path, registry, processes_running):
+    # a bot in sandbox level "none" (a person's seat) may share the user's
+    # terminal: it is waited for and ended before play_match returns, even
+    # while the others are left to the background (linger) -- here one that
+    # ignores goodbye, so only the referee's kill ends it
+    person = after_game("person", "linger", tmp_path, sandbox="none")
+    try:
+        [record] = play_match(registry.engine("farm-and-furious"),
+                              [person, Entrant("random", registry.bot("random"))],
+                              [Deal(4, (0, 1))], {"track_length": 4}, limit=FAST,
+                              sandbox="basic", linger=True)
+        assert record.seats[0].fault is None and record.seats[0].moves > 0
+        assert processes_running(str(tmp_path)) == []
+    finally:
+        UNDERTAKER.drain()

@@ -16,7 +16,7 @@ from arena.connection import Channel
 from arena.faults import Fault, FaultKind, Stage
 from arena.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
 from arena.sandbox import BotProcess, ResourceLimits
-from arena.session import Session, answers
+from arena.session import Session, answers, bank_after
 
 BOTS = Path(__file__).parent / "bots"
 QUICK = Limit(startup=10.0, move=2.0)
@@ -175,6 +175,24 @@ def test_a_slow_ready_is_a_start_up_timeout():
                                      Stage.HELLO, 0)
     finally:
         session.kill()
+
+
+def test_a_hello_answered_with_anything_but_ready_is_a_protocol_fault():
+    # "start" sorts after "ready": refused as any other type is
+    session = Session(Channel(BotProcess(once_argv("start-not-ready"), ResourceLimits(), "none")),
+                      _MoveDeadline, 0.05)
+    try:
+        answer = session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())).answer()
+        assert answer.fault == Fault(FaultKind.PROTOCOL, "expected 'ready', got 'start'",
+                                     Stage.HELLO, 0)
+    finally:
+        session.kill()
+
+
+def test_the_bank_pays_only_a_moves_overrun_and_never_goes_below_zero():
+    assert bank_after(2.0, 1.5, 1.0) == 1.5         # 0.5 s over a 1 s move
+    assert bank_after(2.0, 0.5, 1.0) == 2.0         # within the move: the bank is untouched
+    assert bank_after(0.3, 1.5, 1.0) == 0.0
 
 
 def test_a_move_may_draw_on_the_bank_and_no_further():

@@ -379,6 +379,11 @@ def test_a_gauntlet_repeats_field_bots_only_when_too_few_fill_a_table():
                             games=[{"id": "ffa", "players": [4]}]))
     assert {item.lineup for item in short} == {("a", "b", "b", "b"), ("a", "b", "b", "c"),
                                                ("a", "b", "c", "c"), ("a", "c", "c", "c")}
+    for repeats in (False, True):
+        solo = plan(tournament(bots=("a", "b", "c"), format="gauntlet",
+                               gauntlet={"challenger": "a"},
+                               games=[{"id": "solo", "players": [1], "repeats": repeats}]))
+        assert {item.lineup for item in solo} == {("a",)}
 
 
 def test_swiss_standings_default_to_after_every_planned_round():
@@ -424,3 +429,65 @@ def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berg
         by_buchholz += sum(a[0] == b[0] and a[1] != b[1] for a, b in pairs)
         by_berger += sum(a[:2] == b[:2] and a[2] != b[2] for a, b in pairs)
     assert by_buchholz and by_berger         # each tie-break decided somewhere
+
+
+def test_a_rated_target_out_of_reach_is_noted_with_the_games_each_bot_gets():
+    from arena.thurstone import reachable_sigma
+
+    # 100 two-seat games share 200 seats among 4 bots: about 50 games each
+    t = tournament(format="rated", rated={"budget": 100, "sigma": 0.1},
+                   games=[{"id": "ffa", "players": [2]}])
+    [note] = make_planner(t, KEY).notes
+    assert "ffa/2p" in note and "100 games give each of its 4 bots about 50," in note
+    assert f"about {reachable_sigma(50):.2f} at best" in note
+    # a target the budget reaches gets no note
+    t = tournament(format="rated", rated={"budget": 100, "sigma": reachable_sigma(50) + 0.01},
+                   games=[{"id": "ffa", "players": [2]}])
+    assert make_planner(t, KEY).notes == []
+
+
+def test_a_rated_step_seats_the_most_uncertain_bot_first():
+    # one table per step: it is the focus bot's, the bot of the largest sigma
+    # (not the first by name), at its best-quality table
+    t = tournament(format="rated", rated={"budget": 100, "sigma": 0.5, "batch": 1},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    ratings = {"a": (25.0, 2.0), "b": (25.0, 2.0), "c": (25.0, 8.0), "d": (25.0, 3.0)}
+    [item] = make_planner(t, KEY).next_batch(Results(ratings=lambda game: ratings))
+    assert item.lineup == ("a", "c")     # a and b are alike: the first in the file's order
+
+
+def test_swiss_standings_before_any_round_have_no_points_and_no_byes():
+    t = tournament(format="swiss", swiss={"rounds": 2},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    table = make_planner(t, KEY).standings(t.games[0], "ffa/2p", Results())
+    assert sorted(s.name for s in table) == ["a", "b", "c", "d"]
+    assert {(s.points, s.byes, s.rounds) for s in table} == {(0, 0, 0)}
+
+
+def test_the_adaptive_planners_ask_for_the_games_they_plan_by():
+    # the runner hands a planner the stored games only if it reads them
+    # (``reads_games``); a Swiss round depends on them, a static plan does not
+    bots = [f"b{i}" for i in range(8)]
+    t = tournament(bots=bots, format="swiss", swiss={"rounds": 2},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    assert make_planner(t, KEY).reads_games
+    assert make_planner(tournament(format="rated", rated={"budget": 10}), KEY).reads_games
+    assert not make_planner(tournament(), KEY).reads_games
+    second = []
+    for order in (bots, [bots[-1], *bots[:-1]]):      # b7 weakest, then strongest
+        planner, results = make_planner(t, KEY), Results()
+        play_round(planner.next_batch(results), results, order)
+        second.append({item.lineup for item in planner.next_batch(results)})
+    assert second[0] != second[1]
+
+
+def test_every_rated_table_gets_a_deal_of_its_own():
+    # a step's tables and the steps after it: never a deal the group had
+    bots = [f"b{i}" for i in range(6)]
+    t = tournament(bots=bots, format="rated", rated={"budget": 12, "sigma": 0.1, "batch": 3},
+                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    planner, results, seeds = make_planner(t, KEY), Results(), []
+    while batch := planner.next_batch(results):
+        seeds += [deal.seed for item in batch for deal in item.deals]
+        play_round(batch, results, bots)
+    assert len(seeds) == 12 and len(set(seeds)) == 12

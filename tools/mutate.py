@@ -10,11 +10,18 @@ within a coffee break on a small machine; ``SAMPLE=0`` runs every mutant.
 The mutants are made in a scratch copy of the tree (``.mutate/tree``), never
 in the working tree, so an interrupted run leaves no mutated source behind;
 ``PYTHONPATH`` makes the tests -- and the bot processes they start -- import
-the copy.  The report is one line per module (killed/run, kill rate) and a
-list of the survivors with their diffs, also kept in ``.mutate/report.txt``.
+the copy.  ``jobs`` modules run at once, each job in a copy of its own
+(``.mutate/tree``, ``.mutate/tree-1``, ...): Cosmic Ray mutates a file in
+place, so one tree holds one mutant at a time, and most of a module's time is
+its tests waiting (for bots to start, for pipes, for timeouts), which a second
+job fills.  The longest modules (as last measured, ``.mutate/times.json``)
+start first, so the jobs end close together.  The report is one line per
+module (killed/run, kill rate, its wall time) and a list of the survivors
+with their diffs, also kept in ``.mutate/report.txt``.
 
 Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module);
-``MUTATE_SCRATCH=dir`` runs in another scratch folder (two runs at once).
+``--jobs N`` (default: pyproject's ``jobs``); ``MUTATE_SCRATCH=dir`` runs in
+another scratch folder (two runs at once).
 """
 
 from __future__ import annotations
@@ -22,11 +29,14 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import json
 import os
+import queue
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -35,23 +45,30 @@ from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRATCH = Path(os.environ.get("MUTATE_SCRATCH", ROOT / ".mutate"))
-TREE = SCRATCH / "tree"
+SCRATCH = Path(os.environ.get("MUTATE_SCRATCH", ROOT / ".mutate")).resolve()
+#: each module's wall time in the last run, so the next one starts the longest first
+TIMES = SCRATCH / "times.json"
+
+
+def tree_of(job: int) -> Path:
+    """The scratch copy job ``job`` mutates."""
+    return SCRATCH / ("tree" if job == 0 else f"tree-{job}")
 
 
 def settings() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutate"]
 
 
-def copy_tree() -> None:
-    """The project's files (tracked and new, not ignored) into the scratch tree."""
+def copy_tree(tree: Path) -> None:
+    """The project's files (tracked and new, not ignored) into a scratch
+    tree -- not the scratch folder itself, if it is an unignored one."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
                             check=True, capture_output=True).stdout.decode().split("\0")
-    shutil.rmtree(TREE, ignore_errors=True)
+    shutil.rmtree(tree, ignore_errors=True)
     for name in filter(None, listed):
         source = ROOT / name
-        if source.is_file() and not name.startswith(".mutate/"):
-            target = TREE / name
+        if source.is_file() and SCRATCH not in source.resolve().parents:
+            target = tree / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
 
@@ -61,7 +78,7 @@ def test_command(tests: list[str]) -> str:
                        *tests])
 
 
-def config_for(module: str, tests: list[str], conf: dict) -> Path:
+def config_for(module: str, tests: list[str], conf: dict, timeout: float) -> Path:
     """A Cosmic Ray configuration file for one module (its format is its own
     TOML table, so it is written from pyproject's settings)."""
     command = test_command(tests).replace("\\", "\\\\").replace('"', '\\"')
@@ -70,7 +87,7 @@ def config_for(module: str, tests: list[str], conf: dict) -> Path:
     path.write_text(
         "[cosmic-ray]\n"
         f'module-path = "{module}"\n'
-        f"timeout = {float(conf.get('timeout', 60))}\n"
+        f"timeout = {timeout:.1f}\n"
         "excluded-modules = []\n"
         f'test-command = "{command}"\n'
         "[cosmic-ray.distributor]\n"
@@ -80,23 +97,33 @@ def config_for(module: str, tests: list[str], conf: dict) -> Path:
     return path
 
 
-def sample(session: Path, size: int, seed: str) -> int:
+def sample(session: Path, size: int, seed: str, unevaluated: list) -> int:
     """Mark all but ``size`` mutants skipped: those whose hash of (seed,
     operator, occurrence, position) is smallest, so the sample is the same
-    from run to run and an unchanged function keeps its mutants."""
+    from run to run and an unchanged function keeps its mutants.  A sampled
+    mutant inside an annotation that is never evaluated (``unevaluated``,
+    see :func:`annotations`) is recorded as surviving without running its
+    tests, which it would pass: the tally counts it equivalent either way."""
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = list(db.pending_work_items)
-        if size <= 0 or len(items) <= size:
-            return len(items)
 
         def key(item):
             m = item.mutations[0]
             text = f"{seed}|{m.operator_name}|{m.occurrence}|{m.start_pos}|{m.end_pos}"
             return hashlib.sha256(text.encode()).hexdigest()
 
-        for item in sorted(items, key=key)[size:]:
-            db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
-        return size
+        chosen = sorted(items, key=key)
+        if size > 0:
+            for item in chosen[size:]:
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            chosen = chosen[:size]
+        for item in chosen:
+            start = tuple(item.mutations[0].start_pos)
+            if any(a <= start < b for a, b in unevaluated):
+                db.set_result(item.job_id, WorkResult(
+                    worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.SURVIVED,
+                    output="not run: inside an annotation that is never evaluated", diff=""))
+        return len(chosen)
 
 
 def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -130,36 +157,88 @@ def change(diff: str) -> tuple[str, str]:
     return old.strip(), new.strip()
 
 
-def cosmic_ray(*args: str, env: dict) -> None:
-    subprocess.run([str(Path(sys.executable).parent / "cosmic-ray"), *args], cwd=TREE, env=env,
-                   check=True)
+def tool(name: str, *args: str, tree: Path) -> None:
+    """Run one of Cosmic Ray's commands in ``tree``, importing that tree."""
+    subprocess.run([str(Path(sys.executable).parent / name), *args], cwd=tree, check=True,
+                   env=dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1"))
 
 
-def run_module(module: str, tests: list[str], conf: dict, size: int, env: dict) -> dict:
+def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path) -> dict:
+    """Mutate ``module`` in ``tree``: its tests once unmutated, then the
+    sampled mutants; the tally, with the module's wall time."""
+    started = time.monotonic()
     # unmutated, the tests must pass, or every mutant would count as killed
-    baseline = subprocess.run(shlex.split(test_command(tests)), cwd=TREE, env=env,
-                              capture_output=True, text=True)
+    baseline = subprocess.run(shlex.split(test_command(tests)), cwd=tree, capture_output=True,
+                              text=True, env=dict(os.environ, PYTHONPATH=str(tree),
+                                                  PYTHONDONTWRITEBYTECODE="1"))
     if baseline.returncode != 0:
         print(f"mutate: the tests of {module} fail without any mutant; skipped:\n"
               f"{baseline.stdout[-2000:]}", file=sys.stderr)
         return {"module": module + " (tests fail unmutated)", "run": 0, "killed": 0,
-                "incompetent": 0, "equivalent": 0, "survivors": [], "seconds": 0.0}
-    config = config_for(module, tests, conf)
+                "incompetent": 0, "equivalent": 0, "timeouts": 0, "survivors": [],
+                "seconds": 0.0}
+    # a mutant that makes a test hang is killed by the timeout: a few times
+    # what the tests took unmutated (so a loaded machine does not pass for a
+    # hang), never less than pyproject's ``timeout``
+    took = time.monotonic() - started
+    config = config_for(module, tests, conf,
+                        max(float(conf.get("timeout", 60)), conf.get("timeout-factor", 4) * took))
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
     session.unlink(missing_ok=True)
-    cosmic_ray("init", str(config), str(session), env=env)
-    subprocess.run([str(Path(sys.executable).parent / "cr-filter-operators"), str(session),
-                    str(config)], cwd=TREE, env=env, check=True)
-    chosen = sample(session, size, str(conf.get("seed", "farm-arena")))
-    started = time.monotonic()
-    cosmic_ray("exec", str(config), str(session), env=env)
+    tool("cosmic-ray", "init", str(config), str(session), tree=tree)
+    tool("cr-filter-operators", str(session), str(config), tree=tree)
+    chosen = sample(session, size, str(conf.get("seed", "farm-arena")),
+                    annotations((ROOT / module).read_text()))
+    tool("cosmic-ray", "exec", str(config), str(session), tree=tree)
     return dict(tally(module, conf), chosen=chosen, seconds=time.monotonic() - started)
+
+
+def run_all(modules: list[str], jobs: int, run) -> dict[str, dict]:
+    """``run(module, tree)`` for every module, ``jobs`` at once, each job in
+    a tree of its own, the longest modules (as last measured) first; their
+    results by module.  A line on stderr as each ends, for a long run."""
+    try:
+        last = json.loads(TIMES.read_text())
+    except (OSError, ValueError):
+        last = {}
+    todo: queue.Queue[str] = queue.Queue()
+    for module in sorted(modules, key=lambda m: -last.get(m, 0.0)):
+        todo.put(module)
+    results: dict[str, dict] = {}
+    failed: list[BaseException] = []
+
+    def work(tree: Path) -> None:
+        copy_tree(tree)
+        while not failed:
+            try:
+                module = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                results[module] = result = run(module, tree)
+            except BaseException as error:      # a Cosmic Ray command failed: stop the others
+                failed.append(error)
+                return
+            print(f"mutate: {module}: {result['killed']}/{result['run']} killed, "
+                  f"{result['seconds']:.0f}s", file=sys.stderr, flush=True)
+
+    threads = [threading.Thread(target=work, args=(tree_of(job),))
+               for job in range(max(1, min(jobs, len(modules))))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failed:
+        raise failed[0]
+    TIMES.write_text(json.dumps(last | {m: round(r["seconds"], 1) for m, r in results.items()},
+                                indent=1, sort_keys=True) + "\n")
+    return results
 
 
 def tally(module: str, conf: dict) -> dict:
     """Killed, run, equivalent and the survivors of a module's last session."""
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
-    survivors, killed, run, incompetent, equivalent = [], 0, 0, 0, 0
+    survivors, killed, run, incompetent, equivalent, timeouts = [], 0, 0, 0, 0, 0
     judged = {tuple(part.strip() for part in entry.split(" => "))
               for entry in conf.get("equivalent", {}).get(module, [])}
     unevaluated = annotations((ROOT / module).read_text())
@@ -180,9 +259,11 @@ def tally(module: str, conf: dict) -> dict:
                 survivors.append(f"{module}:{m.start_pos[0]} {m.operator_name}\n{result.diff}")
             else:
                 killed += 1
+                timeouts += result.output == "timeout"
             run += 1
     return {"module": module, "run": run, "killed": killed, "incompetent": incompetent,
-            "equivalent": equivalent, "survivors": survivors, "seconds": 0.0}
+            "equivalent": equivalent, "timeouts": timeouts, "survivors": survivors,
+            "seconds": 0.0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
     parser.add_argument("--sample", type=int, default=None,
                         help="mutants per module (0: all; default: pyproject's 'sample')")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="modules mutated at once, each in its own scratch tree "
+                             "(default: pyproject's 'jobs')")
     parser.add_argument("--report", action="store_true",
                         help="only report the last run's sessions again (after judging "
                              "survivors equivalent in pyproject.toml)")
@@ -206,23 +290,34 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     size = conf.get("sample", 40) if args.sample is None else args.sample
     chosen = args.modules or list(listed)
+    started = time.monotonic()
     if args.report:
         results = [tally(module, conf) for module in chosen
                    if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()]
     else:
-        SCRATCH.mkdir(exist_ok=True)
-        copy_tree()
-        env = dict(os.environ, PYTHONPATH=str(TREE), PYTHONDONTWRITEBYTECODE="1")
-        results = []
-        for module in chosen:
+        SCRATCH.mkdir(parents=True, exist_ok=True)
+
+        def run(module: str, tree: Path) -> dict:
             own = sizes.get(module) if args.sample is None else None
-            results.append(run_module(module, listed[module], conf,
-                                      size if own is None else own, env))
-    lines = [f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'time':>6}"]
+            return run_module(module, listed[module], conf, size if own is None else own, tree)
+
+        jobs = conf.get("jobs", 1) if args.jobs is None else args.jobs
+        try:
+            by_module = run_all(chosen, jobs, run)
+        except subprocess.CalledProcessError as error:
+            print(f"mutate: {shlex.join(map(str, error.cmd))} failed (exit {error.returncode})",
+                  file=sys.stderr)
+            return 1
+        results = [by_module[module] for module in chosen]
+    lines = [f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'t/o':>4} "
+             f"{'time':>6}"]
     for r in results:
         rate = r["killed"] / r["run"] if r["run"] else 0.0
         lines.append(f"{r['module']:36} {r['killed']:>6} {r['run']:>4} {rate:>5.0%} "
-                     f"{r['equivalent']:>5} {r['seconds']:>5.0f}s")
+                     f"{r['equivalent']:>5} {r['timeouts']:>4} {r['seconds']:>5.0f}s")
+    if not args.report:
+        lines.append(f"{len(results)} modules in {(time.monotonic() - started) / 60:.1f} "
+                     f"minutes, {max(1, min(jobs, len(results)))} at a time")
     for r in results:
         lines += ["", f"== survivors in {r['module']} ({len(r['survivors'])})"] + r["survivors"]
     report = "\n".join(lines)

@@ -203,8 +203,7 @@ class StaticPlanner(Planner):
         challenger = self.tournament.challenger
         if challenger not in entry.bots:
             return []
-        if players == 1:
-            return [(challenger,)]
+        # (one seat: choosing no field bots leaves the challenger's table alone)
         field_bots = [bot for bot in entry.bots if bot != challenger]
         repeats = entry.repeats if entry.repeats is not None else len(field_bots) < players - 1
         pick = itertools.combinations_with_replacement if repeats else itertools.combinations

@@ -29,7 +29,7 @@ while (message := protocol.read_message(wire_in)) is not None:
             sys.exit(f"no ready today (seed={message['seed']})")
         if MODE == "slow-ready":
             time.sleep(0.8)
-        say({"type": "ready"})
+        say({"type": "start" if MODE == "start-not-ready" else "ready"})
     elif kind == "new_game":
         moves = 0
         if MODE == "answers-new-game-late":
