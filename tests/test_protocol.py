@@ -149,3 +149,10 @@ def test_a_frame_in_progress_is_never_over_the_cap_whatever_the_cap():
 def test_the_blocking_reader_reads_a_body_longer_than_small_integers():
     message = {"type": "act", "legal": list(range(300))}
     assert protocol.read_message(io.BytesIO(protocol.encode(message))) == message
+
+
+def test_the_referee_takes_frames_of_up_to_1_mib_from_a_bot():
+    # docs/protocol.md: a bot's frame longer than 1 MiB is refused unread
+    assert protocol.FrameReader().feed(protocol.HEADER.pack(1 << 20)) == []
+    with pytest.raises(protocol.ProtocolError, match="exceeds the cap of 1048576"):
+        protocol.FrameReader().feed(protocol.HEADER.pack((1 << 20) + 1))
