@@ -269,6 +269,7 @@ class Store:
                                ("conditions", given)):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
+    @_sound
     def bind_key(self, fingerprint: str) -> None:
         """Tie this store to the tournament's secret key (by its public
         fingerprint): its deals came from that key and no other."""
@@ -280,6 +281,7 @@ class Store:
             raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
                              f"this one {fingerprint}); give the tournament's own key")
 
+    @_sound
     def set_meta(self, key: str, value: str | None) -> None:
         """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
         with self.db:
@@ -363,6 +365,7 @@ class Store:
                              loads(scores), loads(ranks), loads(teams), loads(faults),
                              loads(dummies), moves, duration, int(seed))
 
+    @_sound
     def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
         """Every game's ``(id, key, tournament, finished, record)`` in plan order."""
         rows = self.db.execute("SELECT id, key, tournament, finished, record FROM games "
