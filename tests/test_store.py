@@ -228,3 +228,82 @@ def test_a_store_that_may_be_written_is_not_opened_immutable(tmp_path):
         # still in the writer's WAL: a reader opened immutable would not see it
         assert reader.count() == 2
     reader.close()
+
+
+def test_create_must_be_named(tmp_path):
+    # a bare True/False after the folder tells a reader nothing: create= is named
+    with pytest.raises(TypeError):
+        Store(tmp_path, False)
+
+
+def test_fingerprint_counts_the_games_up_to_an_id(tmp_path):
+    with Store(tmp_path) as store:
+        assert store.fingerprint() == (0, -1, 0.0)
+        for index in range(3):
+            store.add_game(item(), index, record(seed=100 + index))
+        finished = [f for (f,) in store.db.execute("SELECT finished FROM games ORDER BY id")]
+        count, last, total = store.fingerprint()
+        assert (count, last) == (3, 3) and total == pytest.approx(sum(finished))
+        count, last, total = store.fingerprint(up_to=2)
+        assert (count, last) == (2, 2) and total == pytest.approx(sum(finished[:2]))
+        store.db.execute("UPDATE games SET finished = finished + 1 WHERE id = 1")   # replaced
+        assert store.fingerprint()[2] == pytest.approx(sum(finished) + 1)
+
+
+def test_a_store_keeps_the_key_it_was_first_played_with(tmp_path):
+    with Store(tmp_path) as store:
+        store.bind_key("m")
+        store.bind_key("m")                  # resuming with the same key: fine
+        for other in ("a", "z"):             # another key, whichever way it sorts
+            with pytest.raises(StoreError, match=f"another key \\(fingerprint m, this one "
+                                                 f"{other}\\)"):
+                store.bind_key(other)
+        assert store.meta()["key"] == "m"
+
+
+def test_conditions_are_the_same_whatever_the_order_of_their_keys(tmp_path):
+    with Store(tmp_path) as store:
+        store.claim("t", "fp", conditions={"time": {"move": 1.0, "bank": 5}, "memory": 2})
+        store.claim("t", "fp", conditions={"memory": 2, "time": {"bank": 5, "move": 1.0}})
+        assert store.meta()["conditions"] == '{"memory": 2, "time": {"bank": 5, "move": 1.0}}'
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path):
+    other = sqlite3.connect(tmp_path / FILE_NAME)
+    other.execute("CREATE TABLE notes (text TEXT)")
+    other.commit()
+    other.close()
+    for create in (True, False):
+        with pytest.raises(StoreError, match="an SQLite file but not a results store"):
+            Store(tmp_path, create=create)
+    tables = sqlite3.connect(tmp_path / FILE_NAME).execute(
+        "SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("notes",)]
+
+
+def test_a_store_gone_read_only_under_the_driver_is_a_store_error_on_every_write(tmp_path):
+    with Store(tmp_path) as store:
+        store.db.execute("PRAGMA query_only = ON")   # as a disk remounted read-only
+        writes = [lambda: store.add_items([item()]), lambda: store.add_game(item(), 0, record()),
+                  lambda: store.claim("t", "fp"), lambda: store.bind_key("k"),
+                  lambda: store.set_meta("stopped", "interrupted")]
+        for write in writes:
+            with pytest.raises(StoreError, match="the results store is read-only"):
+                write()
+
+
+def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
+    with Store(tmp_path) as store:
+        it = item(deals=30)
+        for index in range(30):
+            store.add_game(it, index, record(seed=index, steps=300))
+    path = tmp_path / FILE_NAME
+    data = bytearray(path.read_bytes())
+    for page in range(3 * 4096, len(data) - 4096, 4096):   # the rows' pages, not the schema's
+        data[page + 8:page + 200] = b"\xff" * 192
+    path.write_bytes(bytes(data))
+    with Store(tmp_path, create=False) as reader:
+        with pytest.raises(StoreError, match="the results store is damaged"):
+            list(reader.records())
+        with pytest.raises(StoreError, match="the results store is damaged"):
+            list(reader.games())
