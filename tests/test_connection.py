@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from arena import protocol
-from arena.connection import CRASH_CHARS, Channel, Fault, exchange, stderr_tail
+from arena.connection import CRASH_CHARS, Channel, Fault, PollSet, exchange, stderr_tail
 
 
 class FakeBot:
@@ -295,6 +295,48 @@ def test_simultaneous_movers_each_get_their_own_answer():
     results = exchange({0: (a, soon()), 1: (b, soon())})
     writer.join()
     assert results[0][0]["action"] == 1 and results[1][0]["action"] == 2
+
+
+class RecordedPolls(PollSet):
+    """A PollSet that notes how long each wait may sleep."""
+
+    def __init__(self):
+        super().__init__()
+        self.timeouts = []
+
+    def wait(self, channels, timeout):
+        self.timeouts.append(timeout)
+        super().wait(channels, timeout)
+
+
+def test_every_mover_gets_its_answer_or_its_timeout_and_no_wait_outlasts_the_nearest_deadline():
+    bots = [FakeBot(), FakeBot(), FakeBot()]
+    early, late, silent = channels = [Channel(bot) for bot in bots]
+    for channel in channels:
+        channel.ask({"type": "act"})
+    bots[0].say({"type": "action", "action": 0})     # before the wait begins
+    writer = later(0.1, lambda: bots[1].say({"type": "action", "action": 1}))
+    polls = RecordedPolls()
+    started = time.monotonic()
+    results = exchange({"early": (early, soon()), "late": (late, soon()),
+                        "silent": (silent, started + 0.3)}, polls=polls)
+    writer.join()
+    assert {key: reply for key, (reply, _) in results.items()} == {
+        "early": {"type": "action", "action": 0}, "late": {"type": "action", "action": 1},
+        "silent": Fault("timeout", "no answer before the deadline")}
+    assert len(polls.timeouts) >= 3 and all(0 <= t <= 0.3 for t in polls.timeouts)
+
+
+def test_the_crash_detail_quotes_the_end_of_stderr_only():
+    bot = FakeBot(status=1)
+    roomy(bot.stderr)
+    channel = Channel(bot, stderr_cap=0)
+    channel.ask({"type": "act"})
+    # words, then 10 KB of lines that say nothing, then the last words
+    os.write(bot.stderr, b"early words\n" + b"}\n" * 5000 + b"Error: last\n")
+    os.close(bot.stdout)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault == Fault("crash", "closed its output, exit status 1: Error: last")
 
 
 def test_a_bystander_that_speaks_is_faulted_and_its_stderr_is_drained():
