@@ -1,6 +1,8 @@
 """The results store: one committed row per game, never twice, in plan order."""
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -307,3 +309,27 @@ def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
             list(reader.records())
         with pytest.raises(StoreError, match="the results store is damaged"):
             list(reader.games())
+
+
+def test_a_store_on_a_read_only_mount_is_refused_to_the_driver_and_read_by_readers(tmp_path):
+    with Store(tmp_path) as store:
+        store.add_game(item(), 0, record())
+    probe = ("from arena.store import Store, StoreError\n"
+             "try:\n    Store(folder)\nexcept StoreError as error:\n    print(error)\n"
+             "with Store(folder, create=False) as reader:\n    print(reader.count())\n")
+    # a read-only bind mount, in a mount namespace of its own: unwritable even for root
+    shown = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+         f"mount --bind -o ro '{tmp_path}' '{tmp_path}' && ! touch '{tmp_path}/probe' 2>/dev/null"
+         f" && exec '{sys.executable}' -c \"$0\"", f"folder = {str(tmp_path)!r}\n{probe}"],
+        capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == [
+        f"{tmp_path / FILE_NAME}: the results store is read-only (Read-only file system)", "1"]
+
+
+def test_a_store_that_cannot_be_read_says_why_in_words(tmp_path):
+    (tmp_path / FILE_NAME).mkdir()
+    with pytest.raises(StoreError, match=r"results.sqlite: cannot read the results store: "
+                                         r"Is a directory$"):
+        Store(tmp_path, create=False)
