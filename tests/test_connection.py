@@ -298,14 +298,18 @@ def test_simultaneous_movers_each_get_their_own_answer():
 
 
 class RecordedPolls(PollSet):
-    """A PollSet that notes how long each wait may sleep."""
+    """A PollSet that notes how long each wait may sleep, and runs the next
+    of ``before_waits`` (what a bot does meanwhile) before each wait."""
 
-    def __init__(self):
+    def __init__(self, before_waits=()):
         super().__init__()
         self.timeouts = []
+        self._before = list(before_waits)
 
     def wait(self, channels, timeout):
         self.timeouts.append(timeout)
+        if self._before:
+            self._before.pop(0)()
         super().wait(channels, timeout)
 
 
@@ -315,12 +319,11 @@ def test_every_mover_gets_its_answer_or_its_timeout_and_no_wait_outlasts_the_nea
     for channel in channels:
         channel.ask({"type": "act"})
     bots[0].say({"type": "action", "action": 0})     # before the wait begins
-    writer = later(0.1, lambda: bots[1].say({"type": "action", "action": 1}))
-    polls = RecordedPolls()
+    # the second mover answers during the second wait; the third never does
+    polls = RecordedPolls([lambda: None, lambda: bots[1].say({"type": "action", "action": 1})])
     started = time.monotonic()
     results = exchange({"early": (early, soon()), "late": (late, soon()),
                         "silent": (silent, started + 0.3)}, polls=polls)
-    writer.join()
     assert {key: reply for key, (reply, _) in results.items()} == {
         "early": {"type": "action", "action": 0}, "late": {"type": "action", "action": 1},
         "silent": Fault("timeout", "no answer before the deadline")}
