@@ -23,6 +23,14 @@ def test_oversized_header_is_refused_before_any_body_arrives():
         reader.feed(protocol.HEADER.pack(2**31))
 
 
+def test_a_stray_integer_key_is_read_like_any_unknown_key():
+    # keys are strings (docs/protocol.md), but the referee reads a bot's map
+    # whatever its keys and looks only at those it knows
+    reply = {"type": "action", "action": "wheat", "debug": {0: 5, 1: 7}, 2: "x"}
+    assert protocol.decode(msgpack.packb(reply)) == reply
+    assert protocol.expect_action(protocol.decode(msgpack.packb(reply))) == "wheat"
+
+
 def test_undecodable_or_typeless_frames_are_protocol_errors():
     with pytest.raises(protocol.ProtocolError, match="undecodable"):
         protocol.FrameReader().feed(protocol.HEADER.pack(1) + b"\xc1")
