@@ -199,7 +199,7 @@ class Store:
                 verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
                 if verdict != "ok":
                     raise StoreError(f"{self.path}: the results store is damaged "
-                                     f"({verdict}); restore it from a copy")
+                                     f"({_first_problem(verdict)}); restore it from a copy")
                 self.db.executescript(SCHEMA)       # indexes added by newer versions
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
@@ -432,6 +432,14 @@ def check_file(path: Path) -> None:
         raise StoreError(f"{path}: truncated ({size} bytes, its header says "
                          f"{pages * page_size}); restore it from a copy or use another "
                          f"results folder")
+
+
+def _first_problem(verdict: str) -> str:
+    """``quick_check``'s verdict on one line: its first problem, and how many
+    more (a damaged store may list a hundred, one per line)."""
+    problems = [line for line in verdict.splitlines() if not line.startswith("***")]
+    more = f", and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return (problems[0] if problems else verdict) + more
 
 
 def _check_writable(path: Path) -> None:
