@@ -1,5 +1,8 @@
 """The results store: one committed row per game, never twice, in plan order."""
 
+import json
+import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -101,6 +104,10 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
         find_store(None)
     Store(tmp_path / "results" / "one").close()
     assert find_store(None).name == "one"
+    Store(tmp_path / "results" / "two").close()
+    os.utime(tmp_path / "results" / "one" / FILE_NAME, (2_000_000_000, 2_000_000_000))
+    os.utime(tmp_path / "results" / "two" / FILE_NAME, (1_000_000_000, 1_000_000_000))
+    assert find_store(None).name == "one"   # the most recently written, not the first made
     assert find_store("given").name == "given"
 
 
@@ -143,6 +150,8 @@ def test_check_file_refuses_what_cannot_be_a_store_before_sqlite_sees_it(tmp_pat
     # a file exactly its header's length passes; with a WAL beside it that is not
     # empty the header's page count may be stale, so size is not judged
     bad.write_bytes(whole)
+    check_file(bad)
+    bad.write_bytes(whole + bytes(4096))    # longer than its header says: SQLite ignores the rest
     check_file(bad)
     bad.write_bytes(whole[:4096])
     (tmp_path / "bad.sqlite-wal").write_bytes(b"w")
@@ -190,6 +199,8 @@ def test_changed_conditions_are_named_key_by_key(tmp_path):
         "cpu None -> 2, memory 5 -> None, time.move 1.0 -> 0.5"
     assert _changes({"time": {"move": 1.0}}, {"time": 3}) == "time {'move': 1.0} -> 3"
     assert _changes({"a": 1}, {"a": 1}) == ""
+    text = '{"time": {"move": 1.5, "bank": 12345678}, "sandbox": "strict mode"}'
+    assert _changes(json.loads(text), json.loads(text)) == ""   # equal, not the same objects
     with Store(tmp_path) as store:
         store.claim("t", "fp", conditions={"time": {"move": 1.0}})
         store.claim("t", "fp", conditions={"time": {"move": 1.0}})   # the same: fine
@@ -250,6 +261,8 @@ def test_fingerprint_counts_the_games_up_to_an_id(tmp_path):
         assert (count, last) == (2, 2) and total == pytest.approx(sum(finished[:2]))
         store.db.execute("UPDATE games SET finished = finished + 1 WHERE id = 1")   # replaced
         assert store.fingerprint()[2] == pytest.approx(sum(finished) + 1)
+        store.db.execute("UPDATE games SET id = 100000 WHERE id = 3")   # a long run's ids
+        assert store.fingerprint()[:2] == (3, 100000)
 
 
 def test_a_store_keeps_the_key_it_was_first_played_with(tmp_path):
@@ -297,6 +310,7 @@ def test_a_store_gone_read_only_under_the_driver_is_a_store_error_on_every_write
 def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
     with Store(tmp_path) as store:
         it = item(deals=30)
+        store.add_items([item(f"i{k}", order=k) for k in range(200)])
         for index in range(30):
             store.add_game(it, index, record(seed=index, steps=300))
     path = tmp_path / FILE_NAME
@@ -305,10 +319,30 @@ def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
         data[page + 8:page + 200] = b"\xff" * 192
     path.write_bytes(bytes(data))
     with Store(tmp_path, create=False) as reader:
-        with pytest.raises(StoreError, match="the results store is damaged"):
-            list(reader.records())
-        with pytest.raises(StoreError, match="the results store is damaged"):
-            list(reader.games())
+        reads = [lambda: list(reader.records()), lambda: list(reader.games()), reader.items,
+                 reader.game_ids, lambda: reader.record(5), reader.finished_keys,
+                 reader.fingerprint]
+        for read in reads:
+            with pytest.raises(StoreError, match="the results store is damaged"):
+                read()
+    # the driver checks the pages before adding to them, and says so on one line
+    with pytest.raises(StoreError) as refused:
+        Store(tmp_path)
+    assert "\n" not in str(refused.value)
+    assert re.fullmatch(rf"{re.escape(str(path))}: the results store is damaged \(On tree page "
+                        rf"\d+ .*, and \d+ more\); restore it from a copy", str(refused.value))
+
+
+def read_only_run(target, folder, code):
+    """Run ``code`` (``folder`` set) with ``target`` on a read-only bind mount,
+    in a mount namespace of its own: unwritable even for root; its output lines."""
+    shown = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+         f"mount --bind -o ro '{target}' '{target}' && ! sh -c 'echo >> {target}' 2>/dev/null"
+         f" && exec '{sys.executable}' -c \"$0\"", f"folder = {str(folder)!r}\n{code}"],
+        capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout.splitlines()
 
 
 def test_a_store_on_a_read_only_mount_is_refused_to_the_driver_and_read_by_readers(tmp_path):
@@ -317,15 +351,12 @@ def test_a_store_on_a_read_only_mount_is_refused_to_the_driver_and_read_by_reade
     probe = ("from arena.store import Store, StoreError\n"
              "try:\n    Store(folder)\nexcept StoreError as error:\n    print(error)\n"
              "with Store(folder, create=False) as reader:\n    print(reader.count())\n")
-    # a read-only bind mount, in a mount namespace of its own: unwritable even for root
-    shown = subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-         f"mount --bind -o ro '{tmp_path}' '{tmp_path}' && ! touch '{tmp_path}/probe' 2>/dev/null"
-         f" && exec '{sys.executable}' -c \"$0\"", f"folder = {str(tmp_path)!r}\n{probe}"],
-        capture_output=True, text=True, timeout=60)
-    assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.splitlines() == [
-        f"{tmp_path / FILE_NAME}: the results store is read-only (Read-only file system)", "1"]
+    path = tmp_path / FILE_NAME
+    expected = [f"{path}: the results store is read-only (Read-only file system)", "1"]
+    assert read_only_run(tmp_path, tmp_path, probe) == expected
+    # only the file read-only, its folder writable: the reader still leaves no file beside it
+    assert read_only_run(path, tmp_path, probe) == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
 
 
 def test_a_store_that_cannot_be_read_says_why_in_words(tmp_path):
@@ -333,3 +364,24 @@ def test_a_store_that_cannot_be_read_says_why_in_words(tmp_path):
     with pytest.raises(StoreError, match=r"results.sqlite: cannot read the results store: "
                                          r"Is a directory$"):
         Store(tmp_path, create=False)
+
+
+def test_a_game_record_seen_as_a_stored_game(tmp_path):
+    from arena.store import StoredGame
+
+    rec = record(seed=123, winner=1, steps=4)
+    rec.dummies.append(DummyResult("rob", 0.0, 4))
+    game = StoredGame.from_record(rec, "k/0", "k")
+    assert game == StoredGame(0, "k/0", "k", 0, 0, "g", 2, ["a", "b"], [5.0, 10.0], [2, 1],
+                              [0, 1], [None, None], [["mac", 1.0, 3], ["rob", 0.0, 4]],
+                              moves=4, duration=0.5, seed=123)
+    assert game.ranked == 4 and game.deal == ("g", 2, 123)
+
+
+def test_the_store_methods_keep_their_names_and_docstrings():
+    from arena.store import Store
+
+    for name in ("games", "records", "meta", "add_game"):   # generators and plain methods
+        method = getattr(Store, name)
+        assert method.__name__ == name and method.__doc__ == method.__wrapped__.__doc__
+    assert Store.games.__doc__.startswith("Finished games in plan order")
