@@ -385,3 +385,12 @@ def test_the_store_methods_keep_their_names_and_docstrings():
         method = getattr(Store, name)
         assert method.__name__ == name and method.__doc__ == method.__wrapped__.__doc__
     assert Store.games.__doc__.startswith("Finished games in plan order")
+
+
+def test_set_meta_sets_replaces_and_removes_one_entry(tmp_path):
+    with Store(tmp_path) as store:
+        store.set_meta("stopped", "interrupted")
+        store.set_meta("stopped", "the stopping rule")
+        assert store.meta() == {"stopped": "the stopping rule"}
+        store.set_meta("stopped", None)
+        assert store.meta() == {}
