@@ -310,17 +310,18 @@ def test_a_store_gone_read_only_under_the_driver_is_a_store_error_on_every_write
 def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
     with Store(tmp_path) as store:
         it = item(deals=30)
+        store.claim("t", "fp")
         store.add_items([item(f"i{k}", order=k) for k in range(200)])
         for index in range(30):
             store.add_game(it, index, record(seed=index, steps=300))
     path = tmp_path / FILE_NAME
     data = bytearray(path.read_bytes())
-    for page in range(3 * 4096, len(data) - 4096, 4096):   # the rows' pages, not the schema's
+    for page in range(4096, len(data) - 4096, 4096):   # every page but the schema
         data[page + 8:page + 200] = b"\xff" * 192
     path.write_bytes(bytes(data))
     with Store(tmp_path, create=False) as reader:
-        reads = [lambda: list(reader.records()), lambda: list(reader.games()), reader.items,
-                 reader.game_ids, lambda: reader.record(5), reader.finished_keys,
+        reads = [reader.meta, lambda: list(reader.records()), lambda: list(reader.games()),
+                 reader.items, reader.game_ids, lambda: reader.record(5), reader.finished_keys,
                  reader.fingerprint]
         for read in reads:
             with pytest.raises(StoreError, match="the results store is damaged"):
