@@ -395,3 +395,13 @@ def test_set_meta_sets_replaces_and_removes_one_entry(tmp_path):
         assert store.meta() == {"stopped": "the stopping rule"}
         store.set_meta("stopped", None)
         assert store.meta() == {}
+
+
+def test_quick_checks_verdict_is_told_on_one_line():
+    from arena.store import _first_problem
+
+    assert _first_problem("*** in database main ***\nPage 5: never used") == "Page 5: never used"
+    assert _first_problem("*** in database main ***\nPage 5: never used\nPage 6: never used") \
+        == "Page 5: never used, and 1 more"
+    # a verdict of another shape is quoted as it is
+    assert _first_problem("*** in database main ***") == "*** in database main ***"
