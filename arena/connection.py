@@ -18,7 +18,7 @@ from typing import Any, Hashable, Protocol
 
 from arena import protocol
 from arena.faults import Fault, FaultKind
-from arena.sandbox import BotProcess
+from arena.sandbox import BotProcess, ResourceLimits
 
 _READ = 1 << 16
 #: the end of stderr kept apart from the capped head, for a crash's detail
@@ -53,7 +53,7 @@ class Channel:
     """The referee's end of one bot's pipes."""
 
     def __init__(self, process: BotProcess, frame_cap: int = protocol.MAX_BOT_FRAME,
-                 stderr_cap: int = 64 << 10):
+                 stderr_cap: int = ResourceLimits.output):
         self.process = process
         self._stderr_cap = stderr_cap
         self._in = process.popen.stdin.fileno()

@@ -199,7 +199,7 @@ class Store:
                 verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
                 if verdict != "ok":
                     raise StoreError(f"{self.path}: the results store is damaged "
-                                     f"({verdict}); restore it from a copy")
+                                     f"({_first_problem(verdict)}); restore it from a copy")
                 self.db.executescript(SCHEMA)       # indexes added by newer versions
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
@@ -269,6 +269,7 @@ class Store:
                                ("conditions", given)):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
+    @_sound
     def bind_key(self, fingerprint: str) -> None:
         """Tie this store to the tournament's secret key (by its public
         fingerprint): its deals came from that key and no other."""
@@ -280,6 +281,7 @@ class Store:
             raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
                              f"this one {fingerprint}); give the tournament's own key")
 
+    @_sound
     def set_meta(self, key: str, value: str | None) -> None:
         """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
         with self.db:
@@ -364,6 +366,7 @@ class Store:
                              loads(scores), loads(ranks), loads(teams), loads(faults),
                              loads(dummies), moves, duration, int(seed))
 
+    @_sound
     def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
         """Every game's ``(id, key, tournament, finished, record)`` in plan order."""
         rows = self.db.execute("SELECT id, key, tournament, finished, record FROM games "
@@ -430,6 +433,14 @@ def check_file(path: Path) -> None:
         raise StoreError(f"{path}: truncated ({size} bytes, its header says "
                          f"{pages * page_size}); restore it from a copy or use another "
                          f"results folder")
+
+
+def _first_problem(verdict: str) -> str:
+    """``quick_check``'s verdict on one line: its first problem, and how many
+    more (a damaged store may list a hundred, one per line)."""
+    problems = [line for line in verdict.splitlines() if not line.startswith("***")]
+    more = f", and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return (problems[0] if problems else verdict) + more
 
 
 def _check_writable(path: Path) -> None:

@@ -2,6 +2,7 @@
 test holding the bot's ends of real OS pipes, so every partial read, partial
 write, stderr flood, end of stream and unasked frame is made on purpose."""
 
+import fcntl
 import os
 import subprocess
 import threading
@@ -11,24 +12,27 @@ from types import SimpleNamespace
 import pytest
 
 from arena import protocol
-from arena.connection import CRASH_CHARS, Channel, Fault, exchange, stderr_tail
+from arena.connection import CRASH_CHARS, Channel, Fault, PollSet, exchange, stderr_tail
 
 
 class FakeBot:
     """A bot process as Channel sees it: three pipes and a wait()."""
 
-    def __init__(self, status=None):
+    def __init__(self, status=None, exits_after=0.0):
         self.stdin, stdin_w = os.pipe()      # the bot reads what the referee writes
         stdout_r, self.stdout = os.pipe()    # the bot writes its answers here
         stderr_r, self.stderr = os.pipe()
         self.status = status
+        self.exits_after = exits_after       # seconds from its crash to its exit
+        self.waited = []                     # the timeout of every wait() for its status
         self.popen = SimpleNamespace(stdin=open(stdin_w, "wb", buffering=0),
                                      stdout=open(stdout_r, "rb", buffering=0),
                                      stderr=open(stderr_r, "rb", buffering=0),
                                      wait=self._wait)
 
     def _wait(self, timeout=None):
-        if self.status is None:
+        self.waited.append(timeout)
+        if self.status is None or (timeout is not None and timeout < self.exits_after):
             raise subprocess.TimeoutExpired("bot", timeout)
         return self.status
 
@@ -40,6 +44,13 @@ class FakeBot:
         header = _read_exactly(self.stdin, protocol.HEADER.size)
         (length,) = protocol.HEADER.unpack(header)
         return header + _read_exactly(self.stdin, length)
+
+
+def roomy(fd, size=1 << 20):
+    """Let a pipe hold ``size`` bytes, so one write can put more in it than
+    the referee takes in one read (64 KiB)."""
+    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    assert fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) >= size
 
 
 def _read_exactly(fd, size):
@@ -144,6 +155,54 @@ def test_end_of_output_is_a_crash_with_exit_status_and_last_words():
     assert channel.stderr_text() == ""
 
 
+def test_a_crash_waits_a_moment_for_the_exit_status_and_never_long():
+    dying = FakeBot(status=3, exits_after=0.1)   # exits a moment after closing its output
+    channel = Channel(dying)
+    channel.ask({"type": "act"})
+    os.close(dying.stdout)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault == Fault("crash", "closed its output, exit status 3")
+    living = FakeBot(status=None)                # closed its output but lives on
+    channel = Channel(living)
+    channel.ask({"type": "act"})
+    os.close(living.stdout)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault == Fault("crash", "closed its output")
+    [timeout] = living.waited                    # the referee is held up once, briefly
+    assert timeout is not None and 0.1 <= timeout <= 0.5
+
+
+def test_by_default_the_first_64_kib_of_stderr_are_kept():
+    bot = FakeBot()
+    roomy(bot.stderr)
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    flood = bytes(range(256)) * 300              # 76800 bytes, more than one read takes
+    assert os.write(bot.stderr, flood) == len(flood)
+    os.close(bot.stderr)
+
+    def answer_once_stderr_is_drained():
+        while channel._stderr_open:
+            time.sleep(0.005)
+        bot.say(ACTION)
+
+    writer = later(0, answer_once_stderr_is_drained)
+    assert exchange({"a": (channel, soon())})["a"][0] == ACTION
+    writer.join()
+    assert bytes(channel.stderr) == flood[:64 << 10]
+
+
+def test_an_unasked_frame_longer_than_one_read_is_still_found_before_the_question():
+    bot = FakeBot()
+    roomy(bot.stdout)
+    big = {"type": "action", "action": "x" * 100_000}
+    bot.say(big)                                 # all of it in the pipe at once
+    channel = Channel(bot)
+    channel.ask({"type": "act"})
+    assert channel.fault == Fault("protocol", "sent a 'action' message nobody asked for")
+    assert not channel.asked
+
+
 def test_a_bot_that_closed_its_input_is_a_crash():
     bot = FakeBot()
     channel = Channel(bot)
@@ -236,6 +295,51 @@ def test_simultaneous_movers_each_get_their_own_answer():
     results = exchange({0: (a, soon()), 1: (b, soon())})
     writer.join()
     assert results[0][0]["action"] == 1 and results[1][0]["action"] == 2
+
+
+class RecordedPolls(PollSet):
+    """A PollSet that notes how long each wait may sleep, and runs the next
+    of ``before_waits`` (what a bot does meanwhile) before each wait."""
+
+    def __init__(self, before_waits=()):
+        super().__init__()
+        self.timeouts = []
+        self._before = list(before_waits)
+
+    def wait(self, channels, timeout):
+        self.timeouts.append(timeout)
+        if self._before:
+            self._before.pop(0)()
+        super().wait(channels, timeout)
+
+
+def test_every_mover_gets_its_answer_or_its_timeout_and_no_wait_outlasts_the_nearest_deadline():
+    bots = [FakeBot(), FakeBot(), FakeBot()]
+    early, late, silent = channels = [Channel(bot) for bot in bots]
+    for channel in channels:
+        channel.ask({"type": "act"})
+    bots[0].say({"type": "action", "action": 0})     # before the wait begins
+    # the second mover answers during the second wait; the third never does
+    polls = RecordedPolls([lambda: None, lambda: bots[1].say({"type": "action", "action": 1})])
+    started = time.monotonic()
+    results = exchange({"early": (early, soon()), "late": (late, soon()),
+                        "silent": (silent, started + 0.3)}, polls=polls)
+    assert {key: reply for key, (reply, _) in results.items()} == {
+        "early": {"type": "action", "action": 0}, "late": {"type": "action", "action": 1},
+        "silent": Fault("timeout", "no answer before the deadline")}
+    assert len(polls.timeouts) >= 3 and all(0 <= t <= 0.3 for t in polls.timeouts)
+
+
+def test_the_crash_detail_quotes_the_end_of_stderr_only():
+    bot = FakeBot(status=1)
+    roomy(bot.stderr)
+    channel = Channel(bot, stderr_cap=0)
+    channel.ask({"type": "act"})
+    # words, then 10 KB of lines that say nothing, then the last words
+    os.write(bot.stderr, b"early words\n" + b"}\n" * 5000 + b"Error: last\n")
+    os.close(bot.stdout)
+    [(fault, _)] = exchange({"a": (channel, soon())}).values()
+    assert fault == Fault("crash", "closed its output, exit status 1: Error: last")
 
 
 def test_a_bystander_that_speaks_is_faulted_and_its_stderr_is_drained():

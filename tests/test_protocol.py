@@ -23,6 +23,14 @@ def test_oversized_header_is_refused_before_any_body_arrives():
         reader.feed(protocol.HEADER.pack(2**31))
 
 
+def test_a_stray_integer_key_is_read_like_any_unknown_key():
+    # keys are strings (docs/protocol.md), but the referee reads a bot's map
+    # whatever its keys and looks only at those it knows
+    reply = {"type": "action", "action": "wheat", "debug": {0: 5, 1: 7}, 2: "x"}
+    assert protocol.decode(msgpack.packb(reply)) == reply
+    assert protocol.expect_action(protocol.decode(msgpack.packb(reply))) == "wheat"
+
+
 def test_undecodable_or_typeless_frames_are_protocol_errors():
     with pytest.raises(protocol.ProtocolError, match="undecodable"):
         protocol.FrameReader().feed(protocol.HEADER.pack(1) + b"\xc1")
@@ -149,3 +157,10 @@ def test_a_frame_in_progress_is_never_over_the_cap_whatever_the_cap():
 def test_the_blocking_reader_reads_a_body_longer_than_small_integers():
     message = {"type": "act", "legal": list(range(300))}
     assert protocol.read_message(io.BytesIO(protocol.encode(message))) == message
+
+
+def test_the_referee_takes_frames_of_up_to_1_mib_from_a_bot():
+    # docs/protocol.md: a bot's frame longer than 1 MiB is refused unread
+    assert protocol.FrameReader().feed(protocol.HEADER.pack(1 << 20)) == []
+    with pytest.raises(protocol.ProtocolError, match="exceeds the cap of 1048576"):
+        protocol.FrameReader().feed(protocol.HEADER.pack((1 << 20) + 1))

@@ -1,6 +1,11 @@
 """The results store: one committed row per game, never twice, in plan order."""
 
+import json
+import os
+import re
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -99,6 +104,10 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
         find_store(None)
     Store(tmp_path / "results" / "one").close()
     assert find_store(None).name == "one"
+    Store(tmp_path / "results" / "two").close()
+    os.utime(tmp_path / "results" / "one" / FILE_NAME, (2_000_000_000, 2_000_000_000))
+    os.utime(tmp_path / "results" / "two" / FILE_NAME, (1_000_000_000, 1_000_000_000))
+    assert find_store(None).name == "one"   # the most recently written, not the first made
     assert find_store("given").name == "given"
 
 
@@ -141,6 +150,8 @@ def test_check_file_refuses_what_cannot_be_a_store_before_sqlite_sees_it(tmp_pat
     # a file exactly its header's length passes; with a WAL beside it that is not
     # empty the header's page count may be stale, so size is not judged
     bad.write_bytes(whole)
+    check_file(bad)
+    bad.write_bytes(whole + bytes(4096))    # longer than its header says: SQLite ignores the rest
     check_file(bad)
     bad.write_bytes(whole[:4096])
     (tmp_path / "bad.sqlite-wal").write_bytes(b"w")
@@ -188,6 +199,8 @@ def test_changed_conditions_are_named_key_by_key(tmp_path):
         "cpu None -> 2, memory 5 -> None, time.move 1.0 -> 0.5"
     assert _changes({"time": {"move": 1.0}}, {"time": 3}) == "time {'move': 1.0} -> 3"
     assert _changes({"a": 1}, {"a": 1}) == ""
+    text = '{"time": {"move": 1.5, "bank": 12345678}, "sandbox": "strict mode"}'
+    assert _changes(json.loads(text), json.loads(text)) == ""   # equal, not the same objects
     with Store(tmp_path) as store:
         store.claim("t", "fp", conditions={"time": {"move": 1.0}})
         store.claim("t", "fp", conditions={"time": {"move": 1.0}})   # the same: fine
@@ -228,3 +241,167 @@ def test_a_store_that_may_be_written_is_not_opened_immutable(tmp_path):
         # still in the writer's WAL: a reader opened immutable would not see it
         assert reader.count() == 2
     reader.close()
+
+
+def test_create_must_be_named(tmp_path):
+    # a bare True/False after the folder tells a reader nothing: create= is named
+    with pytest.raises(TypeError):
+        Store(tmp_path, False)
+
+
+def test_fingerprint_counts_the_games_up_to_an_id(tmp_path):
+    with Store(tmp_path) as store:
+        assert store.fingerprint() == (0, -1, 0.0)
+        for index in range(3):
+            store.add_game(item(), index, record(seed=100 + index))
+        finished = [f for (f,) in store.db.execute("SELECT finished FROM games ORDER BY id")]
+        count, last, total = store.fingerprint()
+        assert (count, last) == (3, 3) and total == pytest.approx(sum(finished))
+        count, last, total = store.fingerprint(up_to=2)
+        assert (count, last) == (2, 2) and total == pytest.approx(sum(finished[:2]))
+        store.db.execute("UPDATE games SET finished = finished + 1 WHERE id = 1")   # replaced
+        assert store.fingerprint()[2] == pytest.approx(sum(finished) + 1)
+        store.db.execute("UPDATE games SET id = 100000 WHERE id = 3")   # a long run's ids
+        assert store.fingerprint()[:2] == (3, 100000)
+
+
+def test_a_store_keeps_the_key_it_was_first_played_with(tmp_path):
+    with Store(tmp_path) as store:
+        store.bind_key("m")
+        store.bind_key("m")                  # resuming with the same key: fine
+        for other in ("a", "z"):             # another key, whichever way it sorts
+            with pytest.raises(StoreError, match=f"another key \\(fingerprint m, this one "
+                                                 f"{other}\\)"):
+                store.bind_key(other)
+        assert store.meta()["key"] == "m"
+
+
+def test_conditions_are_the_same_whatever_the_order_of_their_keys(tmp_path):
+    with Store(tmp_path) as store:
+        store.claim("t", "fp", conditions={"time": {"move": 1.0, "bank": 5}, "memory": 2})
+        store.claim("t", "fp", conditions={"memory": 2, "time": {"bank": 5, "move": 1.0}})
+        assert store.meta()["conditions"] == '{"memory": 2, "time": {"bank": 5, "move": 1.0}}'
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path):
+    other = sqlite3.connect(tmp_path / FILE_NAME)
+    other.execute("CREATE TABLE notes (text TEXT)")
+    other.commit()
+    other.close()
+    for create in (True, False):
+        with pytest.raises(StoreError, match="an SQLite file but not a results store"):
+            Store(tmp_path, create=create)
+    tables = sqlite3.connect(tmp_path / FILE_NAME).execute(
+        "SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("notes",)]
+
+
+def test_a_store_gone_read_only_under_the_driver_is_a_store_error_on_every_write(tmp_path):
+    with Store(tmp_path) as store:
+        store.db.execute("PRAGMA query_only = ON")   # as a disk remounted read-only
+        writes = [lambda: store.add_items([item()]), lambda: store.add_game(item(), 0, record()),
+                  lambda: store.claim("t", "fp"), lambda: store.bind_key("k"),
+                  lambda: store.set_meta("stopped", "interrupted")]
+        for write in writes:
+            with pytest.raises(StoreError, match="the results store is read-only"):
+                write()
+
+
+def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
+    with Store(tmp_path) as store:
+        it = item(deals=30)
+        store.claim("t", "fp")
+        store.add_items([item(f"i{k}", order=k) for k in range(200)])
+        for index in range(30):
+            store.add_game(it, index, record(seed=index, steps=300))
+    path = tmp_path / FILE_NAME
+    data = bytearray(path.read_bytes())
+    for page in range(4096, len(data) - 4096, 4096):   # every page but the schema
+        data[page + 8:page + 200] = b"\xff" * 192
+    path.write_bytes(bytes(data))
+    with Store(tmp_path, create=False) as reader:
+        reads = [reader.meta, lambda: list(reader.records()), lambda: list(reader.games()),
+                 reader.items, reader.game_ids, lambda: reader.record(5), reader.finished_keys,
+                 reader.fingerprint]
+        for read in reads:
+            with pytest.raises(StoreError, match="the results store is damaged"):
+                read()
+    # the driver checks the pages before adding to them, and says so on one line
+    with pytest.raises(StoreError) as refused:
+        Store(tmp_path)
+    assert "\n" not in str(refused.value)
+    assert re.fullmatch(rf"{re.escape(str(path))}: the results store is damaged \(On tree page "
+                        rf"\d+ .*, and \d+ more\); restore it from a copy", str(refused.value))
+
+
+def read_only_run(target, folder, code):
+    """Run ``code`` (``folder`` set) with ``target`` on a read-only bind mount,
+    in a mount namespace of its own: unwritable even for root; its output lines."""
+    shown = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+         f"mount --bind -o ro '{target}' '{target}' && ! sh -c 'echo >> {target}' 2>/dev/null"
+         f" && exec '{sys.executable}' -c \"$0\"", f"folder = {str(folder)!r}\n{code}"],
+        capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout.splitlines()
+
+
+def test_a_store_on_a_read_only_mount_is_refused_to_the_driver_and_read_by_readers(tmp_path):
+    with Store(tmp_path) as store:
+        store.add_game(item(), 0, record())
+    probe = ("from arena.store import Store, StoreError\n"
+             "try:\n    Store(folder)\nexcept StoreError as error:\n    print(error)\n"
+             "with Store(folder, create=False) as reader:\n    print(reader.count())\n")
+    path = tmp_path / FILE_NAME
+    expected = [f"{path}: the results store is read-only (Read-only file system)", "1"]
+    assert read_only_run(tmp_path, tmp_path, probe) == expected
+    # only the file read-only, its folder writable: the reader still leaves no file beside it
+    assert read_only_run(path, tmp_path, probe) == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_a_store_that_cannot_be_read_says_why_in_words(tmp_path):
+    (tmp_path / FILE_NAME).mkdir()
+    with pytest.raises(StoreError, match=r"results.sqlite: cannot read the results store: "
+                                         r"Is a directory$"):
+        Store(tmp_path, create=False)
+
+
+def test_a_game_record_seen_as_a_stored_game(tmp_path):
+    from arena.store import StoredGame
+
+    rec = record(seed=123, winner=1, steps=4)
+    rec.dummies.append(DummyResult("rob", 0.0, 4))
+    game = StoredGame.from_record(rec, "k/0", "k")
+    assert game == StoredGame(0, "k/0", "k", 0, 0, "g", 2, ["a", "b"], [5.0, 10.0], [2, 1],
+                              [0, 1], [None, None], [["mac", 1.0, 3], ["rob", 0.0, 4]],
+                              moves=4, duration=0.5, seed=123)
+    assert game.ranked == 4 and game.deal == ("g", 2, 123)
+
+
+def test_the_store_methods_keep_their_names_and_docstrings():
+    from arena.store import Store
+
+    for name in ("games", "records", "meta", "add_game"):   # generators and plain methods
+        method = getattr(Store, name)
+        assert method.__name__ == name and method.__doc__ == method.__wrapped__.__doc__
+    assert Store.games.__doc__.startswith("Finished games in plan order")
+
+
+def test_set_meta_sets_replaces_and_removes_one_entry(tmp_path):
+    with Store(tmp_path) as store:
+        store.set_meta("stopped", "interrupted")
+        store.set_meta("stopped", "the stopping rule")
+        assert store.meta() == {"stopped": "the stopping rule"}
+        store.set_meta("stopped", None)
+        assert store.meta() == {}
+
+
+def test_quick_checks_verdict_is_told_on_one_line():
+    from arena.store import _first_problem
+
+    assert _first_problem("*** in database main ***\nPage 5: never used") == "Page 5: never used"
+    assert _first_problem("*** in database main ***\nPage 5: never used\nPage 6: never used") \
+        == "Page 5: never used, and 1 more"
+    # a verdict of another shape is quoted as it is
+    assert _first_problem("*** in database main ***") == "*** in database main ***"
