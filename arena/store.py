@@ -181,6 +181,9 @@ class Store:
         self.path = self.folder / FILE_NAME
         if not self.path.exists():
             if not create:
+                if self.folder.is_file():
+                    raise StoreError(f"no results store in {self.folder}: it is a file, "
+                                     f"not a results folder")
                 raise StoreError(f"no results store in {self.folder} (expected {self.path})")
             self.folder.mkdir(parents=True, exist_ok=True)
             self._build()

@@ -130,7 +130,7 @@ def test_a_results_path_that_is_a_file(tmp_path, tiny):
     target.write_text("notes\n")
     one_line_error(arena("tournament", tiny, "--results", target), str(target), "is a file")
     for reader in (("leaderboard", target), ("replay", target, "1")):
-        one_line_error(arena(*reader), str(target), "no results store")
+        one_line_error(arena(*reader), str(target), "no results store", "is a file")
     assert target.read_text() == "notes\n"
 
 
