@@ -21,6 +21,7 @@ from arena.game import Action, Outcome, State
 
 from bots.farm_hand import CounterBot
 from bots.farm_hand import seek as seek_card
+from bots.ismcts.farm_hand_deals import decide
 from bots.ismcts.knowledge import Knowledge, random_rollout, rank_rewards
 from engines.farm_hand.cards import CARD_CODE, CARD_ID
 
@@ -69,5 +70,5 @@ def evaluate(state: State) -> list[float]:
             for rank, gain in zip(ranks, gained)]
 
 
-KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round,
+KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round, rule=decide,
                       advice=counter_move, advice_seconds=0.4, evaluate=evaluate, evaluate_end=True)

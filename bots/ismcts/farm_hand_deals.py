@@ -1,0 +1,206 @@
+"""Farm Hand's card play (and solitaire bids) searched exhaustively over
+sampled deals.
+
+A Farm Hand round is small: at most six cards in hand, follow-suit cuts the
+choices further, the dummies' play is fixed by the rules, and everything
+anyone learns during the round is the cards played.  So instead of sampling
+lines through a tree, this search draws ``WORLDS`` deals consistent with the
+observation (:func:`engines.farm_hand.game.sample_hands`) and solves the
+rest of the round over all of them at once, by expectimax over what the
+player *sees*: at each of its turns it picks the card with the best summed
+round score over the deals it cannot yet tell apart, and the deals are told
+apart by the cards the others play next.  Its later choices therefore use
+exactly what it will have seen -- no more (no card play tuned to one deal's
+hidden numbers, which sampled ISMCTS also avoids only when its tree is keyed
+by what is seen) and no less (an open-loop tree averages a later card over
+every number the dummies might show).
+
+Other seated players are modelled as ``farm-hand-counter`` plays in its own
+rollouts (:func:`bots.farm_hand.seek`: win while its bid needs tricks, duck
+once it is made), so card play is searched once the bids are known; a bid
+is searched only solitaire (no other bidder to model), where a bid's value
+is the round score of the best play towards it.
+
+Measured solitaire against the dummies (100 deals, duplicate seeds 0-99, see
+``docs/bots.md``): 40 deals a decision 15.7 points, the 200-iteration ISMCTS
+14.2 (with or without the tree keyed by what is seen).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from arena.game import Action, Observation
+
+from bots.farm_hand import seek
+from engines.farm_hand.cards import (CARD_CODE, CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
+                                     trick_winner)
+from engines.farm_hand.game import sample_hands
+
+#: deals solved per decision when the clock allows, and first (to time it)
+WORLDS = 120
+FIRST = 12
+#: the player's turns searched exhaustively before ``seek`` plays its rest
+#: (at a bid every bid's rest is played out: fewer)
+TURNS = 3
+BID_TURNS = 2
+
+
+class _Round:
+    """The fixed facts of the round being solved, from the observation."""
+
+    __slots__ = ("me", "table", "players", "bids", "points")
+
+    def __init__(self, observation: Observation):
+        self.me = observation["seat"]
+        self.table = observation["table"]
+        self.players = observation["players"]
+        self.bids = observation["bids"]
+        self.points = observation["points"]
+
+
+def _playable(hand: list[int], trick: list[int]) -> list[int]:
+    if trick:
+        suit = CARD_SUIT[trick[0]]
+        following = [card for card in hand if CARD_SUIT[card] == suit]
+        if following:
+            return following
+    return hand
+
+
+def _advance(rnd: _Round, hands, leader, trick, won, bid=None):
+    """Play the others (dummies: top-most playable card; seated players:
+    ``seek`` for their bid) until it is the player's turn or the round is
+    over -- or, given the player's ``bid``, the player too (by ``seek``, its
+    hand in ``hands``) to the round's end.  Returns (leader, trick, cards
+    the others played, over)."""
+    me, table, players = rnd.me, rnd.table, rnd.players
+    shown = []
+    while True:
+        if len(trick) == table:
+            place = trick_winner([CARD_NUMBER[card] for card in trick])
+            if place is not None:
+                leader = (leader + place) % table
+                won[leader] += 1
+            trick = []
+            if not hands[(me + 1) % table]:
+                return leader, trick, tuple(shown), True
+        seat = (leader + len(trick)) % table
+        hand = hands[seat]
+        playable = _playable(hand, trick)
+        if seat == me:
+            if bid is None:
+                return leader, trick, tuple(shown), False
+            card = seek(playable, trick, bid - won[me])
+        elif seat >= players:
+            card = playable[0]
+        else:
+            card = seek(playable, trick, rnd.bids[seat] - won[seat])
+        hand.remove(card)
+        trick = trick + [card]
+        shown.append(card)
+
+
+def _seek_values(rnd: _Round, worlds, hand: list[int], bids: range) -> list[int]:
+    """Per bid: the summed round score of the player playing the rest of the
+    round as ``seek`` does for that bid (the search's horizon)."""
+    totals = []
+    for bid in bids:
+        total = 0
+        for hands, leader, trick, won in worlds:
+            hands = [list(held) for held in hands]
+            hands[rnd.me] = list(hand)
+            won = list(won)
+            _advance(rnd, hands, leader, list(trick), won, bid)
+            total += round_score(bid, won[rnd.me], rnd.points)
+        totals.append(total)
+    return totals
+
+
+def _after(rnd: _Round, worlds, card):
+    """Every world after the player's ``card``, grouped by what it then sees."""
+    groups: dict[tuple, list] = {}
+    for hands, leader, trick, won in worlds:
+        hands = [list(hand) for hand in hands]
+        won = list(won)
+        leader, trick, shown, over = _advance(rnd, hands, leader, trick + [card], won)
+        groups.setdefault((shown, over), []).append((hands, leader, trick, won))
+    return groups
+
+
+def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
+                 turns: int) -> dict[int, list[int]]:
+    """Per playable card, per bid in ``bids``: the summed round score over
+    ``worlds`` (all alike to the player, its turn in each) of playing it and
+    then the best play towards the bid -- searched for ``turns`` more of the
+    player's turns (this one included), then by ``seek``."""
+    values = {}
+    for card in _playable(hand, worlds[0][2]):
+        rest = [other for other in hand if other != card]
+        total = [0] * len(bids)
+        for (shown, over), group in _after(rnd, worlds, card).items():
+            if over:
+                for index, bid in enumerate(bids):
+                    total[index] += sum(round_score(bid, won[rnd.me], rnd.points)
+                                        for _, _, _, won in group)
+            else:
+                for index, value in enumerate(_values(rnd, group, rest, bids, turns - 1)):
+                    total[index] += value
+        values[card] = total
+    return values
+
+
+def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:
+    """Per bid: the summed round score of the best play towards it (searched
+    for ``turns`` of the player's turns, then by ``seek``; the last card is
+    forced, so a hand of ``turns`` + 1 cards is searched to the end)."""
+    if turns <= 0 and len(hand) > 1:
+        return _seek_values(rnd, worlds, hand, bids)
+    return [max(column) for column in zip(*_card_values(rnd, worlds, hand, bids, turns).values())]
+
+
+def _worlds(rnd: _Round, observation: Observation, rng: random.Random, count: int):
+    """``count`` deals consistent with the observation, played on to the
+    player's turn."""
+    worlds = []
+    for _ in range(count):
+        hands = sample_hands(observation, rng)
+        won = list(observation["won"])
+        trick = [CARD_ID[code] for code in observation["trick"]]
+        leader, trick, _, _ = _advance(rnd, hands, observation["leader"], trick, won)
+        worlds.append((hands, leader, trick, won))
+    return worlds
+
+
+def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Random,
+           count: int) -> list[int]:
+    """Per legal action: its summed round score over ``count`` sampled deals."""
+    worlds = _worlds(rnd, observation, rng, count)
+    hand = [CARD_ID[code] for code in observation["hand"]]
+    if observation["phase"] == "bid":
+        return _values(rnd, worlds, hand, range(len(legal)), BID_TURNS)
+    bid = rnd.bids[rnd.me]
+    values = _card_values(rnd, worlds, hand, range(bid, bid + 1), TURNS)
+    return [values[CARD_ID[code]][0] for code in legal]
+
+
+def decide(observation: Observation, legal: list, rng: random.Random,
+           deadline: float) -> Action | None:
+    """The solved card (or solitaire bid); None for a bid with other
+    bidders.  A first solve of ``FIRST`` deals times the search; as many
+    deals as then fit before the monotonic ``deadline`` (``WORLDS`` at
+    most) are solved afresh and decide -- so with time to spare a fixed
+    seed always replays."""
+    rnd = _Round(observation)
+    if observation["phase"] == "bid" and rnd.players > 1:
+        return None
+    started = time.monotonic()
+    totals = _solve(rnd, observation, legal, rng, FIRST)
+    took = time.monotonic() - started
+    fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
+    if fits >= 2 * FIRST:
+        totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+    if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's
+        return legal[max(range(len(legal)), key=lambda i: (totals[i], -abs(legal[i] - 1)))]
+    return legal[max(range(len(legal)), key=totals.__getitem__)]

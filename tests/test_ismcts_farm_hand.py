@@ -1,0 +1,82 @@
+"""Farm Hand's exhaustive search over sampled deals
+(:mod:`bots.ismcts.farm_hand_deals`) on hand-built rounds whose best bid is
+known, and its use of the bot's chance and clock."""
+
+import random
+import time
+
+import pytest
+
+from bots.ismcts import farm_hand_deals
+from engines import engine_for
+
+FAR = 1e12  # a deadline that never comes
+
+
+def first_round(players, hands):
+    """Round 1 dealt as ``hands`` (table seats, dummies last): its observation
+    for seat 0 and its legal actions."""
+    state = engine_for("farm-hand").new_game(players, 3)
+    state.set_hands(hands)
+    return state.observation(0), state.legal_actions(0)
+
+
+def test_solitaire_bids_the_trick_a_card_surely_wins_and_not_one_it_surely_loses():
+    # Mac and Donald show a red and a yellow back: no 7 can be among them, so
+    # the purple 7 wins the one trick of round 1 whatever their numbers
+    observation, legal = first_round(1, [["purple7"], ["red4"], ["yellow2"]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == 1
+    # control: a red 1 beside a blue and a green back wins only if those two
+    # cancel each other, which they seldom do
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == 0
+
+
+def test_bids_with_other_bidders_are_left_to_the_search_and_cards_are_played():
+    state = engine_for("farm-hand").new_game(3, 5)
+    observation, legal = state.observation(0), state.legal_actions(0)
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) is None
+    while state.observation(0)["hand_size"] < 3:  # on to a round with a choice of cards
+        state.apply({seat: 0 for seat in state.to_act()} if state.observation(0)["phase"] == "bid"
+                    else {seat: state.legal_actions(seat)[0] for seat in state.to_act()})
+    state.apply({seat: 1 for seat in state.to_act()})
+    seat = state.to_act()[0]
+    legal = state.legal_actions(seat)
+    card = farm_hand_deals.decide(state.observation(seat), legal, random.Random(1), FAR)
+    assert card in legal
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The number of deals of every solve ``decide`` makes."""
+    counts = []
+    solve = farm_hand_deals._solve
+
+    def counting(rnd, observation, legal, rng, count):
+        counts.append(count)
+        return solve(rnd, observation, legal, rng, count)
+
+    monkeypatch.setattr(farm_hand_deals, "_solve", counting)
+    return counts
+
+
+def test_the_clock_bounds_the_deals_solved(counted):
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    farm_hand_deals.decide(observation, legal, random.Random(1), FAR)
+    assert counted == [farm_hand_deals.FIRST, farm_hand_deals.WORLDS]
+    counted.clear()
+    # a deadline already past: the first, timing solve answers alone
+    farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic())
+    assert counted == [farm_hand_deals.FIRST]
+
+
+def test_the_same_chance_gives_the_same_answer():
+    state = engine_for("farm-hand").new_game(1, 11)
+    while state.observation(0)["hand_size"] < 4:
+        state.apply({0: state.legal_actions(0)[0]})
+    observation, legal = state.observation(0), state.legal_actions(0)
+    answers = set()
+    for _ in range(2):
+        rng = random.Random(4)
+        answers.add((farm_hand_deals.decide(observation, legal, rng, FAR), rng.random()))
+    assert len(answers) == 1
