@@ -97,7 +97,8 @@ class IsmctsBot(Bot):
             if ruled is not None:
                 return ruled
         advice = None  # asked first, so its time counts against the move's
-        if settings.advice and knowledge.advice is not None and thinking >= knowledge.advice_seconds:
+        left = thinking - (time.monotonic() - started)
+        if settings.advice and knowledge.advice is not None and left >= knowledge.advice_seconds:
             advice = knowledge.advice(observation, legal, self.rng)
         search = Search(self.engine, knowledge, self.rng, settings.exploration,
                         settings.depth, self.rollout)

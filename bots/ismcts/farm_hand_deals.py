@@ -47,12 +47,18 @@ TURNS = 3
 BID_TURNS = 2
 
 
+class _OutOfTime(Exception):
+    """The deadline passed in the middle of a solve."""
+
+
 class _Round:
-    """The fixed facts of the round being solved, from the observation."""
+    """The fixed facts of the round being solved, from the observation, and
+    the monotonic deadline of the solve."""
 
-    __slots__ = ("me", "table", "players", "bids", "points")
+    __slots__ = ("me", "table", "players", "bids", "points", "deadline")
 
-    def __init__(self, observation: Observation):
+    def __init__(self, observation: Observation, deadline: float):
+        self.deadline = deadline
         self.me = observation["seat"]
         self.table = observation["table"]
         self.players = observation["players"]
@@ -135,6 +141,8 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
     ``worlds`` (all alike to the player, its turn in each) of playing it and
     then the best play towards the bid -- searched for ``turns`` more of the
     player's turns (this one included), then by ``seek``."""
+    if time.monotonic() > rnd.deadline:
+        raise _OutOfTime
     values = {}
     for card in _playable(hand, worlds[0][2]):
         rest = [other for other in hand if other != card]
@@ -188,19 +196,26 @@ def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Rando
 def decide(observation: Observation, legal: list, rng: random.Random,
            deadline: float) -> Action | None:
     """The solved card (or solitaire bid); None for a bid with other
-    bidders.  A first solve of ``FIRST`` deals times the search; as many
-    deals as then fit before the monotonic ``deadline`` (``WORLDS`` at
-    most) are solved afresh and decide -- so with time to spare a fixed
-    seed always replays."""
-    rnd = _Round(observation)
+    bidders, or when not even the first solve ends by the monotonic
+    ``deadline`` (the tree search then answers at once).  The first solve
+    of ``FIRST`` deals times the search; as many deals as then fit before
+    the deadline (``WORLDS`` at most) are solved afresh and decide -- so
+    with time to spare a fixed seed always replays."""
+    rnd = _Round(observation, deadline)
     if observation["phase"] == "bid" and rnd.players > 1:
         return None
     started = time.monotonic()
-    totals = _solve(rnd, observation, legal, rng, FIRST)
+    try:
+        totals = _solve(rnd, observation, legal, rng, FIRST)
+    except _OutOfTime:
+        return None
     took = time.monotonic() - started
     fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
     if fits >= 2 * FIRST:
-        totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+        try:
+            totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+        except _OutOfTime:
+            pass
     if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's
         return legal[max(range(len(legal)), key=lambda i: (totals[i], -abs(legal[i] - 1)))]
     return legal[max(range(len(legal)), key=totals.__getitem__)]
