@@ -42,9 +42,8 @@ from engines.farm_hand.game import sample_hands
 WORLDS = 120
 FIRST = 12
 #: the player's turns searched exhaustively before ``seek`` plays its rest
-#: (at a bid every bid's rest is played out: fewer)
+#: (the last card is forced: hands of up to four cards are solved exactly)
 TURNS = 3
-BID_TURNS = 2
 
 
 class _OutOfTime(Exception):
@@ -75,12 +74,13 @@ def _playable(hand: list[int], trick: list[int]) -> list[int]:
     return hand
 
 
-def _advance(rnd: _Round, hands, leader, trick, won, bid=None):
+def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     """Play the others (dummies: top-most playable card; seated players:
     ``seek`` for their bid) until it is the player's turn or the round is
     over -- or, given the player's ``bid``, the player too (by ``seek``, its
-    hand in ``hands``) to the round's end.  Returns (leader, trick, cards
-    the others played, over)."""
+    hand in ``hands``) to the round's end, or to the end of the trick that
+    brings its tricks to ``until``.  Returns (leader, trick, cards the
+    others played, over)."""
     me, table, players = rnd.me, rnd.table, rnd.players
     shown = []
     while True:
@@ -92,6 +92,8 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None):
             trick = []
             if not hands[(me + 1) % table]:
                 return leader, trick, tuple(shown), True
+            if until is not None and won[me] >= until:
+                return leader, trick, tuple(shown), False
         seat = (leader + len(trick)) % table
         hand = hands[seat]
         playable = _playable(hand, trick)
@@ -111,17 +113,45 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None):
 def _seek_values(rnd: _Round, worlds, hand: list[int], bids: range) -> list[int]:
     """Per bid: the summed round score of the player playing the rest of the
     round as ``seek`` does for that bid (the search's horizon)."""
-    totals = []
-    for bid in bids:
-        total = 0
-        for hands, leader, trick, won in worlds:
-            hands = [list(held) for held in hands]
-            hands[rnd.me] = list(hand)
-            won = list(won)
-            _advance(rnd, hands, leader, list(trick), won, bid)
-            total += round_score(bid, won[rnd.me], rnd.points)
-        totals.append(total)
+    totals = [0] * len(bids)
+    for hands, leader, trick, won in worlds:
+        hands = [list(held) for held in hands]
+        hands[rnd.me] = list(hand)
+        won = list(won)
+        if len(bids) == 1:
+            _advance(rnd, hands, leader, list(trick), won, bid=bids[0])
+            totals[0] += round_score(bids[0], won[rnd.me], rnd.points)
+            continue
+        finals = _seek_finals(rnd, hands, leader, list(trick), won, bids[-1])
+        for index, bid in enumerate(bids):
+            totals[index] += round_score(bid, finals[bid], rnd.points)
     return totals
+
+
+def _seek_finals(rnd: _Round, hands, leader, trick, won, top: int) -> list[int]:
+    """Per bid 0 .. ``top``: the tricks the player ends the round with,
+    playing ``seek`` for that bid (the arguments are consumed).  ``seek``
+    only asks whether more tricks are needed, so the line of bid b is the
+    line of "always more" until the b-th trick is won, then of ducking: one
+    winning line, and a ducking one forked wherever it reaches a bid."""
+    me, more = rnd.me, top + len(hands[rnd.me]) + 1
+
+    def ducked(count):
+        copy, tally = [list(held) for held in hands], list(won)
+        _advance(rnd, copy, leader, list(trick), tally, bid=count)
+        return tally[me]
+
+    count = won[me]
+    finals = [ducked(count)] * (top + 1)  # every bid already reached ducks from now
+    while count < top:
+        leader, trick, _, over = _advance(rnd, hands, leader, trick, won, bid=more,
+                                          until=count + 1)
+        if over:  # the rest never reach their bid: "always more" to the end
+            finals[count + 1:] = [won[me]] * (top - count)
+            return finals
+        count = won[me]
+        finals[count] = ducked(count)
+    return finals
 
 
 def _after(rnd: _Round, worlds, card):
@@ -187,7 +217,7 @@ def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Rando
     worlds = _worlds(rnd, observation, rng, count)
     hand = [CARD_ID[code] for code in observation["hand"]]
     if observation["phase"] == "bid":
-        return _values(rnd, worlds, hand, range(len(legal)), BID_TURNS)
+        return _values(rnd, worlds, hand, range(len(legal)), TURNS)
     bid = rnd.bids[rnd.me]
     values = _card_values(rnd, worlds, hand, range(bid, bid + 1), TURNS)
     return [values[CARD_ID[code]][0] for code in legal]
