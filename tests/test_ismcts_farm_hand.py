@@ -81,3 +81,25 @@ def test_the_same_chance_gives_the_same_answer():
         rng = random.Random(4)
         answers.add((farm_hand_deals.decide(observation, legal, rng, FAR), rng.random()))
     assert len(answers) == 1
+
+
+def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
+    # the bid search plays the rest of the round by seek for all bids at once
+    # (forking a ducking line at each trick won); a line per bid must agree
+    engine, rng, compared = engine_for("farm-hand"), random.Random(2), 0
+    for players in (1, 3):
+        state = engine.new_game(players, 8)
+        while state.to_act():
+            seat = state.to_act()[0]
+            observation = state.observation(seat)
+            if observation["phase"] == "play" and len(observation["hand"]) > 1:
+                rnd = farm_hand_deals._Round(observation, FAR)
+                hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
+                bids = range(observation["hand_size"] + 1)
+                for world in farm_hand_deals._worlds(rnd, observation, rng, 2):
+                    each = [farm_hand_deals._seek_values(rnd, [world], hand, range(bid, bid + 1))[0]
+                            for bid in bids]
+                    assert farm_hand_deals._seek_values(rnd, [world], hand, bids) == each
+                    compared += 1
+            state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    assert compared > 20
