@@ -11,6 +11,11 @@ A round scores only an exact bid, so random card play says little about
 whether a bid can be made: the ``seek`` rollout plays every seat as
 ``farm-hand-counter`` plays itself (:func:`bots.farm_hand.seek`: win while
 tricks are still needed, duck once the bid is made).
+
+Solitaire, every decision is answered by an exhaustive search over sampled
+deals instead (``rule``, :mod:`bots.ismcts.farm_hand_deals`): against the
+fixed play of Mac and Donald it scored 1.3-1.6 points a game more than the
+tree search.
 """
 
 from __future__ import annotations

@@ -1,29 +1,26 @@
-"""Farm Hand's card play (and solitaire bids) searched exhaustively over
-sampled deals.
+"""Solitaire Farm Hand searched exhaustively over sampled deals.
 
-A Farm Hand round is small: at most six cards in hand, follow-suit cuts the
-choices further, the dummies' play is fixed by the rules, and everything
-anyone learns during the round is the cards played.  So instead of sampling
-lines through a tree, this search draws ``WORLDS`` deals consistent with the
-observation (:func:`engines.farm_hand.game.sample_hands`) and solves the
-rest of the round over all of them at once, by expectimax over what the
-player *sees*: at each of its turns it picks the card with the best summed
-round score over the deals it cannot yet tell apart, and the deals are told
-apart by the cards the others play next.  Its later choices therefore use
-exactly what it will have seen -- no more (no card play tuned to one deal's
-hidden numbers, which sampled ISMCTS also avoids only when its tree is keyed
-by what is seen) and no less (an open-loop tree averages a later card over
-every number the dummies might show).
+Solitaire, a Farm Hand round is small: at most six cards in hand,
+follow-suit cuts the choices further, Mac's and Donald's play is fixed by
+the rules, and all the player learns during the round is the cards they
+play.  So instead of sampling lines through a tree, this search draws deals
+consistent with the observation (:func:`engines.farm_hand.game.sample_hands`)
+and solves the rest of the round over all of them at once, by expectimax
+over what the player *sees*: at each of its turns it picks the card with
+the best summed round score over the deals it cannot yet tell apart, and
+the deals are told apart by the cards the dummies play next.  Its later
+choices therefore use exactly what it will have seen -- no more (no card
+play tuned to one deal's hidden numbers) and no less (an open-loop tree
+averages a later card over every number the dummies might show).  After
+``TURNS`` of its turns the player plays on as ``farm-hand-counter`` does in
+its own rollouts (:func:`bots.farm_hand.seek`), and a bid is worth the
+round score of the best play towards it.
 
-Other seated players are modelled as ``farm-hand-counter`` plays in its own
-rollouts (:func:`bots.farm_hand.seek`: win while its bid needs tricks, duck
-once it is made), so card play is searched once the bids are known; a bid
-is searched only solitaire (no other bidder to model), where a bid's value
-is the round score of the best play towards it.
-
-Measured solitaire against the dummies (100 deals, duplicate seeds 0-99, see
-``docs/bots.md``): 40 deals a decision 15.7 points, the 200-iteration ISMCTS
-14.2 (with or without the tree keyed by what is seen).
+Measured solitaire (deals 0-99, ``docs/bots.md``): 15.7 points, 21 reached
+in 29%, against 14.2 and 18% for the 200-iteration ISMCTS (with or without
+its tree keyed by the dummies' cards seen).  At three seats, with the other
+players modelled as ``seek`` players, it played worse than the tree search
+with the counter's advice, so only solitaire is answered here.
 """
 
 from __future__ import annotations
@@ -54,14 +51,12 @@ class _Round:
     """The fixed facts of the round being solved, from the observation, and
     the monotonic deadline of the solve."""
 
-    __slots__ = ("me", "table", "players", "bids", "points", "deadline")
+    __slots__ = ("me", "table", "points", "deadline")
 
     def __init__(self, observation: Observation, deadline: float):
         self.deadline = deadline
         self.me = observation["seat"]
         self.table = observation["table"]
-        self.players = observation["players"]
-        self.bids = observation["bids"]
         self.points = observation["points"]
 
 
@@ -75,13 +70,12 @@ def _playable(hand: list[int], trick: list[int]) -> list[int]:
 
 
 def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
-    """Play the others (dummies: top-most playable card; seated players:
-    ``seek`` for their bid) until it is the player's turn or the round is
-    over -- or, given the player's ``bid``, the player too (by ``seek``, its
-    hand in ``hands``) to the round's end, or to the end of the trick that
-    brings its tricks to ``until``.  Returns (leader, trick, cards the
-    others played, over)."""
-    me, table, players = rnd.me, rnd.table, rnd.players
+    """Play the dummies (their top-most playable card) until it is the
+    player's turn or the round is over -- or, given the player's ``bid``,
+    the player too (by ``seek``, its hand in ``hands``) to the round's end,
+    or to the end of the trick that brings its tricks to ``until``.
+    Returns (leader, trick, cards the dummies played, over)."""
+    me, table = rnd.me, rnd.table
     shown = []
     while True:
         if len(trick) == table:
@@ -101,10 +95,8 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
             if bid is None:
                 return leader, trick, tuple(shown), False
             card = seek(playable, trick, bid - won[me])
-        elif seat >= players:
-            card = playable[0]
         else:
-            card = seek(playable, trick, rnd.bids[seat] - won[seat])
+            card = playable[0]
         hand.remove(card)
         trick = trick + [card]
         shown.append(card)
@@ -218,22 +210,22 @@ def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Rando
     hand = [CARD_ID[code] for code in observation["hand"]]
     if observation["phase"] == "bid":
         return _values(rnd, worlds, hand, range(len(legal)), TURNS)
-    bid = rnd.bids[rnd.me]
+    bid = observation["bids"][rnd.me]
     values = _card_values(rnd, worlds, hand, range(bid, bid + 1), TURNS)
     return [values[CARD_ID[code]][0] for code in legal]
 
 
 def decide(observation: Observation, legal: list, rng: random.Random,
            deadline: float) -> Action | None:
-    """The solved card (or solitaire bid); None for a bid with other
-    bidders, or when not even the first solve ends by the monotonic
-    ``deadline`` (the tree search then answers at once).  The first solve
+    """The solved bid or card solitaire; None at a table of several players,
+    or when not even the first solve ends by the monotonic ``deadline``
+    (the tree search then answers at once).  The first solve
     of ``FIRST`` deals times the search; as many deals as then fit before
     the deadline (``WORLDS`` at most) are solved afresh and decide -- so
     with time to spare a fixed seed always replays."""
-    rnd = _Round(observation, deadline)
-    if observation["phase"] == "bid" and rnd.players > 1:
+    if observation["players"] > 1:
         return None
+    rnd = _Round(observation, deadline)
     started = time.monotonic()
     try:
         totals = _solve(rnd, observation, legal, rng, FIRST)
