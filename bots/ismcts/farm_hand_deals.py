@@ -25,6 +25,7 @@ with the counter's advice, so only solitaire is answered here.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -204,40 +205,41 @@ def _worlds(rnd: _Round, observation: Observation, rng: random.Random, count: in
 
 
 def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Random,
-           count: int) -> list[int]:
-    """Per legal action: its summed round score over ``count`` sampled deals."""
+           count: int, turns: int = TURNS) -> list[int]:
+    """Per legal action: its summed round score over ``count`` sampled deals
+    (searched for ``turns`` of the player's turns)."""
     worlds = _worlds(rnd, observation, rng, count)
     hand = [CARD_ID[code] for code in observation["hand"]]
     if observation["phase"] == "bid":
-        return _values(rnd, worlds, hand, range(len(legal)), TURNS)
+        return _values(rnd, worlds, hand, range(len(legal)), turns)
     bid = observation["bids"][rnd.me]
-    values = _card_values(rnd, worlds, hand, range(bid, bid + 1), TURNS)
+    values = _card_values(rnd, worlds, hand, range(bid, bid + 1), turns)
     return [values[CARD_ID[code]][0] for code in legal]
 
 
 def decide(observation: Observation, legal: list, rng: random.Random,
            deadline: float) -> Action | None:
-    """The solved bid or card solitaire; None at a table of several players,
-    or when not even the first solve ends by the monotonic ``deadline``
-    (the tree search then answers at once).  The first solve
-    of ``FIRST`` deals times the search; as many deals as then fit before
-    the deadline (``WORLDS`` at most) are solved afresh and decide -- so
-    with time to spare a fixed seed always replays."""
+    """The solved bid or card solitaire (None at a table of several
+    players).  A quick solve (``FIRST`` deals, one turn searched, ``seek``
+    after: the counter bot's own judgement) is the answer if nothing better
+    ends by the monotonic ``deadline``; a first full solve of ``FIRST`` deals
+    then times the search, and as many deals as fit after it (``WORLDS`` at
+    most) are solved afresh and decide -- so with time to spare a fixed seed
+    always replays."""
     if observation["players"] > 1:
         return None
-    rnd = _Round(observation, deadline)
+    rnd = _Round(observation, math.inf)
+    totals = _solve(rnd, observation, legal, rng, FIRST, turns=1)
+    rnd.deadline = deadline
     started = time.monotonic()
     try:
         totals = _solve(rnd, observation, legal, rng, FIRST)
-    except _OutOfTime:
-        return None
-    took = time.monotonic() - started
-    fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
-    if fits >= 2 * FIRST:
-        try:
+        took = time.monotonic() - started
+        fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
+        if fits >= 2 * FIRST:
             totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
-        except _OutOfTime:
-            pass
+    except _OutOfTime:
+        pass
     if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's
         return legal[max(range(len(legal)), key=lambda i: (totals[i], -abs(legal[i] - 1)))]
     return legal[max(range(len(legal)), key=totals.__getitem__)]
