@@ -16,9 +16,11 @@ averages a later card over every number the dummies might show).  After
 its own rollouts (:func:`bots.farm_hand.seek`), and a bid is worth the
 round score of the best play towards it.
 
-Measured solitaire (deals 0-99, ``docs/bots.md``): 15.7 points, 21 reached
-in 29%, against 14.2 and 18% for the 200-iteration ISMCTS (with or without
-its tree keyed by the dummies' cards seen).  At three seats, with the other
+Measured solitaire (``docs/bots.md``): 15.2 points a game, 21 reached in
+21% (deals 0-199, 1 s a move, loaded), against 14.3 and 17% for the
+200-iteration ISMCTS with the counter's advice (deals 0-299), and +1.1
+points paired against the tree search alone (deals 0-99, with or without
+its tree keyed by the dummies' cards seen: both 14.2).  At three seats, with the other
 players modelled as ``seek`` players, it played worse than the tree search
 with the counter's advice, so only solitaire is answered here.
 """
