@@ -9,10 +9,11 @@ from engines import engine_for
 
 
 def bot_at_first_bid(settings):
-    """An ismcts bot for solitaire Farm Hand and its first bid's observation."""
+    """An ismcts bot for Farm Hand at three seats and its first bid's observation
+    (a bid among bidders: searched, not answered by the deals search)."""
     bot = IsmctsBot()
     bot.new_match({"game": "farm-hand", "seed": 3, "settings": settings})
-    state = engine_for("farm-hand").new_game(1, 3)
+    state = engine_for("farm-hand").new_game(3, 3)
     return bot, state.observation(0), state.legal_actions(0)
 
 

@@ -65,9 +65,11 @@ def load():
         spinner.wait()
 
 
-def test_clock_mode_keeps_within_the_move_time_under_load(registry, load):
+@pytest.mark.parametrize("game, players", [("vegetables", 2), ("farm-hand", 1)])
+def test_clock_mode_keeps_within_the_move_time_under_load(registry, load, game, players):
+    # (Farm Hand solitaire: its deals search answers every decision, by the clock)
     move = 0.15
-    record = match(registry, "vegetables", 2, None, "random", {}, limit=Limit(move=move, grace=0.0))
+    record = match(registry, game, players, None, "random", {}, limit=Limit(move=move, grace=0.0))
     seat = record.seats[0]
     assert seat.fault is None, seat.fault_detail
     assert seat.moves > 5

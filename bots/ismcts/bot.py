@@ -88,16 +88,17 @@ class IsmctsBot(Bot):
         started = time.monotonic()
         if len(legal) == 1:
             return legal[0]
-        if self.knowledge.rule is not None:
-            ruled = self.knowledge.rule(observation, legal)
-            if ruled is not None:
-                return ruled
         settings, knowledge = self.settings, self.knowledge
         budget = max(0.0, clock.get("move", 1.0) + clock.get("bank", 0.0) - settings.margin)
         hard = started + budget
         thinking = budget if settings.iterations else settings.think_time(clock)
+        if knowledge.rule is not None:
+            ruled = knowledge.rule(observation, legal, self.rng, started + thinking)
+            if ruled is not None:
+                return ruled
         advice = None  # asked first, so its time counts against the move's
-        if settings.advice and knowledge.advice is not None and thinking >= knowledge.advice_seconds:
+        left = thinking - (time.monotonic() - started)
+        if settings.advice and knowledge.advice is not None and left >= knowledge.advice_seconds:
             advice = knowledge.advice(observation, legal, self.rng)
         search = Search(self.engine, knowledge, self.rng, settings.exploration,
                         settings.depth, self.rollout)

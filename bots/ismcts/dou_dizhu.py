@@ -49,8 +49,10 @@ def _is_bomb(play: str) -> bool:
     return play == "BR" or (len(play) == 4 and play.count(play[0]) == 4)
 
 
-def greedy_bid(observation: Observation, legal: list) -> Action | None:
-    """``dou-dizhu-greedy``'s bid by hand strength (None: not an auction)."""
+def greedy_bid(observation: Observation, legal: list, rng: random.Random | None = None,
+               deadline: float = 0.0) -> Action | None:
+    """``dou-dizhu-greedy``'s bid by hand strength (None: not an auction;
+    the bot's chance and deadline are not needed)."""
     if not legal[0].startswith("bid:"):
         return None
     return _GREEDY.act(observation, legal, {})

@@ -11,6 +11,11 @@ A round scores only an exact bid, so random card play says little about
 whether a bid can be made: the ``seek`` rollout plays every seat as
 ``farm-hand-counter`` plays itself (:func:`bots.farm_hand.seek`: win while
 tricks are still needed, duck once the bid is made).
+
+Solitaire, every decision is answered by an exhaustive search over sampled
+deals instead (``rule``, :mod:`bots.ismcts.farm_hand_deals`): against the
+fixed play of Mac and Donald it scores about a point a game more than the
+tree search.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from arena.game import Action, Outcome, State
 
 from bots.farm_hand import CounterBot
 from bots.farm_hand import seek as seek_card
+from bots.ismcts.farm_hand_deals import decide
 from bots.ismcts.knowledge import Knowledge, random_rollout, rank_rewards
 from engines.farm_hand.cards import CARD_CODE, CARD_ID
 
@@ -69,5 +75,5 @@ def evaluate(state: State) -> list[float]:
             for rank, gain in zip(ranks, gained)]
 
 
-KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round,
+KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round, rule=decide,
                       advice=counter_move, advice_seconds=0.4, evaluate=evaluate, evaluate_end=True)

@@ -78,8 +78,11 @@ class Knowledge:
     position like
     ``reward`` scores an outcome (with ``evaluate_end``, ``evaluate``
     scores the finished game too, where the last stretch of play should be
-    judged like every other).  ``rule`` may answer a decision without
-    any search (None: search it), where a heuristic measured better.
+    judged like every other).
+    ``rule(observation, legal, rng, deadline)`` may answer a decision
+    without the tree search (None: search it), where a heuristic or a
+    game's own exhaustive search measured better; ``deadline`` is the
+    monotonic time its answer is due by.
     ``advice`` is a heuristic's move for the bot's own observation (and
     the bot's chance, for its tie-breaks): the
     search plays it unless its own choice scored clearly better
@@ -93,7 +96,7 @@ class Knowledge:
     depth: int = 0
     horizon: Callable[[State], Hashable] | None = None
     turns: int = 1
-    rule: Callable[[Observation, list], Action | None] | None = None
+    rule: Callable[[Observation, list, random.Random, float], Action | None] | None = None
     advice: Callable[[Observation, list, random.Random], Action] | None = None
     advice_seconds: float = 0.0
     evaluate: Callable[[State], list[float]] = _no_evaluation

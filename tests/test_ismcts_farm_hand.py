@@ -1,0 +1,106 @@
+"""Solitaire Farm Hand's exhaustive search over sampled deals
+(:mod:`bots.ismcts.farm_hand_deals`) on hand-built rounds whose best bid is
+known, and its use of the bot's chance and clock."""
+
+import random
+import time
+
+import pytest
+
+from bots.ismcts import farm_hand_deals
+from engines import engine_for
+
+FAR = 1e12  # a deadline that never comes
+
+
+def first_round(players, hands):
+    """Round 1 dealt as ``hands`` (table seats, dummies last): its observation
+    for seat 0 and its legal actions."""
+    state = engine_for("farm-hand").new_game(players, 3)
+    state.set_hands(hands)
+    return state.observation(0), state.legal_actions(0)
+
+
+def test_solitaire_bids_the_trick_a_card_surely_wins_and_not_one_it_surely_loses():
+    # Mac and Donald show a red and a yellow back: no 7 can be among them, so
+    # the purple 7 wins the one trick of round 1 whatever their numbers
+    observation, legal = first_round(1, [["purple7"], ["red4"], ["yellow2"]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == 1
+    # control: a red 1 beside a blue and a green back wins only if those two
+    # cancel each other, which they seldom do
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == 0
+
+
+def test_a_table_of_several_players_is_left_to_the_tree_search():
+    state = engine_for("farm-hand").new_game(3, 5)
+    assert farm_hand_deals.decide(state.observation(0), state.legal_actions(0),
+                                  random.Random(1), FAR) is None
+    state.apply({seat: 1 for seat in state.to_act()})
+    seat = state.to_act()[0]
+    assert farm_hand_deals.decide(state.observation(seat), state.legal_actions(seat),
+                                  random.Random(1), FAR) is None
+    # control: solitaire, the same kind of decisions are answered
+    alone = engine_for("farm-hand").new_game(1, 5)
+    assert farm_hand_deals.decide(alone.observation(0), alone.legal_actions(0),
+                                  random.Random(1), FAR) in alone.legal_actions(0)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The number of deals of every solve ``decide`` makes."""
+    counts = []
+    solve = farm_hand_deals._solve
+
+    def counting(rnd, observation, legal, rng, count, turns=farm_hand_deals.TURNS):
+        counts.append(count)
+        return solve(rnd, observation, legal, rng, count, turns)
+
+    monkeypatch.setattr(farm_hand_deals, "_solve", counting)
+    return counts
+
+
+def test_the_clock_bounds_the_deals_solved(counted):
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    quick, full = farm_hand_deals.FIRST, farm_hand_deals.WORLDS
+    farm_hand_deals.decide(observation, legal, random.Random(1), FAR)
+    assert counted == [quick, quick, full]   # the quick answer, the timing solve, the full one
+    counted.clear()
+    # a deadline already past: the full solves give up, the quick one answers
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic()) in legal
+    assert counted == [quick, quick]
+
+
+def test_the_same_chance_gives_the_same_answer():
+    state = engine_for("farm-hand").new_game(1, 11)
+    while state.observation(0)["hand_size"] < 4:
+        state.apply({0: state.legal_actions(0)[0]})
+    observation, legal = state.observation(0), state.legal_actions(0)
+    answers = set()
+    for _ in range(2):
+        rng = random.Random(4)
+        answers.add((farm_hand_deals.decide(observation, legal, rng, FAR), rng.random()))
+    assert len(answers) == 1
+
+
+def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
+    # the bid search plays the rest of the round by seek for all bids at once
+    # (forking a ducking line at each trick won); a line per bid must agree
+    # (bids are searched solitaire only)
+    engine, rng, compared = engine_for("farm-hand"), random.Random(2), 0
+    for seed in (8, 9):
+        state = engine.new_game(1, seed)
+        while state.to_act():
+            seat = state.to_act()[0]
+            observation = state.observation(seat)
+            if observation["phase"] == "play" and len(observation["hand"]) > 1:
+                rnd = farm_hand_deals._Round(observation, FAR)
+                hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
+                bids = range(observation["hand_size"] + 1)
+                for world in farm_hand_deals._worlds(rnd, observation, rng, 2):
+                    each = [farm_hand_deals._seek_values(rnd, [world], hand, range(bid, bid + 1))[0]
+                            for bid in bids]
+                    assert farm_hand_deals._seek_values(rnd, [world], hand, bids) == each
+                    compared += 1
+            state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    assert compared > 20
