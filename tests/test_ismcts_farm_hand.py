@@ -71,6 +71,20 @@ def test_the_clock_bounds_the_deals_solved(counted):
     assert counted == [quick, quick]
 
 
+def test_a_fixed_budget_solves_a_fixed_number_of_deals_whatever_the_clock_leaves(counted):
+    # replaying a match move for move needs the same work at every decision:
+    # by the clock the deals solved follow how long the timing solve took
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    quick = farm_hand_deals.FIRST
+    for left in (0.5, 5.0, 60.0):
+        counted.clear()
+        farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic() + left, 200)
+        assert counted == [quick, 200 // farm_hand_deals.ITERATIONS_PER_DEAL]
+    counted.clear()
+    farm_hand_deals.decide(observation, legal, random.Random(1), FAR, 4000)
+    assert counted == [quick, farm_hand_deals.WORLDS]        # at most WORLDS
+
+
 def test_the_same_chance_gives_the_same_answer():
     state = engine_for("farm-hand").new_game(1, 11)
     while state.observation(0)["hand_size"] < 4:

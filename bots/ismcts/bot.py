@@ -93,7 +93,7 @@ class IsmctsBot(Bot):
         hard = started + budget
         thinking = budget if settings.iterations else settings.think_time(clock)
         if knowledge.rule is not None:
-            ruled = knowledge.rule(observation, legal, self.rng, started + thinking)
+            ruled = knowledge.rule(observation, legal, self.rng, started + thinking, settings.iterations)
             if ruled is not None:
                 return ruled
         advice = None  # asked first, so its time counts against the move's

@@ -50,9 +50,9 @@ def _is_bomb(play: str) -> bool:
 
 
 def greedy_bid(observation: Observation, legal: list, rng: random.Random | None = None,
-               deadline: float = 0.0) -> Action | None:
+               deadline: float = 0.0, iterations: int = 0) -> Action | None:
     """``dou-dizhu-greedy``'s bid by hand strength (None: not an auction;
-    the bot's chance and deadline are not needed)."""
+    the bot's chance, deadline and budget are not needed)."""
     if not legal[0].startswith("bid:"):
         return None
     return _GREEDY.act(observation, legal, {})

@@ -41,6 +41,9 @@ from engines.farm_hand.game import sample_hands
 #: deals solved per decision when the clock allows, and first (to time it)
 WORLDS = 120
 FIRST = 12
+#: with a fixed ``iterations`` budget: one deal solved per this many
+#: iterations (200 -> 50 deals, about as long as 200 tree iterations take)
+ITERATIONS_PER_DEAL = 4
 #: the player's turns searched exhaustively before ``seek`` plays its rest
 #: (the last card is forced: hands of up to four cards are solved exactly)
 TURNS = 3
@@ -220,14 +223,16 @@ def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Rando
 
 
 def decide(observation: Observation, legal: list, rng: random.Random,
-           deadline: float) -> Action | None:
+           deadline: float, iterations: int = 0) -> Action | None:
     """The solved bid or card solitaire (None at a table of several
     players).  A quick solve (``FIRST`` deals, one turn searched, ``seek``
     after: the counter bot's own judgement) is the answer if nothing better
-    ends by the monotonic ``deadline``; a first full solve of ``FIRST`` deals
-    then times the search, and as many deals as fit after it (``WORLDS`` at
-    most) are solved afresh and decide -- so with time to spare a fixed seed
-    always replays."""
+    ends by the monotonic ``deadline``.  With a fixed ``iterations`` budget
+    one full solve of ``iterations / ITERATIONS_PER_DEAL`` deals (``FIRST``
+    to ``WORLDS``) decides, so a fixed seed replays move for move unless the
+    clock runs out first; by the clock (0), a first full solve of ``FIRST``
+    deals times the search, and as many deals as fit after it (``WORLDS`` at
+    most) are solved afresh and decide."""
     if observation["players"] > 1:
         return None
     rnd = _Round(observation, math.inf)
@@ -235,11 +240,15 @@ def decide(observation: Observation, legal: list, rng: random.Random,
     rnd.deadline = deadline
     started = time.monotonic()
     try:
-        totals = _solve(rnd, observation, legal, rng, FIRST)
-        took = time.monotonic() - started
-        fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
-        if fits >= 2 * FIRST:
-            totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+        if iterations:
+            count = min(WORLDS, max(FIRST, iterations // ITERATIONS_PER_DEAL))
+            totals = _solve(rnd, observation, legal, rng, count)
+        else:
+            totals = _solve(rnd, observation, legal, rng, FIRST)
+            took = time.monotonic() - started
+            fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
+            if fits >= 2 * FIRST:
+                totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
     except _OutOfTime:
         pass
     if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's

@@ -79,10 +79,12 @@ class Knowledge:
     ``reward`` scores an outcome (with ``evaluate_end``, ``evaluate``
     scores the finished game too, where the last stretch of play should be
     judged like every other).
-    ``rule(observation, legal, rng, deadline)`` may answer a decision
-    without the tree search (None: search it), where a heuristic or a
-    game's own exhaustive search measured better; ``deadline`` is the
-    monotonic time its answer is due by.
+    ``rule(observation, legal, rng, deadline, iterations)`` may answer a
+    decision without the tree search (None: search it), where a heuristic
+    or a game's own exhaustive search measured better; ``deadline`` is the
+    monotonic time its answer is due by, ``iterations`` the bot's fixed
+    budget (0: by the clock), which a rule that searches turns into a fixed
+    amount of work, so a fixed budget replays move for move.
     ``advice`` is a heuristic's move for the bot's own observation (and
     the bot's chance, for its tie-breaks): the
     search plays it unless its own choice scored clearly better
@@ -96,7 +98,7 @@ class Knowledge:
     depth: int = 0
     horizon: Callable[[State], Hashable] | None = None
     turns: int = 1
-    rule: Callable[[Observation, list, random.Random, float], Action | None] | None = None
+    rule: Callable[[Observation, list, random.Random, float, int], Action | None] | None = None
     advice: Callable[[Observation, list, random.Random], Action] | None = None
     advice_seconds: float = 0.0
     evaluate: Callable[[State], list[float]] = _no_evaluation
