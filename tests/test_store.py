@@ -97,8 +97,11 @@ def test_a_store_belongs_to_one_tournament(tmp_path):
 
 
 def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
-    with pytest.raises(StoreError, match="no results store"):
+    with pytest.raises(StoreError, match=r"no results store in .*nothing \(expected .*results"):
         Store(tmp_path / "nothing", create=False)
+    (tmp_path / "notes").write_text("x")
+    with pytest.raises(StoreError, match="no results store in .*notes: it is a file"):
+        Store(tmp_path / "notes", create=False)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(StoreError):
         find_store(None)
