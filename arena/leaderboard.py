@@ -225,6 +225,25 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
     return {"tournament": board_meta, **board}
 
 
+def _restored(store: Store, cache: dict[str, Any], *, charted: bool):
+    """The saved tally and rater to go on from (the rater None for a chart,
+    which replays the games in plan order), or fresh ones where the cache
+    holds none for this store -- or a damaged one: the cache is derived
+    data, so a results folder whose cache was cut short or edited is read
+    from scratch, never refused."""
+    from arena.rating import Rater
+
+    try:
+        held = board_cache.held(store, cache)
+        sums = "tally" in held and board_cache.sums_of(store, held["tally"])
+        tally = stats.Tally.from_state(held["tally"]["state"], sums) if sums else stats.Tally()
+        if charted:
+            return tally, None
+        return tally, Rater.from_state(held["rater"]["state"]) if "rater" in held else Rater()
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return stats.Tally(), None if charted else Rater()
+
+
 def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     """The document of ``store``: as built before when the store has not
     changed since, else built, going on from the saved rater and tally when
@@ -235,14 +254,7 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     board = boards.get(str(history))
     if board is not None:
         return board
-    held = board_cache.held(store, cache)
-    sums = "tally" in held and board_cache.sums_of(store, held["tally"])
-    tally = stats.Tally.from_state(held["tally"]["state"], sums) if sums else stats.Tally()
-    rater = None
-    if not history:   # a chart replays the games in plan order: no going on for it
-        from arena.rating import Rater
-
-        rater = Rater.from_state(held["rater"]["state"]) if "rater" in held else Rater()
+    tally, rater = _restored(store, cache, charted=bool(history))
     # the games read: those the saved rater and tally do not both hold
     after = min(tally.last_id, rater.last_id) if rater is not None else -1
     meta = content["meta"]

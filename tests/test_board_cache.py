@@ -102,6 +102,24 @@ def test_an_unreadable_cache_is_rebuilt(store):
     assert cache_of(store)["version"] == board_cache.VERSION
 
 
+@pytest.mark.parametrize("damage", ["rater", "tally", "prefix"])
+def test_a_damaged_cache_is_read_from_scratch_not_a_traceback(store, damage):
+    # valid JSON, current version and code, but cut or edited inside: the
+    # cache is derived data, so the look rebuilds instead of failing
+    from_store(store)
+    data = cache_of(store)
+    if damage == "prefix":
+        del data["rater"]["state"]["last_id"]
+    elif damage == "rater":
+        data["rater"]["state"] = {"bogus": 1}
+    else:
+        data["tally"]["state"]["seats"] = [[1, 2]]
+    board_cache.path_of(store).write_text(json.dumps(data))
+    grow(store, 2)                        # the saved states are asked for, not the document
+    assert from_store(store) == fresh(store)
+    assert cache_of(store)["rater"]["state"]["games"] == 15   # and saved afresh
+
+
 def test_a_restored_rater_fits_what_a_fresh_one_fits(store):
     games = list(store.games())
     rater = Rater()
