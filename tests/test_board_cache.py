@@ -4,7 +4,7 @@ never a stale one, going on from the saved rater when the store grew."""
 import json
 
 import pytest
-from test_leaderboard import fill
+from test_leaderboard import store  # noqa: F401  (the demo store fixture, shared)
 
 from arena import board_cache
 from arena.leaderboard import build, from_store
@@ -32,13 +32,6 @@ def fresh(store, history=0):
     board = build(list(store.games()), history=history, name=meta.get("name", ""),
                   stopped=meta.get("stopped"))
     return json.loads(json.dumps(board))
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = fill(tmp_path)
-    yield s
-    s.close()
 
 
 def cache_of(store):
