@@ -218,20 +218,6 @@ def intervals(sums: np.ndarray, counts: np.ndarray,
     return result
 
 
-def bootstrap(clusters: Sequence[tuple[float, int]], *, level: float = LEVEL,
-              resamples: int = RESAMPLES, seed: int = SEED) -> Interval | None:
-    """A percentile interval for ``sum of values / number of values`` where
-    the values come in clusters ``(sum, count)`` that are resampled whole
-    (the clusters are told apart by their position).
-
-    None with fewer than two clusters: one deal says nothing about luck."""
-    if len(clusters) < 2:
-        return None
-    weights = deal_weights(range(len(clusters)), resamples=resamples, seed=seed)
-    sums = np.array([[s for s, _ in clusters], [c for _, c in clusters]], dtype=float)
-    return intervals(*(sums @ weights)[:, None, :], level)[0]
-
-
 def _accumulate(sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: np.ndarray,
                 weights: np.ndarray) -> None:
     """``sums[rows[i]] += weights[deals[i]] * values[i]`` for every ``i``

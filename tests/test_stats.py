@@ -3,11 +3,23 @@
 import numpy as np
 import pytest
 
-from arena.stats import (Tally, bootstrap, compute, deal_weights, head_to_head, intervals,
-                         showings, summarise)
+from arena.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
 from arena.store import StoredGame
 
 _ids = iter(range(1, 10_000))
+
+
+def bootstrap(clusters):
+    """The statistics' interval of ``sum of values / number of values`` for
+    values in clusters ``(sum, count)`` resampled whole -- the leaderboard's
+    own pieces (:func:`deal_weights`, :func:`intervals`) on bare numbers,
+    clusters told apart by position; None under two clusters, as a
+    participant with one deal gets none."""
+    if len(clusters) < 2:
+        return None
+    weights = deal_weights(range(len(clusters)))
+    sums = np.array([[s for s, _ in clusters], [c for _, c in clusters]], dtype=float)
+    return intervals(*(sums @ weights)[:, None, :])[0]
 
 
 def game(bots, scores, ranks, *, seed=1, name="g", teams=None, faults=None, dummies=()):
