@@ -148,7 +148,6 @@ def bot_vs_random(games: int, seed: int) -> dict:
     engine = HandAndFoot()
     wins = ties = losses = 0
     margins = []
-    rounds = 0
     start = time.perf_counter()
     for game in range(games):
         bot_team = game % 2

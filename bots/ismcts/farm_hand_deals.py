@@ -34,7 +34,7 @@ import time
 from arena.game import Action, Observation
 
 from bots.farm_hand import seek
-from engines.farm_hand.cards import (CARD_CODE, CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
+from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
                                      trick_winner)
 from engines.farm_hand.game import sample_hands
 
