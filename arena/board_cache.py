@@ -75,11 +75,16 @@ def prefix_key(store: Store, last_id: int) -> dict[str, Any]:
     return {"games": count, "finished": finished}
 
 
+def _prefixes(store: Store, states) -> dict[int, dict[str, Any]]:
+    """The :func:`prefix_key` of each distinct ``last_id`` of ``states``
+    (one scan each: the rater and the tally usually share theirs)."""
+    return {last_id: prefix_key(store, last_id)
+            for last_id in {state["last_id"] for state in states}}
+
+
 def entries(store: Store, states: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Each saved state (``rater``, ``tally``) with the part of the store it
-    holds, its :func:`prefix_key` (one scan per distinct ``last_id``)."""
-    keys = {last_id: prefix_key(store, last_id) for last_id in
-            {state["last_id"] for state in states.values()}}
+    """Each saved state (``rater``, ``tally``) with the part of the store it holds."""
+    keys = _prefixes(store, states.values())
     return {name: {"prefix": keys[state["last_id"]], "state": state}
             for name, state in states.items()}
 
@@ -87,8 +92,7 @@ def entries(store: Store, states: dict[str, dict[str, Any]]) -> dict[str, dict[s
 def held(store: Store, cache: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The saved states of ``cache`` whose part of the store is still the store's."""
     saved = {name: cache[name] for name in STATES if cache.get(name)}
-    keys = {last_id: prefix_key(store, last_id) for last_id in
-            {entry["state"]["last_id"] for entry in saved.values()}}
+    keys = _prefixes(store, (entry["state"] for entry in saved.values()))
     return {name: entry for name, entry in saved.items()
             if keys[entry["state"]["last_id"]] == entry["prefix"]}
 
