@@ -68,19 +68,29 @@ def installed_part(path: Path, registry, deals: int | None):
 
 
 def games_per_second(path: Path, workers: int, deals: int | None,
-                     executor: str = "local") -> tuple[int, float]:
-    """Games played and seconds taken by one run of the tournament's
-    installed part, on ``executor`` (local pool, or a local Dask cluster)."""
+                     executor: str = "local") -> tuple[int, float, float]:
+    """Games played, seconds taken and CPU seconds used (this process, its
+    workers and their bots) by one run of the tournament's installed part,
+    on ``executor`` (local pool, or a local Dask cluster)."""
     registry = installed()
     data, _ = installed_part(path, registry, deals)
     data["executor"] = executor
     data.pop("scheduler", None)
     with tempfile.TemporaryDirectory() as folder:
         tournament = config.parse(data, str(path), registry, results=folder, workers=workers)
+        before = _cpu_seconds()
         summary = run(tournament, registry, progress=False, write_leaderboard=False)
+        used = _cpu_seconds() - before
         if summary.errors:
             raise SystemExit(f"matches failed: {summary.errors[:3]}")
-        return summary.played, summary.seconds
+        return summary.played, summary.seconds, used
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of every descendant reaped so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
 
 
 def cores_obtained(processes: int, seconds: float = 2.0) -> float:
@@ -273,10 +283,12 @@ def main(argv=None) -> None:
         runs: dict[int, list[float]] = {1: [], 2: []}
         played = {}
         obtained: dict[int, list[float]] = {1: [], 2: []}
+        busy: dict[int, list[float]] = {1: [], 2: []}
         for _ in range(args.repeats):       # interleaved, so load changes hit both alike
             for workers in (1, 2):
-                played[workers], seconds = games_per_second(args.file, workers, deals)
+                played[workers], seconds, used = games_per_second(args.file, workers, deals)
                 runs[workers].append(seconds)
+                busy[workers].append(used / seconds)
                 obtained[workers].append(cores_obtained(workers))
         rates = {}
         for workers in (1, 2):
@@ -289,6 +301,11 @@ def main(argv=None) -> None:
         print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; the machine's own "
               f"limit now: 1 busy process got {cores[1]:.2f} CPU, 2 got {cores[2]:.2f} "
               f"(ratio {cores[2] / cores[1]:.2f}; 2.00 on an idle machine)")
+        kept = {workers: statistics.median(values) for workers, values in busy.items()}
+        print(f"  CPUs kept busy: 1 worker {kept[1]:.2f} (its bots think and start while its "
+              f"referee waits), 2 workers {kept[2]:.2f}; at the same CPU per game 2 workers "
+              f"can be at most {cores[2] / kept[1]:.2f}x faster than 1 here "
+              f"(the CPUs 2 busy processes got / those 1 worker used)")
         if args.baseline:
             compare_with(args.baseline, args.file, deals, 2, args.repeats)
     if args.skip_ratings:

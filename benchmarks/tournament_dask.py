@@ -57,7 +57,7 @@ def main(argv=None) -> None:
     starts = []
     for _ in range(repeats):            # interleaved
         for executor in ("local", "dask"):
-            played[executor], seconds = games_per_second(args.file, args.workers, deals, executor)
+            played[executor], seconds, _ = games_per_second(args.file, args.workers, deals, executor)
             runs[executor].append(seconds)
         starts.append(cluster_start(args.workers))
     rates = {}
