@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/farm_hand.py            # full run (a few minutes)
     .venv/bin/python benchmarks/farm_hand.py --quick    # small run while developing
+    .venv/bin/python benchmarks/farm_hand.py --baseline REF   # also the bot against REF
 
 Prints:
 * random playouts per second (whole games, six rounds plus any tie-break
@@ -13,24 +14,32 @@ Prints:
 * farm-hand-counter in solitaire against Mac and Donald: mean score, how often
   it beats both dummies outright, and how often it reaches the rulebook's
   challenge of 21 points (the maximum: every bid exact in all six rounds);
-  ``random`` in the same seat as a baseline.
+  ``random`` in the same seat as a baseline;
+* with ``--baseline REF``: farm-hand-counter's CPU time per game in this tree
+  and in REF (a git worktree, interleaved runs), and whether every decision
+  it makes is the same in both (a digest of its actions and the scores).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# after PYTHONPATH, which names the other checkout in a --baseline child
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from arena.inprocess import play_game  # noqa: E402
 from bots.farm_hand import CounterBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from engines.farm_hand import FarmHand  # noqa: E402
+
+from support.baseline import ROOT, run_child, worktree  # noqa: E402
 
 ENGINE = FarmHand()
 
@@ -93,10 +102,64 @@ def solitaire(games: int, bot_class) -> dict[str, float]:
     }
 
 
+def decisions_child(deals: int) -> None:
+    """farm-hand-counter in solitaire and at 3 and 5 seats (with random
+    players) on ``deals`` deals each, as JSON for :func:`run_child`: the CPU
+    seconds per game and a digest of every decision and score."""
+    import bots.farm_hand as measured
+    from bots.farm_hand import CounterBot as Counter
+
+    digest = hashlib.sha256()
+
+    class Recorded(Counter):
+        def act(self, observation, legal, clock):
+            action = super().act(observation, legal, clock)
+            digest.update(json.dumps(action).encode())
+            return action
+
+    tables = ([Recorded], [Recorded, RandomBot, Recorded],
+              [Recorded, RandomBot, RandomBot, Recorded, RandomBot])
+    start = time.process_time()
+    for deal in range(deals):
+        for table in tables:
+            outcome = play_game(ENGINE, [bot() for bot in table], seed=deal)
+            digest.update(json.dumps(outcome.scores).encode())
+    print(json.dumps({"seconds": (time.process_time() - start) / (deals * len(tables)),
+                      "digest": digest.hexdigest(),
+                      "tree": str(Path(measured.__file__).resolve().parents[1])}))
+
+
+def against_baseline(ref: str, deals: int, repeats: int) -> None:
+    """The counter bot's CPU per game here and in ``ref``, and its decisions
+    compared; exit 2 if they differ (a speed-up must not change play)."""
+    runs: dict[str, list[dict]] = {ref: [], "this tree": []}
+    with worktree(ref, "farm-hand") as baseline:
+        for _ in range(repeats):
+            for name, tree in ((ref, baseline), ("this tree", ROOT)):
+                runs[name].append(run_child(__file__, tree, deals))
+    print(f"farm-hand-counter, {deals} deals x (solitaire, 3 and 5 seats with random players), "
+          f"CPU per game, median of {repeats} interleaved runs:")
+    seconds = {name: statistics.median(r["seconds"] for r in values) for name, values in runs.items()}
+    for name in runs:
+        print(f"  {name:<10} {seconds[name] * 1000:7.1f} ms   decisions {runs[name][0]['digest'][:16]}")
+    same = runs[ref][0]["digest"] == runs["this tree"][0]["digest"]
+    print(f"  ratio {ref} / this tree: {seconds[ref] / seconds['this tree']:.2f}x; "
+          f"decisions {'the same' if same else 'DIFFERENT'}")
+    if not same:
+        raise SystemExit(2)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run while developing")
+    parser.add_argument("--baseline", metavar="REF", help="also compare the bot with this commit")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child is not None:
+        decisions_child(args.child)
+        return
+    if args.baseline:
+        against_baseline(args.baseline, 3 if args.quick else 10, 3 if args.quick else 5)
     playout_games = 100 if args.quick else 400
     bot_games = 100 if args.quick else 2000
 
