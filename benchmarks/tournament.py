@@ -23,6 +23,7 @@ import math
 import random
 import re
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -31,6 +32,7 @@ import tempfile
 import time
 import tomllib
 import zlib
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,26 +116,51 @@ def cores_obtained(processes: int, seconds: float = 2.0) -> float:
 def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
     """One ``arena tournament`` of ``tree`` on the tournament ``text``: the
     games played and seconds taken (as the run itself reports them), the CPU
-    seconds of the whole run (driver, workers, bots: every process is reaped
-    below it), and the seconds its bots were charged for their moves (the
-    stored ``time_used``: their own thinking, which no referee can save)."""
+    seconds of the whole run (driver, workers, bots) and the seconds its bots
+    were charged for their moves (the stored ``time_used``: their own
+    thinking, which no referee can save).
+
+    The CPU comes from ``perf stat`` where it is installed: it follows every
+    process the run forks, while the kernel's accounting of reaped children
+    (the fallback, ``"cpu_source": "rusage"``) misses a strict bot whose
+    processes die with its pid namespace unwaited -- about 30 ms of each
+    strict start-up here."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         path.write_text(text)
+        command = [sys.executable, "-m", "arena", "tournament", str(path), "--results",
+                   str(Path(folder) / "r"), "--workers", str(workers), "--quiet"]
+        counted = Path(folder) / "perf.csv"
+        perf = shutil.which("perf")
+        if perf:
+            command = [perf, "stat", "-x,", "-e", "task-clock", "-o", str(counted), "--", *command]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(
-            [sys.executable, "-m", "arena", "tournament", str(path), "--results",
-             str(Path(folder) / "r"), "--workers", str(workers), "--quiet"],
-            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True,
-            text=True)
+        done = subprocess.run(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                              capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         charged = _charged(Path(folder) / "r")
+        cpu = _perf_seconds(counted) if perf else None
     found = re.search(r"played (\d+) games(?:, \d+ already stored)? in ([\d.]+) s", done.stdout)
     if done.returncode != 0 or not found:
         raise SystemExit(f"{tree}: arena tournament failed: {done.stderr.strip()[-300:]}")
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    source = "perf"
+    if cpu is None:
+        cpu, source = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), "rusage"
     return {"games": int(found.group(1)), "seconds": float(found.group(2)), "cpu": cpu,
-            "charged": charged}
+            "charged": charged, "cpu_source": source}
+
+
+def _perf_seconds(path: Path) -> float | None:
+    """The task-clock seconds ``perf stat -x,`` wrote to ``path`` (None if
+    it could not count: no permission, no such event)."""
+    try:
+        for line in path.read_text().splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2].startswith("task-clock") and fields[0]:
+                return float(fields[0]) / 1000
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _charged(results: Path) -> float:
@@ -156,8 +183,9 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
         for _ in range(repeats):           # interleaved, so load changes hit both alike
             for name, tree in (("baseline", baseline), ("this tree", ROOT)):
                 runs[name].append(cli_rate(tree, text, workers))
+    source = runs["this tree"][0]["cpu_source"]
     print(f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
-          f"interleaved runs; CPU per game = driver + workers + bots):")
+          f"interleaved runs; CPU per game = driver + workers + bots, by {source}):")
     rates, cpu = {}, {}
     for name, values in runs.items():
         rates[name] = statistics.median(v["games"] / v["seconds"] for v in values)
@@ -170,11 +198,104 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
           f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game")
     mine = runs["this tree"]
     think = statistics.median(v["charged"] / v["games"] for v in mine)
+    floor = in_process_cpu(path, deals)
     print(f"    the bots' own moves (time charged to them, this tree): {think * 1000:5.1f} ms per "
-          f"game; with a free referee, free start-ups and ends, a CPU-bound run (a loaded "
-          f"machine) cannot beat the baseline by more than its CPU per game over that: "
-          f"{cpu['baseline'] / think:.2f}x; nor can {workers} idle cores play more than "
-          f"{workers / think:.0f} games/s")
+          f"game; the same games played in one process, engines and bots only (no referee, "
+          f"pipes, processes or sandbox): {floor * 1000:5.1f} ms CPU per game. So with a free "
+          f"referee, free start-ups and ends, a CPU-bound run (a loaded machine) cannot beat the "
+          f"baseline by more than its CPU per game over that: {cpu['baseline'] / floor:.2f}x; "
+          f"nor can {workers} idle cores play more than {workers / floor:.0f} games/s")
+    starts, level, each = start_ups(path, deals)
+    per_game = sum(count * each[entry] for entry, count in starts.items()) / mine[0]["games"]
+    print(f"    its bot start-ups: {sum(starts.values())} a run (a fresh sandboxed process per "
+          f"entrant of every seating's block of deals), at {level} "
+          + ", ".join(f"{entry.split(':')[-1]} {each[entry] * 1000:.0f} ms" for entry in starts)
+          + f" of CPU each (start, hello, ready, end; by {source}): {per_game * 1000:5.1f} ms "
+          f"per game. With them and a free referee: at most "
+          f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline")
+
+
+def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, float]]:
+    """The bot processes one run of the tournament starts (per bot entry
+    point: one per entrant of every plan item), the sandbox level they
+    start at, and the CPU seconds one start of each costs here, measured by
+    :func:`start_cpu` (median of 3)."""
+    from arena.sandbox.layers import choose_level
+    from arena.tournament.plan import plan
+
+    registry = installed()
+    data, _ = installed_part(path, registry, deals)
+    with tempfile.TemporaryDirectory() as folder:
+        tournament = config.parse(data, str(path), registry, results=folder, workers=1)
+    entries = {bot.name: registry.bot(bot.bot).entry for bot in tournament.bots}
+    starts = Counter(entries[name] for item in plan(tournament) for name in item.lineup)
+    level = choose_level(tournament.sandbox)
+    return starts, level, {entry: statistics.median(start_cpu(entry, level) for _ in range(3))
+                           for entry in starts}
+
+
+def start_cpu(entry: str, level: str, starts: int = 4) -> float:
+    """CPU seconds of one start of the bot kit's ``entry`` at ``level``
+    (start, hello, ready, end), every process it forks counted (``perf
+    stat`` where installed, else reaped children): a child process starts
+    it ``starts`` times, less the same child starting it none."""
+    def run(count: int) -> float:
+        command = [sys.executable, str(Path(__file__).resolve()), "--child-starts", entry,
+                   level, str(count)]
+        with tempfile.TemporaryDirectory() as folder:
+            counted = Path(folder) / "perf.csv"
+            perf = shutil.which("perf")
+            if perf:
+                command = [perf, "stat", "-x,", "-e", "task-clock", "-o", str(counted), "--",
+                           *command]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(command, check=True, cwd=ROOT)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            used = _perf_seconds(counted) if perf else None
+        if used is None:
+            used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        return used
+    return max(0.0, (run(starts) - run(0)) / starts)
+
+
+def starts_child(entry: str, level: str, count: int) -> None:
+    """:func:`start_cpu`'s child: start ``entry`` ``count`` times."""
+    from arena import protocol
+    from arena.bots import BotSpec
+    from arena.sandbox import BotProcess
+
+    argv = BotSpec("measured", entry=entry).argv()
+    hello = protocol.hello("farm-and-furious", {}, 2, 1, {})
+    for _ in range(count):
+        process = BotProcess(argv, level=level)
+        protocol.write_message(process.popen.stdin, hello)
+        protocol.read_message(process.popen.stdout)
+        process.kill()
+
+
+def in_process_cpu(path: Path, deals: int | None) -> float:
+    """CPU seconds per game of this tree's engines and bots alone: every
+    game of the tournament's plan played in this process through the bot
+    kit's dispatch (:func:`arena.inprocess.play_game`), which is what any
+    arena must pay however lean its referee."""
+    from arena.botkit import load
+    from arena.inprocess import play_game
+    from arena.tournament.plan import plan
+
+    registry = installed()
+    data, _ = installed_part(path, registry, deals)
+    with tempfile.TemporaryDirectory() as folder:
+        tournament = config.parse(data, str(path), registry, results=folder, workers=1)
+    entries = {bot.name: registry.bot(bot.bot).entry for bot in tournament.bots}
+    games = 0
+    started = time.process_time()
+    for item in plan(tournament):
+        engine = registry.engine(item.game)
+        for index, deal in enumerate(item.deals):
+            play_game(engine, [load(entries[name]) for name in item.bots_at(index)],
+                      seed=deal.seed, options=item.options)
+            games += 1
+    return (time.process_time() - started) / games
 
 
 # -- synthetic store --------------------------------------------------------------
@@ -270,7 +391,13 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=None, help="runs per worker count")
     parser.add_argument("--baseline", metavar="REF", help="also time this commit, side by side")
     parser.add_argument("--skip-ratings", action="store_true", help="no rating figure")
+    parser.add_argument("--child-starts", nargs=3, metavar=("ENTRY", "LEVEL", "COUNT"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child_starts:
+        entry, level, count = args.child_starts
+        starts_child(entry, level, int(count))
+        return
     deals = 2 if args.quick else None
     count = args.games or (10_000 if args.quick else 100_000)
     args.repeats = args.repeats or (1 if args.quick else 3)
