@@ -90,6 +90,28 @@ def test_arena_own_bots_see_no_other_installed_bot(installed_bots):
     assert not any(p.endswith(os.path.join("arena", "referee.py")) for p in seen.binds)
 
 
+def test_a_strict_bot_reads_its_modules_compiled(tmp_path):
+    # the view is read-only, so a bot cannot cache what it compiles: the kit's
+    # single-file binds come with their bytecode, and built-in bots the
+    # referee never imported are compiled when their view is made
+    import importlib.util
+
+    import arena.botkit
+    import bots.random_bot
+
+    kit = importlib.util.cache_from_source(arena.botkit.__file__)
+    bot = Path(importlib.util.cache_from_source(bots.random_bot.__file__))
+    bot.unlink(missing_ok=True)
+    view.forget_installed()
+    try:
+        seen = view.view_for(BotSpec("random", entry="bots.random_bot:RandomBot").argv())
+    finally:
+        view.forget_installed()
+    assert kit in seen.binds
+    assert bot.is_file() and str(bot.parent.parent) in seen.binds
+    assert bot.stat().st_mtime >= Path(bots.random_bot.__file__).stat().st_mtime
+
+
 NESTED = """
     import os
     from arena.botkit import Bot
