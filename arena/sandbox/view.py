@@ -321,7 +321,9 @@ def _with_bytecode(paths: list[str]) -> list[str]:
     the referee never imports -- about 30 ms of CPU a start-up.  So it is
     compiled here, once per process and view, the way Python's own import
     would (fresh files are left alone, an unwritable folder is skipped; not
-    the installed site folders, which their installer compiled), even where
+    the installed site folders, which their installer compiled, and of the
+    folders only packages: a folder put on the path whole, such as a
+    checkout named by a ``.pth``, may hold anything), even where
     PYTHONDONTWRITEBYTECODE keeps the referee's imports from caching."""
     installed = [sys.prefix, sys.base_prefix]
     found = []
@@ -334,7 +336,7 @@ def _with_bytecode(paths: list[str]) -> list[str]:
             cached = importlib.util.cache_from_source(path)
             if os.path.isfile(cached):
                 found.append(cached)
-        elif os.path.isdir(path):
+        elif os.path.isfile(os.path.join(path, "__init__.py")):
             compileall.compile_dir(path, quiet=2)
     return found
 
