@@ -72,8 +72,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections import Counter
-from itertools import compress
+from itertools import chain, compress, repeat
 from typing import Any
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
@@ -174,6 +173,8 @@ _DISCARD_KEY = {action: index for index, action in enumerate(_DISCARDS)}.__getit
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
+#: the copies of each card in one deck, in hand order
+_IN_DECK = [DECK.count(card) for card in ORDER]
 
 
 class HandAndFoot(Engine):
@@ -223,14 +224,18 @@ class HandAndFoot(Engine):
         state._sets = [{rank: list(cards) for rank, cards in sets.items()}
                        for sets in observation["sets"]]
         state._discard = list(observation["discard"])
-        known = Counter(observation["hand"])
-        known.update(state._discard)
+        # the cards not seen, in hand order: every copy of the decks less
+        # those in the seat's hand, the discards and the sets
+        left = [copies * (players + 1) for copies in _IN_DECK]
+        for card in observation["hand"]:
+            left[ORDER[card]] -= 1
+        for card in state._discard:
+            left[ORDER[card]] -= 1
         for sets in state._sets:
             for cards in sets.values():
-                known.update(cards)
-        pool = Counter(DECK * (players + 1))
-        pool.subtract(known)
-        unknown = sort_cards(pool.elements())
+                for card in cards:
+                    left[ORDER[card]] -= 1
+        unknown = list(chain.from_iterable(map(repeat, ORDER, left)))
         actor = state._turn
         # The acting player's hidden Hand must let it finish the turn (reach a
         # pending initial meld's threshold, or go out with a single Foot card):
