@@ -7,7 +7,7 @@ import pytest
 from engines.hand_and_foot.cards import DECK, shuffle
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 17, 64, 162, 540])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 17, 64, 162, 539, 540, 541, 700])
 def test_shuffle_is_the_random_modules_own(size):
     # same cards in the same order from the same seed, and the generator
     # left where rng.shuffle leaves it (the game draws on from it)

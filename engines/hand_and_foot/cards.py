@@ -73,31 +73,28 @@ def shuffle(rng, cards: list) -> None:
     from the same draws, three times as fast: its loop with the bounds and
     their bit lengths looked up rather than computed for every card (the
     deal of every round shuffles 3 to 10 decks, a tenth of a random round's
-    time before).  Another kind of generator may draw otherwise: it
-    shuffles as it does."""
-    if type(rng) is not random.Random:
+    time before; sample_state shuffles every unseen card).  Another kind of
+    generator may draw otherwise, and a longer list is no deal: they shuffle
+    as ``rng`` does."""
+    size = len(cards)
+    if type(rng) is not random.Random or size > MOST_CARDS:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for index, bound, bits in _spans(len(cards)):
+    for index, bound, bits in _SPANS[MOST_CARDS - size:]:
         other = getrandbits(bits)
         while other >= bound:
             other = getrandbits(bits)
         cards[index], cards[other] = cards[other], cards[index]
 
 
-_SPANS: dict[int, list[tuple[int, int, int]]] = {}
-
-
-def _spans(size: int) -> list[tuple[int, int, int]]:
-    """(index, the bound of the swap partner drawn for it, that bound's bit
-    length) for each step of a shuffle of ``size`` cards, as
-    ``random.Random.shuffle`` draws them."""
-    spans = _SPANS.get(size)
-    if spans is None:
-        spans = _SPANS[size] = [(index, index + 1, (index + 1).bit_length())
-                                for index in range(size - 1, 0, -1)]
-    return spans
+#: the most cards in play: ten decks (nine players)
+MOST_CARDS = 10 * len(DECK)
+#: (index, the bound of the swap partner drawn for it, that bound's bit
+#: length) for each step of ``random.Random.shuffle`` of MOST_CARDS cards, in
+#: its order; a shorter list's steps are the last ones
+_SPANS = [(index, index + 1, (index + 1).bit_length())
+          for index in range(MOST_CARDS - 1, 0, -1)]
 
 
 def sort_cards(cards) -> list[str]:
