@@ -37,3 +37,15 @@ def test_another_kind_of_generator_shuffles_as_it_does():
     cards = list(range(10))
     shuffle(Rigged(1), cards)
     assert cards == list(range(9, -1, -1))
+
+
+def test_the_largest_deal_takes_the_fast_path(monkeypatch):
+    # nine players' ten decks are shuffled by the loop of cards.shuffle, not
+    # handed back to random.Random.shuffle (which would be as right, slower)
+    def refused(self, x):
+        raise AssertionError("random.Random.shuffle was called")
+
+    monkeypatch.setattr(random.Random, "shuffle", refused)
+    cards = list(DECK * 10)
+    shuffle(random.Random(3), cards)
+    assert sorted(cards) == sorted(DECK * 10) and cards != list(DECK * 10)
