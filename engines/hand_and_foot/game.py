@@ -464,7 +464,14 @@ class HandAndFootState(State):
             if self._phase == DRAW:
                 legal = self._draw_options(seat, free)
             elif free:
-                legal = self._free_melds(seat, team)
+                # every shape of every rank is fine (the hot path, inline):
+                # _FREE_MELDS's entry per rank, then the discards
+                held = self._held[seat]
+                legal = []
+                for by_wilds, wilds, count in zip(
+                        _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)],
+                        self._set_wilds[team], held):
+                    legal += by_wilds[wilds][count]
                 legal += self._discards[seat]
             else:
                 legal = self._meld_options(seat) + self._discard_options(seat)
@@ -561,16 +568,6 @@ class HandAndFootState(State):
         """Which wilds ``seat`` holds: 2 for a 2, plus 1 for a joker."""
         held = self._held[seat]
         return (2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)
-
-    def _free_melds(self, seat: int, team: int) -> list[str]:
-        """The meld actions of a seat whose team has melded, not in its Foot."""
-        held = self._held[seat]
-        options = []
-        for by_wilds, wilds, count in zip(
-                _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)],
-                self._set_wilds[team], held):
-            options += by_wilds[wilds][count]
-        return options
 
     def _meld_options(self, seat: int) -> list[str]:
         """The meld actions of a seat whose team has not melded or that is
