@@ -9,6 +9,9 @@ machine counts less):
   checked out in a git worktree; each repeat runs both trees in fresh child
   processes, interleaved, on the same seeds (so the same rounds), and the
   ratio is of the medians;
+* ``sample_state`` calls per second (each followed by the sampled state's
+  legal list, as a search bot asks next) on views taken along random 2- and
+  4-seat rounds, this tree against ``--baseline`` in the same way;
 * random playouts per second of single rounds and the mean number of
   decisions per round, for every table size (this tree);
 * the ``hand-and-foot-builder`` team against a ``random`` team at 4 players,
@@ -55,13 +58,41 @@ def random_rounds(players: int, rounds: int, seed: int) -> tuple[float, float]:
     return rounds / elapsed, decisions / rounds
 
 
-def child(rounds: int, seed: int) -> None:
-    """One measurement at 2 seats, as JSON for :func:`run_child`."""
+def sample_states(samples: int, seed: int) -> float:
+    """``sample_state`` calls (and the sampled state's legal list) per
+    second of process CPU time, on views taken along random rounds."""
+    from engines.hand_and_foot import HandAndFoot
+
+    engine = HandAndFoot()
+    rng = random.Random(seed)
+    views = []
+    for players in (2, 4):
+        for game in range(3):
+            state = engine.new_game(players, seed * 1000 + game, {"max_rounds": 1})
+            step = 0
+            while acting := state.to_act():
+                if step % 7 == 3:
+                    views.append(state.observation((acting[0] + step) % players))
+                state.apply({acting[0]: rng.choice(state.legal_actions(acting[0]))})
+                step += 1
+    start = time.process_time()
+    for index in range(samples):
+        view = views[index % len(views)]
+        engine.sample_state(view, rng).legal_actions(view["to_act"])
+    return samples / (time.process_time() - start)
+
+
+def child(count: int, seed: int, kind: str = "rounds") -> None:
+    """One measurement (2-seat random rounds, or sample_state calls), as
+    JSON for :func:`run_child`."""
     import engines.hand_and_foot as measured
 
-    rate, decisions = random_rounds(2, rounds, seed)
-    print(json.dumps({"rate": rate, "decisions": decisions,
-                      "tree": str(Path(measured.__file__).resolve().parents[2])}))
+    if kind == "samples":
+        result = {"rate": sample_states(count, seed)}
+    else:
+        rate, decisions = random_rounds(2, count, seed)
+        result = {"rate": rate, "decisions": decisions}
+    print(json.dumps({**result, "tree": str(Path(measured.__file__).resolve().parents[2])}))
 
 
 #: the option sets of ``--records``: defaults, a reshuffled stock, small
@@ -122,21 +153,25 @@ def same_records(ref: str, rounds: int) -> None:
         raise SystemExit(2)
 
 
-def against_baseline(ref: str, rounds: int, repeats: int) -> None:
-    """Rounds/s at 2 seats of this tree and of ``ref``, interleaved."""
-    runs: dict[str, list[float]] = {ref: [], "this tree": []}
+def against_baseline(ref: str, rounds: int, samples: int, repeats: int) -> None:
+    """Rounds/s at 2 seats and sample_state calls/s of this tree and of
+    ``ref``, interleaved."""
+    measures = (("rounds", rounds, "random rounds, 2 seats", "rounds/s",
+                 " (goal: >= 1,500 rounds/s)"),
+                ("samples", samples, "sample_state + legal list", "calls/s", ""))
     with worktree(ref, "hand-and-foot") as baseline:
-        for seed in range(repeats):
-            for name, tree in ((ref, baseline), ("this tree", ROOT)):
-                runs[name].append(run_child(__file__, tree, rounds, seed)["rate"])
-    rates = {name: statistics.median(values) for name, values in runs.items()}
-    print(f"random rounds, 2 seats, one core (CPU time), median of {repeats} interleaved "
-          f"runs x {rounds} rounds:")
-    for name, values in runs.items():
-        print(f"  {name:9}: {rates[name]:7.1f} rounds/s "
-              f"({', '.join(f'{value:.0f}' for value in values)})")
-    print(f"  ratio this tree / {ref}: {rates['this tree'] / rates[ref]:.2f} "
-          f"(goal: >= 1,500 rounds/s)")
+        for kind, count, label, unit, goal in measures:
+            runs: dict[str, list[float]] = {ref: [], "this tree": []}
+            for seed in range(repeats):
+                for name, tree in ((ref, baseline), ("this tree", ROOT)):
+                    runs[name].append(run_child(__file__, tree, count, seed, kind)["rate"])
+            rates = {name: statistics.median(values) for name, values in runs.items()}
+            print(f"{label}, one core (CPU time), median of {repeats} interleaved "
+                  f"runs x {count}:")
+            for name, values in runs.items():
+                print(f"  {name:9}: {rates[name]:7.1f} {unit} "
+                      f"({', '.join(f'{value:.0f}' for value in values)})")
+            print(f"  ratio this tree / {ref}: {rates['this tree'] / rates[ref]:.2f}{goal}")
 
 
 def bot_vs_random(games: int, seed: int) -> dict:
@@ -178,12 +213,13 @@ def main() -> None:
         if args.child[-1] == "records":
             records_child(int(args.child[0]))
         else:
-            child(*map(int, args.child))
+            child(int(args.child[0]), int(args.child[1]), *args.child[2:])
         return
     if args.records:
         same_records(args.baseline, args.records)
         return
-    against_baseline(args.baseline, 100 if args.quick else 400, 3 if args.quick else 5)
+    against_baseline(args.baseline, 100 if args.quick else 400, 500 if args.quick else 3000,
+                     3 if args.quick else 5)
     repeats = 3
     rounds = 10 if args.quick else 60
     games = 100 if args.quick else 1000

@@ -72,16 +72,15 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections import Counter
-from itertools import compress
+from itertools import chain, compress, repeat
 from typing import Any
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
 from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
                                          RANK_VALUE, VALUE, books, can_go_out,
-                                         max_meld_value, meld_value, set_wilds, sort_cards,
-                                         threshold)
+                                         max_meld_value, meld_value, set_wilds, shuffle,
+                                         sort_cards, threshold)
 
 PLAYERS = (2, 4, 6, 8, 9)
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
@@ -169,7 +168,13 @@ _DISCARD = {card: "discard:" + card for card in ORDER}
 _DISCARDED = {action: card for card, action in _DISCARD.items()}
 #: the discard of each card in hand order (what _copies counts)
 _DISCARDS = tuple(_DISCARD.values())
+#: the hand-order key of a discard action (the discards kept sorted like the hand)
+_DISCARD_KEY = {action: index for index, action in enumerate(_DISCARDS)}.__getitem__
+#: the draw phase's legal lists when the top discard cannot or can be taken
+_DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
+#: the copies of each card in one deck, in hand order
+_IN_DECK = [DECK.count(card) for card in ORDER]
 
 
 class HandAndFoot(Engine):
@@ -219,20 +224,24 @@ class HandAndFoot(Engine):
         state._sets = [{rank: list(cards) for rank, cards in sets.items()}
                        for sets in observation["sets"]]
         state._discard = list(observation["discard"])
-        known = Counter(observation["hand"])
-        known.update(state._discard)
+        # the cards not seen, in hand order: every copy of the decks less
+        # those in the seat's hand, the discards and the sets
+        left = [copies * (players + 1) for copies in _IN_DECK]
+        for card in observation["hand"]:
+            left[ORDER[card]] -= 1
+        for card in state._discard:
+            left[ORDER[card]] -= 1
         for sets in state._sets:
             for cards in sets.values():
-                known.update(cards)
-        pool = Counter(DECK * (players + 1))
-        pool.subtract(known)
-        unknown = sort_cards(pool.elements())
+                for card in cards:
+                    left[ORDER[card]] -= 1
+        unknown = list(chain.from_iterable(map(repeat, ORDER, left)))
         actor = state._turn
         # The acting player's hidden Hand must let it finish the turn (reach a
         # pending initial meld's threshold, or go out with a single Foot card):
         # deal again until it does, then fall back to swapping useful cards in.
         for _ in range(max(1, SAMPLE_TRIES)):
-            rng.shuffle(unknown)
+            shuffle(rng, unknown)
             state._deal_hidden(seat, observation, unknown)
             if (actor is None or actor == seat or state._phase != MELD
                     or state._turn_finishable(actor)):
@@ -252,6 +261,7 @@ class HandAndFootState(State):
         count = team_count(players, options["teams"])
         self._team_of = [seat % count for seat in range(players)]
         self._num_teams = count
+        self._reshuffles = options["stock_exhausted"] == "reshuffle"
         self._scores = [0] * count
         self._history: list[list[int]] = []   # per round: each team's round score
         self._outs: list = []                 # per round: seat that went out, or None
@@ -273,6 +283,9 @@ class HandAndFootState(State):
         self._held: list[list[int]] = []       # per seat: cards in hand per group
         self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
+        # per seat: the discard of each card it holds, in hand order (kept
+        # as the copies change, so a legal list needs no scan of them)
+        self._discards: list[list[str]] = []
 
     def _count(self) -> None:
         """Make the counts the moves keep up to date (cards per group of
@@ -281,6 +294,15 @@ class HandAndFootState(State):
         self._copies = [self._copies_of(hand) for hand in self._hands]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
+        self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
+
+    def _recount(self, seat: int) -> None:
+        """The counts of ``seat`` made afresh from its new Hand (the Foot
+        picked up)."""
+        hand = self._hands[seat]
+        self._held[seat] = self._groups(hand)
+        self._copies[seat] = copies = self._copies_of(hand)
+        self._discards[seat] = list(compress(_DISCARDS, copies))
 
     @staticmethod
     def _groups(hand) -> list[int]:
@@ -357,7 +379,7 @@ class HandAndFootState(State):
         self._round += 1
         self._first = (self._first + 1) % self.players
         cards = list(DECK * (self.players + 1))
-        self._rng.shuffle(cards)
+        shuffle(self._rng, cards)
         size = self._options["hand_size"]
         self._hands, self._feet = [], []
         for _ in range(self.players):
@@ -376,7 +398,7 @@ class HandAndFootState(State):
     def _start_turn(self, seat: int) -> None:
         self._turn = seat
         self._phase = DRAW
-        if self._options["stock_exhausted"] == "reshuffle":
+        if self._reshuffles:
             exhausted = len(self._stock) + len(self._discard) - 1 < 2
         else:
             exhausted = not self._stock
@@ -384,11 +406,11 @@ class HandAndFootState(State):
             self._end_round(None)
 
     def _reshuffle(self) -> bool:
-        if self._options["stock_exhausted"] != "reshuffle" or len(self._discard) < 2:
+        if not self._reshuffles or len(self._discard) < 2:
             return False
         self._stock = self._discard[:-1]
         self._discard = self._discard[-1:]
-        self._rng.shuffle(self._stock)
+        shuffle(self._rng, self._stock)
         return True
 
     def round_scores(self, goer: int | None = None) -> list[int]:
@@ -440,10 +462,17 @@ class HandAndFootState(State):
             team = self._team_of[seat]
             free = self._melded[team] and not self._in_foot[seat]
             if self._phase == DRAW:
-                legal = ["draw"] + self._pile_options(seat, free)
+                legal = self._draw_options(seat, free)
             elif free:
-                legal = self._free_melds(seat, team)
-                legal += compress(_DISCARDS, self._copies[seat])
+                # every shape of every rank is fine (the hot path, inline):
+                # _FREE_MELDS's entry per rank, then the discards
+                held = self._held[seat]
+                legal = []
+                for by_wilds, wilds, count in zip(
+                        _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)],
+                        self._set_wilds[team], held):
+                    legal += by_wilds[wilds][count]
+                legal += self._discards[seat]
             else:
                 legal = self._meld_options(seat) + self._discard_options(seat)
             self._legal = legal
@@ -482,26 +511,34 @@ class HandAndFootState(State):
                 return True
         return False
 
-    def _pile_options(self, seat: int, free: bool) -> list[str]:
-        """The pile actions; ``free``: the team has melded and ``seat`` is
-        not in its Foot, so every placement is fine (see _placement_ok) and
-        only the shape counts."""
+    def _draw_options(self, seat: int, free: bool) -> tuple | list:
+        """The legal actions of the draw phase; ``free``: the team has
+        melded and ``seat`` is not in its Foot, so every placement is fine
+        (see _placement_ok) and only the shape counts."""
         if not self._discard:
-            return []
+            return _DRAW_ONLY
         top = self._discard[-1]
         rank = _RANK_OF[top]
         if rank == "3":
-            return []
-        team = self._team_of[seat]
+            return _DRAW_ONLY
         if free:
-            wilds = self._set_wilds[team]
+            wilds = self._set_wilds[self._team_of[seat]]
             if rank == "*":
-                return [_PILE[target] for target, count in zip(NATURAL_RANKS, wilds)
-                        if count < 2]
+                return ["draw"] + [_PILE[target] for target, count
+                                   in zip(NATURAL_RANKS, wilds) if count < 2]
             index = _INDEX[rank]
             if wilds[index] != NO_SET or self._held[seat][index] >= 2:
-                return ["pile"]
-            return []
+                return _DRAW_OR_PILE
+            return _DRAW_ONLY
+        return ["draw"] + self._pile_options(seat)
+
+    def _pile_options(self, seat: int) -> list[str]:
+        """The pile actions of a seat whose team has not melded or that is
+        in its Foot (the top discard is not a 3): each that leaves the turn
+        finishable."""
+        top = self._discard[-1]
+        rank = _RANK_OF[top]
+        team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
         rest = self._discard[-PILE_TAKE:-1]
@@ -531,14 +568,6 @@ class HandAndFootState(State):
         """Which wilds ``seat`` holds: 2 for a 2, plus 1 for a joker."""
         held = self._held[seat]
         return (2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)
-
-    def _free_melds(self, seat: int, team: int) -> list[str]:
-        """The meld actions of a seat whose team has melded, not in its Foot."""
-        options = []
-        for by_wilds, wilds, count in zip(_FREE_MELDS[self._wilds_held(seat)],
-                                          self._set_wilds[team], self._held[seat]):
-            options += by_wilds[wilds][count]
-        return options
 
     def _meld_options(self, seat: int) -> list[str]:
         """The meld actions of a seat whose team has not melded or that is
@@ -600,7 +629,7 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
             return []
-        return list(compress(_DISCARDS, self._copies[seat]))
+        return list(self._discards[seat])
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):
@@ -613,23 +642,16 @@ class HandAndFootState(State):
         action = actions[seat]
         self._legal = False
         hand = self._hands[seat]
-        held = self._held[seat]
-        copies = self._copies[seat]
-        if action == "draw":
-            for _ in range(2):
-                if not self._stock and not self._reshuffle():
-                    break
-                card = self._stock.pop()
-                insort(hand, card, key=_KEY)
-                held[_GROUP[card]] += 1
-                copies[ORDER[card]] += 1
-            self._phase = MELD
-            return
         card = _DISCARDED.get(action)
         if card is not None:
             hand.remove(card)
-            held[_GROUP[card]] -= 1
-            copies[ORDER[card]] -= 1
+            # what _lose does, inline: the hot path
+            self._held[seat][_GROUP[card]] -= 1
+            copies = self._copies[seat]
+            order = ORDER[card]
+            copies[order] -= 1
+            if not copies[order]:
+                self._discards[seat].remove(action)
             self._discard.append(card)
             if not hand:
                 if self._in_foot[seat]:
@@ -637,6 +659,22 @@ class HandAndFootState(State):
                     return
                 self._pick_up_foot(seat)
             self._start_turn((seat + 1) % self.players)
+            return
+        if action == "draw":
+            held = self._held[seat]
+            copies = self._copies[seat]
+            for _ in range(2):
+                if not self._stock and not self._reshuffle():
+                    break
+                card = self._stock.pop()
+                insort(hand, card, key=_KEY)
+                # what _gain does, inline: the hot path
+                held[_GROUP[card]] += 1
+                order = ORDER[card]
+                if not copies[order]:
+                    insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
+                copies[order] += 1
+            self._phase = MELD
             return
         team = self._team_of[seat]
         sets = self._sets[team]
@@ -655,22 +693,19 @@ class HandAndFootState(State):
                 moved, left = self._take(hand, rank, 2, None)
                 sets[rank] = [top] + moved
                 hand[:] = left
-                held[index] -= len(moved)
                 for card in moved:
-                    copies[ORDER[card]] -= 1
+                    self._lose(seat, card)
                 self._set_wilds[team][index] = 0
             hand.extend(taken)
             hand.sort(key=_KEY)
             for card in taken:
-                held[_GROUP[card]] += 1
-                copies[ORDER[card]] += 1
+                self._gain(seat, card)
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
             moved, hand[:] = self._take(hand, rank, naturals, wild)
             for card in moved:
-                held[_GROUP[card]] -= 1
-                copies[ORDER[card]] -= 1
+                self._lose(seat, card)
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -682,6 +717,24 @@ class HandAndFootState(State):
                 wilds[index] += 1
         if not hand or not self._melded[team]:
             self._after_meld(seat)
+
+    def _gain(self, seat: int, card: str) -> None:
+        """Keep the counts of ``seat`` up to date as ``card`` joins its hand."""
+        self._held[seat][_GROUP[card]] += 1
+        copies = self._copies[seat]
+        order = ORDER[card]
+        if not copies[order]:
+            insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
+        copies[order] += 1
+
+    def _lose(self, seat: int, card: str) -> None:
+        """Keep the counts of ``seat`` up to date as ``card`` leaves its hand."""
+        self._held[seat][_GROUP[card]] -= 1
+        copies = self._copies[seat]
+        order = ORDER[card]
+        copies[order] -= 1
+        if not copies[order]:
+            self._discards[seat].remove(_DISCARDS[order])
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
@@ -697,8 +750,7 @@ class HandAndFootState(State):
 
     def _pick_up_foot(self, seat: int) -> None:
         self._hands[seat] = sort_cards(self._feet[seat])
-        self._held[seat] = self._groups(self._hands[seat])
-        self._copies[seat] = self._copies_of(self._hands[seat])
+        self._recount(seat)
         self._feet[seat] = []
         self._in_foot[seat] = True
 
@@ -759,6 +811,7 @@ class HandAndFootState(State):
         copy._held = [list(held) for held in self._held]
         copy._copies = [list(copies) for copies in self._copies]
         copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
+        copy._discards = [list(discards) for discards in self._discards]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
         return copy
