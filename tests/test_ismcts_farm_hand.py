@@ -118,3 +118,42 @@ def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
                     compared += 1
             state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
     assert compared > 20
+
+
+def test_the_three_card_winner_table_agrees_with_the_trick_rule():
+    # the solve looks every trick up by its card ids; the rules' examples and
+    # every other three-card trick must come out as the engine's rule says
+    from engines.farm_hand.cards import CARD_NUMBER, DECK_SIZE, card, trick_winner
+    assert farm_hand_deals._winner([card("blue4"), card("green6"), card("blue1")]) == 1
+    assert farm_hand_deals._winner([card("green3"), card("blue3"), card("orange2")]) == 2
+    assert farm_hand_deals._winner([card("green3"), card("blue3")]) is None  # other sizes: the rule
+    for first in range(DECK_SIZE):
+        for second in range(DECK_SIZE):
+            for third in range(DECK_SIZE):
+                trick = [first, second, third]
+                assert farm_hand_deals._winner(trick) == trick_winner(
+                    [CARD_NUMBER[c] for c in trick])
+
+
+def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
+    # groups of one deal (most, a few tricks in) skip the grouping; their
+    # values must be those of the grouped search, at every depth
+    engine, rng, compared = engine_for("farm-hand"), random.Random(3), 0
+    for seed in (4, 5):
+        state = engine.new_game(1, seed)
+        while state.to_act():
+            observation = state.observation(0)
+            if observation["phase"] == "play" and len(observation["hand"]) > 2:
+                rnd = farm_hand_deals._Round(observation, FAR)
+                hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
+                bids = range(observation["hand_size"] + 1)
+                for world in farm_hand_deals._worlds(rnd, observation, rng, 3):
+                    for turns in (1, 2, 5):
+                        alone = farm_hand_deals._one_values(rnd, [world], hand, bids, turns)
+                        with monkeypatch.context() as grouped_only:  # grouped at every depth
+                            grouped_only.setattr(farm_hand_deals, "_one_values",
+                                                 farm_hand_deals._values)
+                            assert farm_hand_deals._values(rnd, [world], hand, bids, turns) == alone
+                        compared += 1
+            state.apply({0: rng.choice(state.legal_actions(0))})
+    assert compared > 30

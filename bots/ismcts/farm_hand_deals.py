@@ -34,7 +34,7 @@ import time
 from arena.game import Action, Observation
 
 from bots.farm_hand import seek
-from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
+from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, DECK_SIZE, round_score,
                                      trick_winner)
 from engines.farm_hand.game import sample_hands
 
@@ -75,6 +75,31 @@ def _playable(hand: list[int], trick: list[int]) -> list[int]:
     return hand
 
 
+def _top_most(hand: list[int], trick: list[int]) -> int:
+    """A dummy's card: its top-most, or top-most of the led suit."""
+    if trick:
+        suit = CARD_SUIT[trick[0]]
+        for card in hand:
+            if CARD_SUIT[card] == suit:
+                return card
+    return hand[0]
+
+
+#: the winner (index in play order, or None) of every three-card trick, by
+#: its card ids: the solve's innermost question, asked millions of times
+#: (``trick_winner`` itself builds a list of numbers each time)
+_THREE = DECK_SIZE * DECK_SIZE
+_WINNER_OF_THREE = [trick_winner([CARD_NUMBER[first], CARD_NUMBER[second], CARD_NUMBER[third]])
+                    for first in range(DECK_SIZE) for second in range(DECK_SIZE)
+                    for third in range(DECK_SIZE)]
+
+
+def _winner(trick: list[int]) -> int | None:
+    if len(trick) == 3:
+        return _WINNER_OF_THREE[trick[0] * _THREE + trick[1] * DECK_SIZE + trick[2]]
+    return trick_winner([CARD_NUMBER[card] for card in trick])
+
+
 def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     """Play the dummies (their top-most playable card) until it is the
     player's turn or the round is over -- or, given the player's ``bid``,
@@ -85,7 +110,7 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     shown = []
     while True:
         if len(trick) == table:
-            place = trick_winner([CARD_NUMBER[card] for card in trick])
+            place = _winner(trick)
             if place is not None:
                 leader = (leader + place) % table
                 won[leader] += 1
@@ -96,13 +121,12 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
                 return leader, trick, tuple(shown), False
         seat = (leader + len(trick)) % table
         hand = hands[seat]
-        playable = _playable(hand, trick)
         if seat == me:
             if bid is None:
                 return leader, trick, tuple(shown), False
-            card = seek(playable, trick, bid - won[me])
+            card = seek(_playable(hand, trick), trick, bid - won[me])
         else:
-            card = playable[0]
+            card = _top_most(hand, trick)
         hand.remove(card)
         trick = trick + [card]
         shown.append(card)
@@ -181,10 +205,34 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
                     total[index] += sum(round_score(bid, won[rnd.me], rnd.points)
                                         for _, _, _, won in group)
             else:
-                for index, value in enumerate(_values(rnd, group, rest, bids, turns - 1)):
+                solve = _one_values if len(group) == 1 else _values
+                for index, value in enumerate(solve(rnd, group, rest, bids, turns - 1)):
                     total[index] += value
         values[card] = total
     return values
+
+
+def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:
+    """:func:`_values` of a single world (most groups a few tricks in): the
+    same search without grouping, the player's later cards chosen knowing
+    that world."""
+    if turns <= 0 and len(hand) > 1:
+        return _seek_values(rnd, worlds, hand, bids)
+    if time.monotonic() > rnd.deadline:
+        raise _OutOfTime
+    (hands, leader, trick, won), = worlds
+    me, points = rnd.me, rnd.points
+    best = None
+    for card in _playable(hand, trick):
+        after, tally = [list(held) for held in hands], list(won)
+        lead, rest_of_trick, _, over = _advance(rnd, after, leader, trick + [card], tally)
+        if over:
+            value = [round_score(bid, tally[me], points) for bid in bids]
+        else:
+            rest = [other for other in hand if other != card]
+            value = _one_values(rnd, [(after, lead, rest_of_trick, tally)], rest, bids, turns - 1)
+        best = value if best is None else [max(pair) for pair in zip(best, value)]
+    return best
 
 
 def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:
