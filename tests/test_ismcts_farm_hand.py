@@ -62,11 +62,11 @@ def counted(monkeypatch):
 
 def test_the_clock_bounds_the_deals_solved(counted):
     observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
-    quick, full = farm_hand_deals.FIRST, farm_hand_deals.WORLDS
+    quick, batches = farm_hand_deals.FIRST, farm_hand_deals.WORLDS // farm_hand_deals.FIRST
     farm_hand_deals.decide(observation, legal, random.Random(1), FAR)
-    assert counted == [quick, quick, full]   # the quick answer, the timing solve, the full one
+    assert counted == [quick] * (1 + batches)   # the quick answer, then every batch
     counted.clear()
-    # a deadline already past: the full solves give up, the quick one answers
+    # a deadline already past: the first batch gives up, the quick solve answers
     assert farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic()) in legal
     assert counted == [quick, quick]
 
@@ -157,3 +157,22 @@ def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
                         compared += 1
             state.apply({0: rng.choice(state.legal_actions(0))})
     assert compared > 30
+
+
+def test_by_the_clock_the_batches_finished_in_time_decide_summed(monkeypatch):
+    # the quick solve and the first and last batches favour bid 1, the middle
+    # batch bid 0 by more than they do together; a fourth batch runs past the
+    # deadline: the sum of the three finished batches (bid 0) decides
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    answers = iter([[0, 9], [0, 2], [9, 0], [0, 2]])   # the quick solve, then batches
+
+    def solve(rnd, observation, legal, rng, count, turns=farm_hand_deals.TURNS):
+        for answer in answers:
+            return answer
+        raise farm_hand_deals._OutOfTime
+
+    monkeypatch.setattr(farm_hand_deals, "_solve", solve)
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == legal[0]
+    # control: when the deadline ends the first batch, the quick answer stands
+    answers = iter([[0, 9]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == legal[1]

@@ -278,25 +278,27 @@ def decide(observation: Observation, legal: list, rng: random.Random,
     ends by the monotonic ``deadline``.  With a fixed ``iterations`` budget
     one full solve of ``iterations / ITERATIONS_PER_DEAL`` deals (``FIRST``
     to ``WORLDS``) decides, so a fixed seed replays move for move unless the
-    clock runs out first; by the clock (0), a first full solve of ``FIRST``
-    deals times the search, and as many deals as fit after it (``WORLDS`` at
-    most) are solved afresh and decide."""
+    clock runs out first; by the clock (0), batches of ``FIRST`` deals are
+    solved one after another (``WORLDS`` deals at most) and the batches
+    finished by the deadline decide, their totals summed: nothing solved is
+    thrown away, and no solve is started on a guess of how many deals fit
+    (a round-6 bid under load once ran out on its first, timing, solve and
+    fell back on the quick answer)."""
     if observation["players"] > 1:
         return None
     rnd = _Round(observation, math.inf)
     totals = _solve(rnd, observation, legal, rng, FIRST, turns=1)
     rnd.deadline = deadline
-    started = time.monotonic()
     try:
         if iterations:
             count = min(WORLDS, max(FIRST, iterations // ITERATIONS_PER_DEAL))
             totals = _solve(rnd, observation, legal, rng, count)
         else:
-            totals = _solve(rnd, observation, legal, rng, FIRST)
-            took = time.monotonic() - started
-            fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
-            if fits >= 2 * FIRST:
-                totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+            summed = [0] * len(legal)
+            for _ in range(WORLDS // FIRST):
+                batch = _solve(rnd, observation, legal, rng, FIRST)
+                summed = [total + value for total, value in zip(summed, batch)]
+                totals = summed
     except _OutOfTime:
         pass
     if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's
