@@ -22,10 +22,12 @@ Measured solitaire (``docs/bots.md``): 15.5 points a game, 21 reached in
 points paired against the tree search alone (deals 0-99, with or without
 its tree keyed by the dummies' cards seen: both 14.2).  In rounds 1-4 that
 is the exact optimum (an exact solve over every consistent deal does no
-better); searching every turn of rounds 5-6 instead of three gained less
-than the noise (+0.15 points) at six times the cost.  At three seats, with the other
-players modelled as ``seek`` players, it played worse than the tree search
-with the counter's advice, so only solitaire is answered here.
+better: ``benchmarks/farm_hand_bound.py``); searching every turn of rounds
+5-6 instead of three gained less than the noise (+0.15 points) at six times
+the cost.  At three seats, with the other players modelled as ``seek``
+players, it played worse than the tree search with the counter's advice,
+and with them playing at random (each deal carrying their draws) level with
+it at three and five seats, so only solitaire is answered here.
 """
 
 from __future__ import annotations
