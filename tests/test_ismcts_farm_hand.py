@@ -62,11 +62,11 @@ def counted(monkeypatch):
 
 def test_the_clock_bounds_the_deals_solved(counted):
     observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
-    quick, full = farm_hand_deals.FIRST, farm_hand_deals.WORLDS
+    quick, batches = farm_hand_deals.FIRST, farm_hand_deals.WORLDS // farm_hand_deals.FIRST
     farm_hand_deals.decide(observation, legal, random.Random(1), FAR)
-    assert counted == [quick, quick, full]   # the quick answer, the timing solve, the full one
+    assert counted == [quick] * (1 + batches)   # the quick answer, then every batch
     counted.clear()
-    # a deadline already past: the full solves give up, the quick one answers
+    # a deadline already past: the first batch gives up, the quick solve answers
     assert farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic()) in legal
     assert counted == [quick, quick]
 
@@ -118,3 +118,61 @@ def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
                     compared += 1
             state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
     assert compared > 20
+
+
+def test_the_three_card_winner_table_agrees_with_the_trick_rule():
+    # the solve looks every trick up by its card ids; the rules' examples and
+    # every other three-card trick must come out as the engine's rule says
+    from engines.farm_hand.cards import CARD_NUMBER, DECK_SIZE, card, trick_winner
+    assert farm_hand_deals._winner([card("blue4"), card("green6"), card("blue1")]) == 1
+    assert farm_hand_deals._winner([card("green3"), card("blue3"), card("orange2")]) == 2
+    assert farm_hand_deals._winner([card("green3"), card("blue3")]) is None  # other sizes: the rule
+    for first in range(DECK_SIZE):
+        for second in range(DECK_SIZE):
+            for third in range(DECK_SIZE):
+                trick = [first, second, third]
+                assert farm_hand_deals._winner(trick) == trick_winner(
+                    [CARD_NUMBER[c] for c in trick])
+
+
+def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
+    # groups of one deal (most, a few tricks in) skip the grouping; their
+    # values must be those of the grouped search, at every depth
+    engine, rng, compared = engine_for("farm-hand"), random.Random(3), 0
+    for seed in (4, 5):
+        state = engine.new_game(1, seed)
+        while state.to_act():
+            observation = state.observation(0)
+            if observation["phase"] == "play" and len(observation["hand"]) > 2:
+                rnd = farm_hand_deals._Round(observation, FAR)
+                hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
+                bids = range(observation["hand_size"] + 1)
+                for world in farm_hand_deals._worlds(rnd, observation, rng, 3):
+                    for turns in (1, 2, 5):
+                        alone = farm_hand_deals._one_values(rnd, [world], hand, bids, turns)
+                        with monkeypatch.context() as grouped_only:  # grouped at every depth
+                            grouped_only.setattr(farm_hand_deals, "_one_values",
+                                                 farm_hand_deals._values)
+                            assert farm_hand_deals._values(rnd, [world], hand, bids, turns) == alone
+                        compared += 1
+            state.apply({0: rng.choice(state.legal_actions(0))})
+    assert compared > 30
+
+
+def test_by_the_clock_the_batches_finished_in_time_decide_summed(monkeypatch):
+    # the quick solve and the first and last batches favour bid 1, the middle
+    # batch bid 0 by more than they do together; a fourth batch runs past the
+    # deadline: the sum of the three finished batches (bid 0) decides
+    observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
+    answers = iter([[0, 9], [0, 2], [9, 0], [0, 2]])   # the quick solve, then batches
+
+    def solve(rnd, observation, legal, rng, count, turns=farm_hand_deals.TURNS):
+        for answer in answers:
+            return answer
+        raise farm_hand_deals._OutOfTime
+
+    monkeypatch.setattr(farm_hand_deals, "_solve", solve)
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == legal[0]
+    # control: when the deadline ends the first batch, the quick answer stands
+    answers = iter([[0, 9]])
+    assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == legal[1]

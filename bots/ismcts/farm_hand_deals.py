@@ -16,13 +16,18 @@ averages a later card over every number the dummies might show).  After
 its own rollouts (:func:`bots.farm_hand.seek`), and a bid is worth the
 round score of the best play towards it.
 
-Measured solitaire (``docs/bots.md``): 15.2 points a game, 21 reached in
-21% (deals 0-199, 1 s a move, loaded), against 14.3 and 17% for the
+Measured solitaire (``docs/bots.md``): 15.5 points a game, 21 reached in
+23% (deals 0-399, 200 iterations), against 14.3 and 17% for the
 200-iteration ISMCTS with the counter's advice (deals 0-299), and +1.1
 points paired against the tree search alone (deals 0-99, with or without
-its tree keyed by the dummies' cards seen: both 14.2).  At three seats, with the other
-players modelled as ``seek`` players, it played worse than the tree search
-with the counter's advice, so only solitaire is answered here.
+its tree keyed by the dummies' cards seen: both 14.2).  In rounds 1-4 that
+is the exact optimum (an exact solve over every consistent deal does no
+better: ``benchmarks/farm_hand_bound.py``); searching every turn of rounds
+5-6 instead of three gained less than the noise (+0.15 points) at six times
+the cost.  At three seats, with the other players modelled as ``seek``
+players, it played worse than the tree search with the counter's advice,
+and with them playing at random (each deal carrying their draws) level with
+it at three and five seats, so only solitaire is answered here.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import time
 from arena.game import Action, Observation
 
 from bots.farm_hand import seek
-from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
+from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, DECK_SIZE, round_score,
                                      trick_winner)
 from engines.farm_hand.game import sample_hands
 
@@ -75,6 +80,31 @@ def _playable(hand: list[int], trick: list[int]) -> list[int]:
     return hand
 
 
+def _top_most(hand: list[int], trick: list[int]) -> int:
+    """A dummy's card: its top-most, or top-most of the led suit."""
+    if trick:
+        suit = CARD_SUIT[trick[0]]
+        for card in hand:
+            if CARD_SUIT[card] == suit:
+                return card
+    return hand[0]
+
+
+#: the winner (index in play order, or None) of every three-card trick, by
+#: its card ids: the solve's innermost question, asked millions of times
+#: (``trick_winner`` itself builds a list of numbers each time)
+_THREE = DECK_SIZE * DECK_SIZE
+_WINNER_OF_THREE = [trick_winner([CARD_NUMBER[first], CARD_NUMBER[second], CARD_NUMBER[third]])
+                    for first in range(DECK_SIZE) for second in range(DECK_SIZE)
+                    for third in range(DECK_SIZE)]
+
+
+def _winner(trick: list[int]) -> int | None:
+    if len(trick) == 3:
+        return _WINNER_OF_THREE[trick[0] * _THREE + trick[1] * DECK_SIZE + trick[2]]
+    return trick_winner([CARD_NUMBER[card] for card in trick])
+
+
 def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     """Play the dummies (their top-most playable card) until it is the
     player's turn or the round is over -- or, given the player's ``bid``,
@@ -85,7 +115,7 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     shown = []
     while True:
         if len(trick) == table:
-            place = trick_winner([CARD_NUMBER[card] for card in trick])
+            place = _winner(trick)
             if place is not None:
                 leader = (leader + place) % table
                 won[leader] += 1
@@ -96,13 +126,12 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
                 return leader, trick, tuple(shown), False
         seat = (leader + len(trick)) % table
         hand = hands[seat]
-        playable = _playable(hand, trick)
         if seat == me:
             if bid is None:
                 return leader, trick, tuple(shown), False
-            card = seek(playable, trick, bid - won[me])
+            card = seek(_playable(hand, trick), trick, bid - won[me])
         else:
-            card = playable[0]
+            card = _top_most(hand, trick)
         hand.remove(card)
         trick = trick + [card]
         shown.append(card)
@@ -181,10 +210,34 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
                     total[index] += sum(round_score(bid, won[rnd.me], rnd.points)
                                         for _, _, _, won in group)
             else:
-                for index, value in enumerate(_values(rnd, group, rest, bids, turns - 1)):
+                solve = _one_values if len(group) == 1 else _values
+                for index, value in enumerate(solve(rnd, group, rest, bids, turns - 1)):
                     total[index] += value
         values[card] = total
     return values
+
+
+def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:
+    """:func:`_values` of a single world (most groups a few tricks in): the
+    same search without grouping, the player's later cards chosen knowing
+    that world."""
+    if turns <= 0 and len(hand) > 1:
+        return _seek_values(rnd, worlds, hand, bids)
+    if time.monotonic() > rnd.deadline:
+        raise _OutOfTime
+    (hands, leader, trick, won), = worlds
+    me, points = rnd.me, rnd.points
+    best = None
+    for card in _playable(hand, trick):
+        after, tally = [list(held) for held in hands], list(won)
+        lead, rest_of_trick, _, over = _advance(rnd, after, leader, trick + [card], tally)
+        if over:
+            value = [round_score(bid, tally[me], points) for bid in bids]
+        else:
+            rest = [other for other in hand if other != card]
+            value = _one_values(rnd, [(after, lead, rest_of_trick, tally)], rest, bids, turns - 1)
+        best = value if best is None else [max(pair) for pair in zip(best, value)]
+    return best
 
 
 def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:
@@ -230,25 +283,27 @@ def decide(observation: Observation, legal: list, rng: random.Random,
     ends by the monotonic ``deadline``.  With a fixed ``iterations`` budget
     one full solve of ``iterations / ITERATIONS_PER_DEAL`` deals (``FIRST``
     to ``WORLDS``) decides, so a fixed seed replays move for move unless the
-    clock runs out first; by the clock (0), a first full solve of ``FIRST``
-    deals times the search, and as many deals as fit after it (``WORLDS`` at
-    most) are solved afresh and decide."""
+    clock runs out first; by the clock (0), batches of ``FIRST`` deals are
+    solved one after another (``WORLDS`` deals at most) and the batches
+    finished by the deadline decide, their totals summed: nothing solved is
+    thrown away, and no solve is started on a guess of how many deals fit
+    (a round-6 bid under load once ran out on its first, timing, solve and
+    fell back on the quick answer)."""
     if observation["players"] > 1:
         return None
     rnd = _Round(observation, math.inf)
     totals = _solve(rnd, observation, legal, rng, FIRST, turns=1)
     rnd.deadline = deadline
-    started = time.monotonic()
     try:
         if iterations:
             count = min(WORLDS, max(FIRST, iterations // ITERATIONS_PER_DEAL))
             totals = _solve(rnd, observation, legal, rng, count)
         else:
-            totals = _solve(rnd, observation, legal, rng, FIRST)
-            took = time.monotonic() - started
-            fits = int(FIRST * (deadline - time.monotonic()) / (1.5 * took)) if took > 0 else WORLDS
-            if fits >= 2 * FIRST:
-                totals = _solve(rnd, observation, legal, rng, min(WORLDS, fits))
+            summed = [0] * len(legal)
+            for _ in range(WORLDS // FIRST):
+                batch = _solve(rnd, observation, legal, rng, FIRST)
+                summed = [total + value for total, value in zip(summed, batch)]
+                totals = summed
     except _OutOfTime:
         pass
     if observation["phase"] == "bid":  # ties: the bid nearest 1, as the counter bot's
