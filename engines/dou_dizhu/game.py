@@ -57,18 +57,29 @@ _SEATS = ((0,), (1,), (2,))
 _NEXT = (1, 2, 0)
 PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
+#: the Outcome of each (landlord, *payoffs), None for a drawn game: an
+#: Outcome is immutable, and building one (ranks, a frozen dataclass) was a
+#: thirtieth of a random game; the payoffs are bid x a power of two, so the
+#: table stays small (a few hundred entries at most)
+_OUTCOMES: dict = {}
 
 
 #: (place, bits drawn for it) of each step of random.shuffle over the deck
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-def shuffled_deck(rng: random.Random) -> list[int]:
-    """``rng.shuffle(list(DECK))``: CPython's algorithm (for each place from
+#: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
+#: one ``sum`` of its slice
+_DECK_UNITS = tuple(UNIT[r] for r in DECK)
+_SHIFTS = range(0, 4 * NRANKS, 4)
+
+
+def shuffled_deck(rng: random.Random, deck=DECK) -> list:
+    """``rng.shuffle(list(deck))``: CPython's algorithm (for each place from
     the top, one ``getrandbits`` draw below it, drawn again while out of
     range), so the same permutation from the same draws, without two method
     calls per card (the deal was a sixth of a random game's time)."""
-    deck = list(DECK)
+    deck = list(deck)
     draw = rng.getrandbits
     for i, bits in _SHUFFLE_STEPS:
         j = draw(bits)
@@ -120,20 +131,11 @@ class DouDizhuState(State):
         # the C generator below is the same Mersenne Twister seeded once, so
         # the same draws at half the cost (seeding was about half of a deal)
         rng = _random.Random(self._seed)
-        deck = shuffled_deck(rng)
-        counts = []
-        packs = []
-        for seat in range(3):
-            c = [0] * NRANKS
-            p = 0
-            for r in deck[17 * seat:17 * seat + 17]:
-                c[r] += 1
-                p += UNIT[r]
-            counts.append(c)
-            packs.append(p)
-        bottom = [0] * NRANKS
-        for r in deck[51:]:
-            bottom[r] += 1
+        deck = shuffled_deck(rng, _DECK_UNITS)  # the same permutation, of units
+        packs = [sum(deck[0:17]), sum(deck[17:34]), sum(deck[34:51])]
+        counts = [[p >> s & 15 for s in _SHIFTS] for p in packs]
+        rest = sum(deck[51:])
+        bottom = [rest >> s & 15 for s in _SHIFTS]
         first = rng.getrandbits(2)  # rng.randrange(3): two bits, drawn again while 3
         while first == 3:
             first = rng.getrandbits(2)
@@ -243,9 +245,7 @@ class DouDizhuState(State):
     def _start_play(self):
         lord = self._high_seat
         self._landlord = lord
-        c = self._counts[lord]
-        for r in range(NRANKS):
-            c[r] += self._bottom[r]
+        self._counts[lord] = [n + b for n, b in zip(self._counts[lord], self._bottom)]
         self._packed[lord] += M.pack(self._bottom)
         self._phase = PLAY
         self._turn = lord
@@ -281,10 +281,19 @@ class DouDizhuState(State):
         if self._phase is not OVER:
             raise RuntimeError("dou-dizhu: the game is not over")
         if self._landlord < 0 or self._winner < 0:
-            return Outcome.from_scores([0, 0, 0])
-        teams = [1, 1, 1]
-        teams[self._landlord] = 0
-        return Outcome.from_scores(list(self._payoffs), teams=teams)
+            key = None
+        else:
+            key = (self._landlord, *self._payoffs)
+        outcome = _OUTCOMES.get(key)
+        if outcome is None:
+            if key is None:
+                outcome = Outcome.from_scores([0, 0, 0])
+            else:
+                teams = [1, 1, 1]
+                teams[self._landlord] = 0
+                outcome = Outcome.from_scores(list(self._payoffs), teams=teams)
+            _OUTCOMES[key] = outcome
+        return outcome
 
     def observation(self, seat) -> Observation:
         lord = self._landlord
