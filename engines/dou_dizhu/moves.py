@@ -99,8 +99,10 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
 # has more than ``k`` cards: plane 0 "has one", 1 "has a pair", 2 "has a
 # trio", 3 "has four".  Which answers to "what beats this play" can differ
 # depends only on some planes (and, for simple plays, only on ranks above the
-# play), so the follow cache is keyed by the play and the hand's planes
-# masked to those bits: hands that differ elsewhere share one entry.
+# play), so the follow cache is keyed by the play's kind, length and core
+# rank (all that :func:`follow_moves` reads of it: a trio + single shares
+# its entries with every other kicker) and the hand's planes masked to those
+# bits: hands that differ elsewhere share one entry.
 LOW = sum(1 << (4 * r) for r in range(NRANKS))
 
 
@@ -710,7 +712,7 @@ def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_by
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
     from the cache (shared: never change it)."""
     # planes_of inlined: this runs at every follow
-    key = (info[2], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
+    key = (info[0], info[1], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
