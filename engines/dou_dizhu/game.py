@@ -93,10 +93,10 @@ def hand_string(counts) -> str:
     return M.string_of_counts(counts)
 
 
-#: the text of one byte of a packed hand (two ranks) by ``index << 8 |
-#: byte``, filled as met (at most 8 x 256 entries); the rank after the big
-#: joker, the top half of the last byte, is always empty
-_TEXT_OF_BYTE: dict[int, str] = {}
+#: the text of one byte of a packed hand (two ranks), ``[index][byte]``,
+#: filled as met; the rank after the big joker (the top half of the last
+#: byte) is always empty
+_TEXT_OF_BYTE: list[list] = [[None] * 256 for _ in range(8)]
 _RANK_TEXT = (*M.RANKS, "")
 
 
@@ -107,12 +107,13 @@ def packed_string(packed: int) -> str:
     parts = []
     for i, b in enumerate(packed.to_bytes(8, "little")):
         if b:
-            text = _TEXT_OF_BYTE.get(i << 8 | b)
-            if text is None:
-                text = _TEXT_OF_BYTE[i << 8 | b] = (_RANK_TEXT[2 * i] * (b & 15)
-                                                     + _RANK_TEXT[2 * i + 1] * (b >> 4))
-            parts.append(text)
+            parts.append(_TEXT_OF_BYTE[i][b] or _byte_text(i, b))
     return "".join(parts)
+
+
+def _byte_text(i: int, b: int) -> str:
+    text = _TEXT_OF_BYTE[i][b] = _RANK_TEXT[2 * i] * (b & 15) + _RANK_TEXT[2 * i + 1] * (b >> 4)
+    return text
 
 
 class DouDizhu(Engine):
