@@ -221,7 +221,6 @@ class DouDizhuState(State):
         if self._phase is AUCTION:
             return self._bid(seat, action)
         # the play phase, inline: this is the hot path of every playout
-        c = self._counts[seat]
         self._legal = None
         self._plays.append(action)
         self._turn = _NEXT[seat]
@@ -231,6 +230,7 @@ class DouDizhuState(State):
                 self._last = None
             return None
         info = M.INFO[action]
+        c = self._counts[seat]
         for r, n in info[3]:
             c[r] -= n
         packed = self._packed[seat] - info[2]
