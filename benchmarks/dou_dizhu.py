@@ -1,6 +1,7 @@
 """Dou Dizhu figures: random playouts per second and dou-dizhu-greedy vs random.
 
     .venv/bin/python benchmarks/dou_dizhu.py [--quick] [--baseline REF]
+    .venv/bin/python benchmarks/dou_dizhu.py --records N --baseline REF
 
 1. Random playouts per second on one core: complete games including the
    auction (and any redeals), driven through the public engine API exactly as
@@ -9,8 +10,11 @@
    Median of a few repeats, each on fresh deals with the move caches cleared;
    timed in process CPU time, so other load on the machine does not count.
    The same loop is timed on RLCard's Dou Dizhu game object (which has no
-   auction; ``pip install '.[bench]'``, which ``make bench`` does) and the
-   ratio printed; without RLCard the ratio is against the reference figures
+   auction; ``pip install '.[bench]'``, which ``make bench`` does) -- one
+   object reset by ``init_game`` for every game, as RLCard's env uses it,
+   ``state["actions"]``, ``step``, the payoffs at the end -- and the ratio
+   printed (RLCard's ``step`` also builds the next player's state, its
+   observation: its API has no step without one); without RLCard the ratio is against the reference figures
    quoted in the issue (RLCard ~300 games/s, OpenSpiel's C++ engine from
    Python ~5,400 on this machine).
    The two loops take turns, repeat by repeat, so a change of load hits both.
@@ -29,12 +33,19 @@
 2. Greedy vs random, duplicate-seated: every deal is played three times with
    the greedy bot in each seat and random bots in the other two; win rate as
    landlord and as peasant, mean payoff, with a 95% interval.
+
+``--records N --baseline REF`` instead checks that a faster engine still plays
+the same games: N random games in this tree and in REF, each reduced to a
+digest of everything a bot or a record sees (legal lists, actions, every
+seat's observation, sampled states, clones played on, outcomes); it prints
+both digests and exits 2 if they differ.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import hashlib
 import json
 import math
 import random
@@ -83,12 +94,13 @@ def rlcard_playouts(games: int, base_seed: int) -> float | None:
         return None
     start = time.process_time()
     rng = random.Random(base_seed)
+    env = DoudizhuGame()  # one game object, reset by init_game, as RLCard's env uses it
     for game in range(games):
-        env = DoudizhuGame()
         env.np_random.seed(base_seed + game)
         state, player = env.init_game()
         while not env.is_over():
             state, player = env.step(rng.choice(state["actions"]))
+        env.judger.judge_payoffs(env.round.landlord_id, env.winner_id)  # as outcome() on ours
     return games / (time.process_time() - start)
 
 
@@ -167,6 +179,48 @@ def cold_ratio(games: int, repeats: int) -> None:
               f"(goal >= 20x)")
 
 
+def records_digest(games: int) -> str:
+    """A digest of ``games`` random games (seeds 0..games-1): at every step
+    the legal list, the action and every seat's observation; every 7th step
+    a state sampled from the actor's view (its legal list and views) and a
+    clone played on instead of the original; at the end the outcome."""
+    from engines.dou_dizhu import DouDizhu
+
+    engine = DouDizhu()
+    digest = hashlib.sha256()
+    for game in range(games):
+        rng = random.Random(game)
+        state = engine.new_game(3, game)
+        step = 0
+        while acting := state.to_act():
+            seat = acting[0]
+            legal = state.legal_actions(seat)
+            seen = [seat, legal, [state.observation(s) for s in range(3)]]
+            if step % 7 == 3:
+                sampled = engine.sample_state(state.observation(seat), random.Random(step))
+                seen += [sampled.legal_actions(seat), [sampled.observation(s) for s in range(3)]]
+                state = state.clone()
+            action = rng.choice(legal)
+            state.apply({seat: action})
+            digest.update(json.dumps(seen + [action]).encode())
+            step += 1
+        outcome = state.outcome()
+        digest.update(json.dumps([outcome.scores, outcome.ranks, outcome.teams,
+                                  [state.observation(s) for s in range(3)]]).encode())
+    return digest.hexdigest()
+
+
+def same_records(ref: str, games: int) -> None:
+    """Exit 2 unless this tree and ``ref`` give the same digest of ``games``."""
+    with worktree(ref, "dou-dizhu-records") as baseline:
+        theirs = run_child(__file__, baseline, "records", games, 0)["digest"]
+        ours = run_child(__file__, ROOT, "records", games, 0)["digest"]
+    verdict = "same" if ours == theirs else "DIFFERENT"
+    print(f"records of {games:,} random games, this tree vs {ref}: {ours[:16]} vs {theirs[:16]}: {verdict}")
+    if ours != theirs:
+        raise SystemExit(2)
+
+
 def duplicate_match(deals: int, base_seed: int):
     from arena.inprocess import play_game
     from bots.dou_dizhu import GreedyBot
@@ -210,11 +264,24 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a small run for development")
     parser.add_argument("--baseline", metavar="REF",
                         help="also time the engine of this commit (a git worktree of it)")
+    parser.add_argument("--records", type=int, metavar="N",
+                        help="instead check N random games give the --baseline's records")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         which, games, seed = args.child
-        cold_child(which, int(games), int(seed))
+        if which == "records":
+            import engines.dou_dizhu as measured
+
+            print(json.dumps({"digest": records_digest(int(games)),
+                              "tree": str(Path(measured.__file__).resolve().parents[2])}))
+        else:
+            cold_child(which, int(games), int(seed))
+        return
+    if args.records:
+        if not args.baseline:
+            parser.error("--records needs --baseline REF")
+        same_records(args.baseline, args.records)
         return
     repeats, games, deals = (3, 500, 100) if args.quick else (5, 4000, 3000)
 

@@ -413,3 +413,17 @@ def test_the_move_caches_keep_their_answers_until_full_then_start_afresh(small_c
     first = M.counts_of(hands[0])                      # cleared by the fourth: made again
     again = M.legal_lead(M.pack(first), first)
     assert again == leads[0] and again is not leads[0]
+
+
+@pytest.mark.parametrize("hand", ["3334445556BR", "33344455567BR", "3334445556677BR", "444555666777BR"])
+def test_long_airplanes_with_both_jokers_are_exactly_the_readable_sub_hands(hand):
+    """Airplanes of three or more trios take their single wings from the
+    general wing generator, which must drop every wing set holding both
+    jokers and keep every other: with both jokers in hand, the generated
+    airplanes with single wings are exactly the readable ones."""
+    counts = M.counts_of(hand)
+    planes = {m for m in M.lead_moves(counts) if M.INFO[m][0] >> 5 == M.PLANE1}
+    expected = {text for text in sub_multisets(counts)
+                if [kind for kind, _, _ in M.readings(text)] == [M.PLANE1]}
+    assert planes == expected
+    assert any(len(m) >= 12 for m in planes) or hand == "3334445556BR"

@@ -57,18 +57,29 @@ _SEATS = ((0,), (1,), (2,))
 _NEXT = (1, 2, 0)
 PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
+#: the Outcome of each (landlord, *payoffs), None for a drawn game: an
+#: Outcome is immutable, and building one (ranks, a frozen dataclass) was a
+#: thirtieth of a random game; the payoffs are bid x a power of two, so the
+#: table stays small (a few hundred entries at most)
+_OUTCOMES: dict = {}
 
 
 #: (place, bits drawn for it) of each step of random.shuffle over the deck
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-def shuffled_deck(rng: random.Random) -> list[int]:
-    """``rng.shuffle(list(DECK))``: CPython's algorithm (for each place from
+#: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
+#: one ``sum`` of its slice
+_DECK_UNITS = tuple(UNIT[r] for r in DECK)
+_SHIFTS = range(0, 4 * NRANKS, 4)
+
+
+def shuffled_deck(rng: random.Random, deck=DECK) -> list:
+    """``rng.shuffle(list(deck))``: CPython's algorithm (for each place from
     the top, one ``getrandbits`` draw below it, drawn again while out of
     range), so the same permutation from the same draws, without two method
     calls per card (the deal was a sixth of a random game's time)."""
-    deck = list(DECK)
+    deck = list(deck)
     draw = rng.getrandbits
     for i, bits in _SHUFFLE_STEPS:
         j = draw(bits)
@@ -80,6 +91,29 @@ def shuffled_deck(rng: random.Random) -> list[int]:
 
 def hand_string(counts) -> str:
     return M.string_of_counts(counts)
+
+
+#: the text of one byte of a packed hand (two ranks), ``[index][byte]``,
+#: filled as met; the rank after the big joker (the top half of the last
+#: byte) is always empty
+_TEXT_OF_BYTE: list[list] = [[None] * 256 for _ in range(8)]
+_RANK_TEXT = (*M.RANKS, "")
+
+
+def packed_string(packed: int) -> str:
+    """:func:`hand_string` of packed counts, a piece per byte from a table:
+    every observation shows its seat's hand, so this runs at every turn of
+    a refereed game (a third of an observation's time before)."""
+    parts = []
+    for i, b in enumerate(packed.to_bytes(8, "little")):
+        if b:
+            parts.append(_TEXT_OF_BYTE[i][b] or _byte_text(i, b))
+    return "".join(parts)
+
+
+def _byte_text(i: int, b: int) -> str:
+    text = _TEXT_OF_BYTE[i][b] = _RANK_TEXT[2 * i] * (b & 15) + _RANK_TEXT[2 * i + 1] * (b >> 4)
+    return text
 
 
 class DouDizhu(Engine):
@@ -120,20 +154,11 @@ class DouDizhuState(State):
         # the C generator below is the same Mersenne Twister seeded once, so
         # the same draws at half the cost (seeding was about half of a deal)
         rng = _random.Random(self._seed)
-        deck = shuffled_deck(rng)
-        counts = []
-        packs = []
-        for seat in range(3):
-            c = [0] * NRANKS
-            p = 0
-            for r in deck[17 * seat:17 * seat + 17]:
-                c[r] += 1
-                p += UNIT[r]
-            counts.append(c)
-            packs.append(p)
-        bottom = [0] * NRANKS
-        for r in deck[51:]:
-            bottom[r] += 1
+        deck = shuffled_deck(rng, _DECK_UNITS)  # the same permutation, of units
+        packs = [sum(deck[0:17]), sum(deck[17:34]), sum(deck[34:51])]
+        counts = [[p >> s & 15 for s in _SHIFTS] for p in packs]
+        rest = sum(deck[51:])
+        bottom = [rest >> s & 15 for s in _SHIFTS]
         first = rng.getrandbits(2)  # rng.randrange(3): two bits, drawn again while 3
         while first == 3:
             first = rng.getrandbits(2)
@@ -145,6 +170,7 @@ class DouDizhuState(State):
         self._counts = counts
         self._packed = packs if packs is not None else [M.pack(c) for c in counts]
         self._bottom = bottom
+        self._bottom_text = ""     # its string once an observation has shown it
         self._first = first
         self._bids: list[int] = []
         self._high = 0
@@ -195,7 +221,6 @@ class DouDizhuState(State):
         if self._phase is AUCTION:
             return self._bid(seat, action)
         # the play phase, inline: this is the hot path of every playout
-        c = self._counts[seat]
         self._legal = None
         self._plays.append(action)
         self._turn = _NEXT[seat]
@@ -205,6 +230,7 @@ class DouDizhuState(State):
                 self._last = None
             return None
         info = M.INFO[action]
+        c = self._counts[seat]
         for r, n in info[3]:
             c[r] -= n
         packed = self._packed[seat] - info[2]
@@ -243,9 +269,7 @@ class DouDizhuState(State):
     def _start_play(self):
         lord = self._high_seat
         self._landlord = lord
-        c = self._counts[lord]
-        for r in range(NRANKS):
-            c[r] += self._bottom[r]
+        self._counts[lord] = [n + b for n, b in zip(self._counts[lord], self._bottom)]
         self._packed[lord] += M.pack(self._bottom)
         self._phase = PLAY
         self._turn = lord
@@ -281,10 +305,19 @@ class DouDizhuState(State):
         if self._phase is not OVER:
             raise RuntimeError("dou-dizhu: the game is not over")
         if self._landlord < 0 or self._winner < 0:
-            return Outcome.from_scores([0, 0, 0])
-        teams = [1, 1, 1]
-        teams[self._landlord] = 0
-        return Outcome.from_scores(list(self._payoffs), teams=teams)
+            key = None
+        else:
+            key = (self._landlord, *self._payoffs)
+        outcome = _OUTCOMES.get(key)
+        if outcome is None:
+            if key is None:
+                outcome = Outcome.from_scores([0, 0, 0])
+            else:
+                teams = [1, 1, 1]
+                teams[self._landlord] = 0
+                outcome = Outcome.from_scores(list(self._payoffs), teams=teams)
+            _OUTCOMES[key] = outcome
+        return outcome
 
     def observation(self, seat) -> Observation:
         lord = self._landlord
@@ -292,22 +325,28 @@ class DouDizhuState(State):
         return {
             "seat": seat,
             "phase": self._phase,
-            "hand": hand_string(self._counts[seat]),
+            "hand": packed_string(self._packed[seat]),
             "hand_sizes": [sum(c) for c in self._counts],
             "redeals": self._redeals,
             "first_bidder": self._first,
             "bids": list(self._bids),
             "bid": self._high,
             "landlord": lord if lord >= 0 else None,
-            "bottom": hand_string(self._bottom) if lord >= 0 else None,
+            "bottom": (self._bottom_text or self._bottom_string()) if lord >= 0 else None,
             "plays": list(self._plays),
             "to_act": None if over else self._turn,
             "to_beat": self._plays[-1 - self._passes] if self._last is not None else None,
             "to_beat_seat": self._last_seat if self._last is not None else None,
-            "multiplier": self.multiplier(),
+            "multiplier": self.multiplier() if over else 1 << self._bombs,
             "winner": self._winner if self._winner >= 0 else None,
             "payoffs": list(self._payoffs) if over else None,
         }
+
+    def _bottom_string(self) -> str:
+        """The bottom cards' string, kept: they never change once dealt, and
+        every observation after the auction shows them."""
+        self._bottom_text = hand_string(self._bottom)
+        return self._bottom_text
 
     def clone(self):
         copy = object.__new__(DouDizhuState)

@@ -83,13 +83,11 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
         # new plays, so this is much of a fresh process's time)
         deltas = []
         rest = packed
-        r = 0
-        while rest:
-            n = rest & 15
-            if n:
-                deltas.append((r, n))
-            rest >>= 4
-            r += 1
+        while rest:  # from the lowest field set, one step per rank present
+            r = ((rest & -rest).bit_length() - 1) >> 2
+            n = rest >> 4 * r & 15
+            deltas.append((r, n))
+            rest ^= n << 4 * r
         text = "".join([RANKS[r] * n for r, n in deltas])
         STRING_OF[packed] = text
         INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, _follow_select(tkey >> 5, rank))
@@ -101,8 +99,10 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
 # has more than ``k`` cards: plane 0 "has one", 1 "has a pair", 2 "has a
 # trio", 3 "has four".  Which answers to "what beats this play" can differ
 # depends only on some planes (and, for simple plays, only on ranks above the
-# play), so the follow cache is keyed by the play and the hand's planes
-# masked to those bits: hands that differ elsewhere share one entry.
+# play), so the follow cache is keyed by the play's kind, length and core
+# rank (all that :func:`follow_moves` reads of it: a trio + single shares
+# its entries with every other kicker) and the hand's planes masked to those
+# bits: hands that differ elsewhere share one entry.
 LOW = sum(1 << (4 * r) for r in range(NRANKS))
 
 
@@ -272,21 +272,15 @@ def _emit(packs, tkey, rank, out):
 
 
 def _gen_solo(c, length, lo, out):
-    for r in range(lo + 1, NRANKS):
-        if c[r]:
-            out.append(SOLOS[r])
+    out += [SOLOS[r] for r in range(lo + 1, NRANKS) if c[r]]
 
 
 def _gen_pair(c, length, lo, out):
-    for r in range(lo + 1, 13):
-        if c[r] >= 2:
-            out.append(PAIRS_S[r])
+    out += [PAIRS_S[r] for r in range(lo + 1, 13) if c[r] >= 2]
 
 
 def _gen_trio(c, length, lo, out):
-    for r in range(lo + 1, 13):
-        if c[r] >= 3:
-            out.append(TRIOS_S[r])
+    out += [TRIOS_S[r] for r in range(lo + 1, 13) if c[r] >= 3]
 
 
 TRIO1_S = [[_register(3 * UNIT[t] + UNIT[k], typekey(TRIO1), t) if k != t else None
@@ -296,41 +290,94 @@ TRIO2_S = [[_register(3 * UNIT[t] + 2 * UNIT[k], typekey(TRIO2), t) if k != t el
 
 
 def _gen_trio1(c, length, lo, out):
+    kickers = None  # the ranks present, found at the first trio
     for t in range(lo + 1, 13):
         if c[t] >= 3:
+            if kickers is None:
+                kickers = [k for k in range(NRANKS) if c[k]]
             row = TRIO1_S[t]
-            for k in range(NRANKS):
-                if c[k] and k != t:
-                    out.append(row[k])
+            out += [row[k] for k in kickers if k != t]
 
 
 def _gen_trio2(c, length, lo, out):
+    kickers = None  # the ranks with a pair, found at the first trio
     for t in range(lo + 1, 13):
         if c[t] >= 3:
+            if kickers is None:
+                kickers = [k for k in range(13) if c[k] >= 2]
             row = TRIO2_S[t]
-            for k in range(13):
-                if c[k] >= 2 and k != t:
-                    out.append(row[k])
+            out += [row[k] for k in kickers if k != t]
 
 
 def _gen_chain(table, which):
     def gen(c, length, lo, out):
         m = _masks(c)[which]
-        for start, top, mask, packed, text in table[length]:
-            if top > lo and m & mask == mask:
-                out.append(text)
+        out += [text for _, top, mask, _, text in table[length] if top > lo and m & mask == mask]
     return gen
+
+
+#: per core (packed: a four, or two trios) and wing width (1: two singles,
+#: 2: two pairs), a table of the strings of the core with wing ranks a <= b,
+#: ``[a][b]``, filled as plays are met: two wings are the usual case of four
+#: + two and of airplanes, dozens of plays per hand, and a table lookup is
+#: several times cheaper than packing each play and looking it up
+_TWO_WINGS: dict[tuple[int, int], list[list]] = {}
+
+
+def _two_wings_table(base, width):
+    table = _TWO_WINGS.get((base, width))
+    if table is None:
+        table = _TWO_WINGS[base, width] = [[None] * NRANKS for _ in range(NRANKS)]
+    return table
+
+
+def _wing_text(row, partial, b, width, tkey, rank):
+    """``row[b]``, the play ``partial`` plus ``width`` cards of rank ``b``,
+    registered and stored in ``row`` on first sight."""
+    text = row[b] = _register(partial + width * UNIT[b], tkey, rank)
+    return text
+
+
+def _two_singles(c, others, base, tkey, rank, out):
+    """Append the plays ``base`` + two single wings from the ranks ``others``
+    of hand ``c`` (ascending): in :func:`_single_wings` order, at most two
+    of a rank, never both jokers."""
+    table = _two_wings_table(base, 1)
+    for j, a in enumerate(others):
+        if a == SMALL_JOKER:  # only the big joker can follow: never both
+            break
+        row = table[a]
+        partial = base + UNIT[a]
+        out += [row[b] or _wing_text(row, partial, b, 1, tkey, rank) for b in others[j + 1:]]
+        if c[a] >= 2:
+            out.append(row[a] or _wing_text(row, partial, a, 1, tkey, rank))
+
+
+def _two_pairs(pairs, base, tkey, rank, out):
+    """Append the plays ``base`` + two pair wings of distinct ``pairs``
+    (ascending), in ``combinations(pairs, 2)`` order."""
+    table = _two_wings_table(base, 2)
+    for j, a in enumerate(pairs):
+        row = table[a]
+        partial = base + 2 * UNIT[a]
+        out += [row[b] or _wing_text(row, partial, b, 2, tkey, rank) for b in pairs[j + 1:]]
 
 
 def _plane_wings(kind, c, length, start, top, packed, out):
     """Every airplane of ``kind`` (single or pair wings) on the trios
     ``packed`` of ranks ``start..top`` in hand ``c``."""
+    tkey = typekey(kind, length)
     if kind == PLANE1:
+        if length == 2:
+            others = [r for r in range(NRANKS) if c[r] and not start <= r <= top]
+            return _two_singles(c, others, packed, tkey, top, out)
         wings = _single_wings(c, start, top, length)
     else:
         pairs = [r for r in range(13) if c[r] >= 2 and not start <= r <= top]
+        if length == 2:
+            return _two_pairs(pairs, packed, tkey, top, out)
         wings = [sum(2 * UNIT[r] for r in combo) for combo in combinations(pairs, length)]
-    _emit([packed + w for w in wings], typekey(kind, length), top, out)
+    _emit([packed + w for w in wings], tkey, top, out)
 
 
 def _gen_plane_wings(kind):
@@ -348,23 +395,20 @@ def _gen_four2(c, length, lo, out):
     tk = typekey(FOUR2)
     for f in range(lo + 1, 13):
         if c[f] == 4:
-            base = 4 * UNIT[f]
-            _emit([base + w for w in _single_wings(c, f, f, 2)], tk, f, out)
+            others = [r for r in range(NRANKS) if c[r] and r != f]
+            _two_singles(c, others, 4 * UNIT[f], tk, f, out)
 
 
 def _gen_four22(c, length, lo, out):
     tk = typekey(FOUR22)
     for f in range(lo + 1, 13):
         if c[f] == 4:
-            base = 4 * UNIT[f]
             pairs = [r for r in range(13) if c[r] >= 2 and r != f]
-            _emit([base + 2 * UNIT[a] + 2 * UNIT[b] for a, b in combinations(pairs, 2)], tk, f, out)
+            _two_pairs(pairs, 4 * UNIT[f], tk, f, out)
 
 
 def _gen_bomb(c, length, lo, out):
-    for r in range(lo + 1, 13):
-        if c[r] == 4:
-            out.append(BOMBS_S[r])
+    out += [BOMBS_S[r] for r in range(lo + 1, 13) if c[r] == 4]
 
 
 def _gen_rocket(c, length, lo, out):
@@ -668,7 +712,7 @@ def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_by
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
     from the cache (shared: never change it)."""
     # planes_of inlined: this runs at every follow
-    key = (info[2], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
+    key = (info[0], info[1], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
