@@ -151,17 +151,10 @@ MOST_OF_A_RANK = 4 * (max(PLAYERS) + 1)
 # wilds held (2 for a 2, plus 1 for a joker) -> rank index -> the set's wilds
 # (0-2, NO_SET) -> naturals held -> what _moves says; indexed by the exact
 # count (the entries from 3 on are the same) so a look-up needs no clamping
-def _by_count(rank: str, wilds: int, held: int) -> list[tuple]:
-    """:func:`_moves` for every count of naturals held, 0 to MOST_OF_A_RANK:
-    worked out up to three, the entries from three on being the same (a bot
-    imports this table at every start-up: 700 calls instead of 7,000)."""
-    shapes = [_moves(rank, wilds != NO_SET, count, bool(held & 2) and wilds != 2,
-                     bool(held & 1) and wilds != 2) for count in range(4)]
-    return shapes + shapes[3:] * (MOST_OF_A_RANK - 3)
-
-
-_SHAPES = [[[_by_count(rank, wilds, held) for wilds in range(4)] for rank in NATURAL_RANKS]
-           for held in range(4)]
+_SHAPES = [[[[_moves(rank, wilds != NO_SET, min(count, 3), bool(held & 2) and wilds != 2,
+                     bool(held & 1) and wilds != 2)
+              for count in range(MOST_OF_A_RANK + 1)] for wilds in range(4)]
+            for rank in NATURAL_RANKS] for held in range(4)]
 #: the same, the actions only (what a player who has melded and is not in the
 #: Foot may play: every shape is fine then)
 _FREE_MELDS = [[[[actions for actions, _ in by_count] for by_count in by_wilds]
