@@ -1,5 +1,5 @@
-"""Written by ``python -m bots.ismcts.vegetables_fit`` (pending);
-held-out log-loss: pending."""
+"""Written by ``python -m bots.ismcts.vegetables_fit`` (151889 turn ends);
+held-out log-loss: planner's values 0.6600, learned 0.5830."""
 
 #: per feature (bots.ismcts.vegetables.FEATURES), the seat that has just
 #: moved first, then the seat to move
