@@ -1,6 +1,6 @@
 """Fits the ismcts bot's VEGEtables evaluation to planner self-play outcomes.
 
-    python -m bots.ismcts.vegetables_fit      # rewrites vegetables_weights.py (~3 min)
+    python -m bots.ismcts.vegetables_fit      # rewrites vegetables_weights.py (~3 min of CPU)
 
 The search scores every line at the end of the turn it plays
 (:func:`bots.ismcts.vegetables.evaluate`): the chance that the seat which
