@@ -28,6 +28,8 @@ opponent needs).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from arena.botkit import Bot
 from engines.vegetables.game import CARD, NAMES, NEEDS, NUMBER, STACK
 
@@ -59,6 +61,28 @@ class View:
         other.wells = self.wells
         other.grounds_played = self.grounds_played
         return other
+
+
+class Terms(NamedTuple):
+    """A position's parts as :meth:`PlannerBot.evaluate` weighs them."""
+
+    score: int
+    opp_score: int
+    unfinished: int      # stacks not finished
+    opp_block: float     # chance the opponent is blocked at the start of its turn
+    no_reserve: float    # 1.0 with nothing playable and no Tractor (blocked unless helped)
+    reserve: int         # playable cards and Tractors
+    tractors: int
+    opp_options: float   # expected open stacks whose next card the opponent holds
+    opp_none: float      # chance it holds none of them
+    secured: int         # stacks whose remaining cards are all ours
+    runs: int            # cards of our runs, Tractors included
+    held: int            # Hand, Tractors and Grounds
+    hand: int
+    grounds: int
+    wells: int           # cards left in the Wells
+    opp_tractors: int
+    opp_locked: int
 
 
 def view_of(obs) -> View:
@@ -140,6 +164,26 @@ class PlannerBot(Bot):
 
     # -------------------------------------------------------------- evaluation
     def evaluate(self, view: View) -> float:
+        return self.value(self.terms(view))
+
+    def value(self, terms: Terms) -> float:
+        """The weighted sum of a position's :meth:`terms`."""
+        value = terms.score - terms.opp_score
+        value += 10.0 * terms.unfinished * (terms.opp_block - self.block_risk * terms.no_reserve)
+        value += self.reserve_weight * min(terms.reserve, self.reserve_cap)
+        value += self.tractor_weight * terms.tractors
+        value -= self.opp_option_weight * terms.opp_options
+        value += self.secured_weight * terms.secured
+        value += self.run_weight * min(terms.runs, self.run_cap)
+        value += self.run_extra * terms.runs
+        value -= self.opp_tractor_weight * (terms.opp_tractors + terms.opp_locked)
+        if terms.wells <= 4:
+            value -= self.hand_weight * terms.held
+        return value
+
+    def terms(self, view: View) -> Terms:
+        """The parts of a position's value, before they are weighted (also
+        the features of the ismcts bot's learned evaluation)."""
         tops = view.tops
         loc = view.loc
         unfinished = 0
@@ -185,19 +229,13 @@ class PlannerBot(Bot):
         else:
             opp_block = opp_none
         reserve = playable + view.tractors
-        me_block = self.block_risk if reserve == 0 else 0.0
-        value = view.score - view.opp_score
-        value += 10.0 * unfinished * (opp_block - me_block)
-        value += self.reserve_weight * min(reserve, self.reserve_cap)
-        value += self.tractor_weight * view.tractors
-        value -= self.opp_option_weight * opp_sum
-        value += self.secured_weight * secured
-        value += self.run_weight * min(runs + view.tractors, self.run_cap)
-        value += self.run_extra * (runs + view.tractors)
-        value -= self.opp_tractor_weight * (view.opp_tractors + view.opp_locked)
-        if sum(view.wells) <= 4:
-            value -= self.hand_weight * (len(view.hand) + view.tractors + len(view.grounds))
-        return value
+        return Terms(score=view.score, opp_score=view.opp_score, unfinished=unfinished,
+                     opp_block=opp_block, no_reserve=1.0 if reserve == 0 else 0.0,
+                     reserve=reserve, tractors=view.tractors, opp_options=opp_sum,
+                     opp_none=opp_none, secured=secured, runs=runs + view.tractors,
+                     held=len(view.hand) + view.tractors + len(view.grounds),
+                     hand=len(view.hand), grounds=len(view.grounds), wells=sum(view.wells),
+                     opp_tractors=view.opp_tractors, opp_locked=view.opp_locked)
 
     # -------------------------------------------------------------- simulation
     def place(self, view: View, card: int) -> None:
