@@ -44,8 +44,6 @@ from arena import DISTRIBUTION
 #: the arena package's folder, and the plugin host's script in it
 ARENA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLUGIN_HOST = os.path.join(ARENA, "plugin_host.py")
-#: the folder the arena package is in: its checkout in an editable install
-CHECKOUT = os.path.dirname(ARENA)
 #: what ``python -m arena.botkit`` imports from the arena package
 KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py")
 KIT_REQUIREMENTS = ("msgpack",)
@@ -320,19 +318,21 @@ def _with_bytecode(paths: list[str]) -> list[str]:
     cache what it compiles: every start compiled again whatever had no
     bytecode in the view -- the kit's modules and the engine contract, bound
     file by file without their ``__pycache__``, and the built-in bots, which
-    the referee never imports -- about 30 ms of CPU a start-up.  So it is
-    compiled here, once per process and view, the way Python's own import
-    would (fresh files are left alone, an unwritable folder is skipped), even
-    where PYTHONDONTWRITEBYTECODE keeps the referee's imports from caching.
-    Only the arena's own checkout is compiled: installed site folders were
-    compiled by their installer, and a rival's source is never parsed in the
-    referee's process (a file made to be slow to compile would stall it
+    the referee never imports (a few ms of CPU a start-up, measured loaded).
+    So it is compiled here, once per process and view, the way Python's own
+    import would (fresh files are left alone, an unwritable folder is
+    skipped), even where PYTHONDONTWRITEBYTECODE keeps the referee's imports
+    from caching.  Only the arena's own packages are compiled (the kit, the
+    engine contract, the engines and built-in bots): installed site folders
+    were compiled by their installer, and a rival's source is never parsed in
+    the referee's process (a file made to be slow to compile would stall it
     outside any bot's limits) -- such a bot compiles itself, in its sandbox."""
     installed = [sys.prefix, sys.base_prefix]
+    own = [ARENA] + [p for top in BOT_PACKAGES for p in _arena_package(top)]
     found = []
     for path in paths:
         found.append(path)
-        if _under(path, installed) or not _under(path, [CHECKOUT]):
+        if _under(path, installed) or not _under(path, own):
             continue
         if path.endswith(".py") and os.path.isfile(path):
             compileall.compile_file(path, quiet=2)
