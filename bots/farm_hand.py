@@ -61,7 +61,6 @@ def rollout(hands, table, players, leader, trick, won, me, target, seed) -> int:
     generator seeded with ``seed``, made at its first draw: never in
     solitaire, where seeding one per line was a tenth of the bot's time."""
     suit_of = CARD_SUIT
-    number_of = CARD_NUMBER
     rng = None
     seat = (leader + len(trick)) % table
     while True:
@@ -93,12 +92,7 @@ def rollout(hands, table, players, leader, trick, won, me, target, seed) -> int:
         hand.remove(card)
         trick.append(card)
         if len(trick) == table:
-            numbers = [number_of[c] for c in trick]
-            winner = trick_winner(numbers)
-            if winner is not None:
-                leader = (leader + winner) % table
-                won[leader] += 1
-            trick = []
+            leader, trick = _finish(leader, trick, table, won)
             seat = leader
         else:
             seat = seat + 1 if seat + 1 < table else 0
