@@ -13,7 +13,7 @@ is what the referee costs on top of the pipe (issue 16's goal: <= 3x pinned,
 <= 1.1x unpinned).  The last column is the move clock alone (two looks at
 the bot's CPU and run-queue counters per answer, the minimum of repeats):
 what exact time-keeping costs, however lean the rest, against the same
-bare round trip.  The floor column is the least any referee written in
+bare round trip.  The floor columns (wall and CPU) are the least any referee written in
 Python must do per answer, on the same frames and bots: encode the
 message, write it, poll for the answer under a deadline, read and decode
 it, check it is legal, and keep the move clock (the two looks above) --
@@ -137,9 +137,9 @@ def measure(level: str, pinned: bool, games: int) -> dict:
     referee_us, referee_cpu_us = ((playing[k] - starting[k] - engine_time[k]) / answers * 1e6
                                   for k in (0, 1))
     bare, bare_cpu = _replay(spec.argv(), frames)
-    floor_cpu = _floor(spec.argv(), frames, level)
+    floor, floor_cpu = _floor(spec.argv(), frames, level)
     return {"referee_us": referee_us, "bare_us": bare / answers * 1e6,
-            "floor_cpu_us": floor_cpu / answers * 1e6,
+            "floor_us": floor / answers * 1e6, "floor_cpu_us": floor_cpu / answers * 1e6,
             "clock_us": _clock_us(spec.argv(), level),
             "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
             "answers": answers,
@@ -204,8 +204,9 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
             child.wait()
 
 
-def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]], level: str) -> float:
-    """CPU seconds (this process's) of the least a Python referee does with
+def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
+           level: str) -> tuple[float, float]:
+    """Wall and CPU seconds (this process's) of the least a Python referee does with
     ``frames``, after the hellos: encode each message, write it, and for an
     owed answer poll under a deadline, read and decode it, check it is one
     of the legal actions and keep the move clock on it (what
@@ -217,7 +218,7 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]], level: str) -
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):
-        return math.nan
+        return math.nan, math.nan
     messages = [(bot, protocol.FrameReader().feed(frame)[0], owed) for bot, frame, owed in frames]
     children = [BotProcess(argv, level=level) for _ in range(2)]
     try:
@@ -230,7 +231,7 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]], level: str) -
         started = None
         for bot, message, owed in messages:
             if started is None and message["type"] != "hello":
-                started = time.process_time()
+                started, cpu = time.perf_counter(), time.process_time()
             child = children[bot]
             os.write(child.popen.stdin.fileno(), protocol.encode(message))
             if not owed:
@@ -243,7 +244,7 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]], level: str) -
             clock.charged(time.monotonic())
             if message["type"] == "act" and answers[0].get("action") not in message["legal"]:
                 raise SystemExit(f"floor replay: an illegal answer {answers[0]}")
-        return time.process_time() - started
+        return time.perf_counter() - started, time.process_time() - cpu
     finally:
         for child in children:
             child.kill()
@@ -297,7 +298,7 @@ def main(argv=None) -> None:
           + (f"; baseline {args.baseline}" if args.baseline else ""))
     print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
           f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}   {'of it the clock µs':>18}"
-          f"   {'floor CPU µs':>12} {'ratio':>6}")
+          f"   {'floor µs':>8} {'ratio':>6} {'floor CPU µs':>12} {'ratio':>6}")
     for (name, level, pinned), results in runs.items():
         figures = [statistics.median(r[k] for r in results)
                    for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")]
@@ -307,7 +308,9 @@ def main(argv=None) -> None:
                 f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
                 f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}"
                 f"   {statistics.median(r.get('clock_us', math.nan) for r in results):18.1f}"
-                f"   {statistics.median(r['floor_cpu_us'] for r in results):12.1f}"
+                f"   {statistics.median(r['floor_us'] for r in results):8.1f}"
+                f" {statistics.median(r['floor_us'] / r['bare_us'] for r in results):6.2f}"
+                f" {statistics.median(r['floor_cpu_us'] for r in results):12.1f}"
                 f" {statistics.median(r['floor_cpu_us'] / r['bare_cpu_us'] for r in results):6.2f}")
         if name == "this tree" and args.baseline:
             before = runs[("baseline", level, pinned)]
