@@ -215,12 +215,10 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
           f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline")
 
 
-def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, float]]:
-    """The bot processes one run of the tournament starts (per bot entry
-    point: one per entrant of every plan item), the sandbox level they
-    start at, and the CPU seconds one start of each costs here, measured by
-    :func:`start_cpu` (median of 3)."""
-    from arena.sandbox.layers import choose_level
+def _planned(path: Path, deals: int | None):
+    """The tournament's installed part, its static plan, and each bot name's
+    bot-kit entry point (the figures below start and play built-in-style
+    bots; a ``cmd:`` bot has none)."""
     from arena.tournament.plan import plan
 
     registry = installed()
@@ -228,7 +226,20 @@ def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, fl
     with tempfile.TemporaryDirectory() as folder:
         tournament = config.parse(data, str(path), registry, results=folder, workers=1)
     entries = {bot.name: registry.bot(bot.bot).entry for bot in tournament.bots}
-    starts = Counter(entries[name] for item in plan(tournament) for name in item.lineup)
+    if None in entries.values():
+        raise SystemExit(f"{path}: the floor and start-up figures need bot-kit bots, not cmd: bots")
+    return tournament, plan(tournament), entries
+
+
+def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, float]]:
+    """The bot processes one run of the tournament starts (per bot entry
+    point: one per entrant of every plan item), the sandbox level they
+    start at, and the CPU seconds one start of each costs here, measured by
+    :func:`start_cpu` (median of 3)."""
+    from arena.sandbox.layers import choose_level
+
+    tournament, items, entries = _planned(path, deals)
+    starts = Counter(entries[name] for item in items for name in item.lineup)
     level = choose_level(tournament.sandbox)
     return starts, level, {entry: statistics.median(start_cpu(entry, level) for _ in range(3))
                            for entry in starts}
@@ -280,16 +291,12 @@ def in_process_cpu(path: Path, deals: int | None) -> float:
     arena must pay however lean its referee."""
     from arena.botkit import load
     from arena.inprocess import play_game
-    from arena.tournament.plan import plan
 
+    _, items, entries = _planned(path, deals)
     registry = installed()
-    data, _ = installed_part(path, registry, deals)
-    with tempfile.TemporaryDirectory() as folder:
-        tournament = config.parse(data, str(path), registry, results=folder, workers=1)
-    entries = {bot.name: registry.bot(bot.bot).entry for bot in tournament.bots}
     games = 0
     started = time.process_time()
-    for item in plan(tournament):
+    for item in items:
         engine = registry.engine(item.game)
         for index, deal in enumerate(item.deals):
             play_game(engine, [load(entries[name]) for name in item.bots_at(index)],
