@@ -198,21 +198,37 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
           f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game")
     mine = runs["this tree"]
     think = statistics.median(v["charged"] / v["games"] for v in mine)
-    floor = in_process_cpu(path, deals)
+    floor, answers = in_process_cpu(path, deals)
     print(f"    the bots' own moves (time charged to them, this tree): {think * 1000:5.1f} ms per "
           f"game; the same games played in one process, engines and bots only (no referee, "
-          f"pipes, processes or sandbox): {floor * 1000:5.1f} ms CPU per game. So with a free "
-          f"referee, free start-ups and ends, a CPU-bound run (a loaded machine) cannot beat the "
-          f"baseline by more than its CPU per game over that: {cpu['baseline'] / floor:.2f}x; "
-          f"nor can {workers} idle cores play more than {workers / floor:.0f} games/s")
-    starts, level, each = start_ups(path, deals)
-    per_game = sum(count * each[entry] for entry, count in starts.items()) / mine[0]["games"]
+          f"pipes, processes or sandbox): {floor * 1000:5.1f} ms CPU per game, {answers:.0f} "
+          f"answers. So with a free referee, free start-ups and ends, a CPU-bound run (a loaded "
+          f"machine) cannot beat the baseline by more than its CPU per game over that: "
+          f"{cpu['baseline'] / floor:.2f}x; nor can {workers} idle cores play more than "
+          f"{workers / floor:.0f} games/s")
+    starts, level, costs = start_ups(path, deals)
+    games = mine[0]["games"]
+    per_game = (sum(count * costs[entry][0] for entry, count in starts.items())
+                + workers * sum(first for _, first in costs.values())) / games
     print(f"    its bot start-ups: {sum(starts.values())} a run (a fresh sandboxed process per "
           f"entrant of every seating's block of deals), at {level} "
-          + ", ".join(f"{entry.split(':')[-1]} {each[entry] * 1000:.0f} ms" for entry in starts)
-          + f" of CPU each (start, hello, ready, end; by {source}): {per_game * 1000:5.1f} ms "
-          f"per game. With them and a free referee: at most "
+          + ", ".join(f"{entry.split(':')[-1]} {costs[entry][0] * 1000:.0f} ms" for entry in starts)
+          + f" of CPU each (start, hello, ready, end; by {source}), and a worker's first start "
+          f"of each bot {sum(first for _, first in costs.values()) / len(costs) * 1000:.0f} ms "
+          f"more on average (its view of what the bot may read), paid by each of the {workers} "
+          f"workers: {per_game * 1000:5.1f} ms per game. With them and a free referee: at most "
           f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline")
+    bare = start_cpu(BARE, level)[0]
+    bare_per_game = sum(starts.values()) * bare / games
+    exchange = referee_floor_cpu(level)
+    least = floor + bare_per_game + answers * exchange
+    print(f"    the least any arena that starts a fresh sandboxed interpreter for every entrant "
+          f"of every block must pay: the games themselves ({floor * 1000:.1f} ms), a bare interpreter in the "
+          f"same sandbox for each start (no site, no kit, nothing imported: {bare * 1000:.1f} "
+          f"ms a start, {bare_per_game * 1000:.1f} ms per game) and the floor of a Python "
+          f"referee for each answer ({exchange * 1e6:.1f} us of CPU, benchmarks/referee.py: "
+          f"{answers * exchange * 1000:.1f} ms per game): {least * 1000:.1f} ms per game, so at "
+          f"most {cpu['baseline'] / least:.2f}x the baseline")
 
 
 def _planned(path: Path, deals: int | None):
@@ -231,25 +247,42 @@ def _planned(path: Path, deals: int | None):
     return tournament, plan(tournament), entries
 
 
-def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, float]]:
+def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, tuple[float, float]]]:
     """The bot processes one run of the tournament starts (per bot entry
     point: one per entrant of every plan item), the sandbox level they
-    start at, and the CPU seconds one start of each costs here, measured by
-    :func:`start_cpu` (median of 3)."""
+    start at, and what starting each costs here, measured by
+    :func:`start_cpu` (medians of 3): (CPU seconds of one more start, CPU
+    seconds of a process's first start beyond that)."""
     from arena.sandbox.layers import choose_level
 
     tournament, items, entries = _planned(path, deals)
     starts = Counter(entries[name] for item in items for name in item.lineup)
     level = choose_level(tournament.sandbox)
-    return starts, level, {entry: statistics.median(start_cpu(entry, level) for _ in range(3))
-                           for entry in starts}
+    return starts, level, {entry: start_cpu(entry, level) for entry in starts}
 
 
-def start_cpu(entry: str, level: str, starts: int = 4) -> float:
-    """CPU seconds of one start of the bot kit's ``entry`` at ``level``
-    (start, hello, ready, end), every process it forks counted (``perf
-    stat`` where installed, else reaped children): a child process starts
-    it ``starts`` times, less the same child starting it none."""
+#: the least a sandboxed Python bot can be: an interpreter that imports
+#: nothing (no site, no kit, no msgpack), reads the hello frame and answers
+#: with a ready frame made in advance -- the floor of a fresh process per bot
+BARE = "bare"
+_BARE_CODE = ("import sys\nr = sys.stdin.buffer\nr.read(int.from_bytes(r.read(4), 'big'))\n"
+              "sys.stdout.buffer.write({ready!r})\nsys.stdout.buffer.flush()\nr.read()\n")
+
+
+def start_cpu(entry: str, level: str, more: int = 6, repeats: int = 3) -> tuple[float, float]:
+    """(CPU seconds of one start of the bot kit's ``entry`` at ``level`` --
+    start, hello, ready, end -- and the extra CPU seconds of a process's
+    first one), every process it forks counted (``perf stat`` where
+    installed, else reaped children).
+
+    A child process starts the bot 0, 1 and 1 + ``more`` times: one start
+    costs the difference of the last two over ``more``; the first start's
+    extra is what the first of them costs beyond that (the referee's view
+    of what the bot may read, worked out once per process and bot -- each
+    tournament worker pays it once for each bot it plays; what every view
+    reads of the installed distributions is read before, in every child,
+    as a tournament's driver does once for all its workers).  Medians of
+    ``repeats`` interleaved rounds."""
     def run(count: int) -> float:
         command = [sys.executable, str(Path(__file__).resolve()), "--child-starts", entry,
                    level, str(count)]
@@ -266,43 +299,81 @@ def start_cpu(entry: str, level: str, starts: int = 4) -> float:
         if used is None:
             used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return used
-    return max(0.0, (run(starts) - run(0)) / starts)
+    each, first = [], []
+    for _ in range(repeats):
+        none, one, many = run(0), run(1), run(1 + more)
+        each.append(max(0.0, (many - one) / more))
+        first.append(max(0.0, one - none - each[-1]))
+    return statistics.median(each), statistics.median(first)
 
 
 def starts_child(entry: str, level: str, count: int) -> None:
-    """:func:`start_cpu`'s child: start ``entry`` ``count`` times."""
+    """:func:`start_cpu`'s child: start ``entry`` (or the :data:`BARE`
+    interpreter) ``count`` times."""
     from arena import protocol
     from arena.bots import BotSpec
     from arena.sandbox import BotProcess
+    from arena.sandbox.view import warm
 
-    argv = BotSpec("measured", entry=entry).argv()
+    warm()  # as a tournament's driver does once, before it forks the workers
+    if entry == BARE:
+        ready = protocol.encode({"type": protocol.READY})
+        argv = [sys.executable, "-I", "-S", "-c", _BARE_CODE.format(ready=ready)]
+    else:
+        argv = BotSpec("measured", entry=entry).argv()
     hello = protocol.hello("farm-and-furious", {}, 2, 1, {})
     for _ in range(count):
         process = BotProcess(argv, level=level)
         protocol.write_message(process.popen.stdin, hello)
-        protocol.read_message(process.popen.stdout)
+        if protocol.read_message(process.popen.stdout) is None:
+            raise SystemExit(f"{entry}: no answer to hello")
         process.kill()
 
 
-def in_process_cpu(path: Path, deals: int | None) -> float:
-    """CPU seconds per game of this tree's engines and bots alone: every
-    game of the tournament's plan played in this process through the bot
-    kit's dispatch (:func:`arena.inprocess.play_game`), which is what any
-    arena must pay however lean its referee."""
+def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
+    """CPU seconds per game of this tree's engines and bots alone, and the
+    answers (``act`` messages) per game: every game of the tournament's
+    plan played in this process through the bot kit's dispatch
+    (:func:`arena.inprocess.play_game`), which is what any arena must pay
+    however lean its referee."""
+    from arena import inprocess
     from arena.botkit import load
-    from arena.inprocess import play_game
 
     _, items, entries = _planned(path, deals)
     registry = installed()
     games = 0
-    started = time.process_time()
-    for item in items:
-        engine = registry.engine(item.game)
-        for index, deal in enumerate(item.deals):
-            play_game(engine, [load(entries[name]) for name in item.bots_at(index)],
-                      seed=deal.seed, options=item.options)
-            games += 1
-    return (time.process_time() - started) / games
+    answers = [0]
+    handle = inprocess.handle
+
+    def counted(bot, message):  # every question play_game asks a bot goes through here
+        answers[0] += message["type"] == "act"
+        return handle(bot, message)
+
+    inprocess.handle = counted
+    try:
+        started = time.process_time()
+        for item in items:
+            engine = registry.engine(item.game)
+            for index, deal in enumerate(item.deals):
+                inprocess.play_game(engine, [load(entries[name]) for name in item.bots_at(index)],
+                                    seed=deal.seed, options=item.options)
+                games += 1
+        used = time.process_time() - started
+    finally:
+        inprocess.handle = handle
+    return used / games, answers[0] / games
+
+
+def referee_floor_cpu(level: str) -> float:
+    """CPU seconds per answer of the least a referee written in Python does
+    (``benchmarks/referee.py``'s floor: encode, write, poll under a deadline,
+    read, decode, check legality, keep the move clock), on bots of ``level``
+    -- measured on VEGEtables' small frames, so a lower bound for larger
+    ones; the bots' own side of each exchange is not counted.  Median of 3."""
+    import referee
+
+    return statistics.median(referee.run_child(ROOT, level, False, 8)["floor_cpu_us"]
+                             for _ in range(3)) / 1e6
 
 
 # -- synthetic store --------------------------------------------------------------
