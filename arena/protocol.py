@@ -5,17 +5,25 @@ one msgpack map.  Every message has a ``"type"``.  The referee checks a frame's
 length against its cap *before* reading or decoding the body, so a bot cannot
 make the referee buffer a 2 GiB message.
 
-Each message has a ``TypedDict`` below, key for key the tables of
-``docs/protocol.md`` (a test holds them to it), so a type checker sees a
-misspelt key in the referee, check-bot or a bot before a bot does.
+Each message has a ``TypedDict`` in :mod:`arena.messages`, key for key the
+tables of ``docs/protocol.md``; they are reachable here too
+(``protocol.Hello``, ``protocol.TO_BOT``), imported on first use so that a
+bot's start-up does not pay for ``typing``.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any, BinaryIO, Literal, TypedDict
 
 import msgpack
+
+#: the typing names below are for type checkers only (``typing`` is not
+#: imported at run time: see :mod:`arena.messages`)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
+    from arena.messages import Act, GameOver, Goodbye, Hello, Limits, NewGame
 
 PROTOCOL_VERSION = 1
 HEADER = struct.Struct(">I")
@@ -37,80 +45,20 @@ class ProtocolError(Exception):
     """A frame that is oversized, undecodable or not the expected message."""
 
 
-class Limits(TypedDict):
-    """``hello``'s time control, in seconds."""
-
-    startup: float
-    move: float
-    bank: float
+#: what :mod:`arena.messages` defines, reachable as this module's attributes
+_MESSAGES = frozenset({"Limits", "Hello", "Ready", "NewGame", "Clock", "Act", "Action",
+                       "GameOver", "Goodbye", "TO_BOT", "FROM_BOT"})
 
 
-class Hello(TypedDict):
-    type: Literal["hello"]
-    protocol: int
-    game: str
-    options: dict[str, Any]
-    players: int
-    seed: int
-    limits: Limits
-    settings: dict[str, Any]
+def __getattr__(name: str):
+    """``protocol.Hello``, ``protocol.TO_BOT``...: the message schemas,
+    imported when first asked for (PEP 562)."""
+    if name in _MESSAGES:
+        from arena import messages
 
+        return getattr(messages, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-class _ReadyType(TypedDict):
-    type: Literal["ready"]
-
-
-class Ready(_ReadyType, total=False):
-    """``name`` and ``version`` are optional (``NotRequired`` would be lost
-    to this module's postponed annotations on Python 3.11)."""
-
-    name: str
-    version: str
-
-
-class NewGame(TypedDict):
-    type: Literal["new_game"]
-    index: int
-    seat: int
-    players: int
-    seed: int
-
-
-class Clock(TypedDict):
-    """``act``'s clock: seconds for this move, and left in the game's bank."""
-
-    move: float
-    bank: float
-
-
-class Act(TypedDict):
-    type: Literal["act"]
-    observation: dict[str, Any]
-    legal: list
-    clock: Clock
-
-
-class Action(TypedDict):
-    type: Literal["action"]
-    action: str | int
-
-
-class GameOver(TypedDict):
-    type: Literal["game_over"]
-    seat: int
-    scores: list
-    ranks: list[int]
-    observation: dict[str, Any]
-
-
-class Goodbye(TypedDict):
-    type: Literal["goodbye"]
-
-
-#: every message by its type, each way (what the documentation's tables list)
-TO_BOT: dict[str, type] = {HELLO: Hello, NEW_GAME: NewGame, ACT: Act, GAME_OVER: GameOver,
-                           GOODBYE: Goodbye}
-FROM_BOT: dict[str, type] = {READY: Ready, ACTION: Action}
 
 
 def hello(game: str, options: dict[str, Any], players: int, seed: int,

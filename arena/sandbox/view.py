@@ -44,8 +44,9 @@ from arena import DISTRIBUTION
 #: the arena package's folder, and the plugin host's script in it
 ARENA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLUGIN_HOST = os.path.join(ARENA, "plugin_host.py")
-#: what ``python -m arena.botkit`` imports from the arena package
-KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py")
+#: what ``python -m arena.botkit`` imports from the arena package (and the
+#: message schemas :mod:`arena.protocol` imports when a bot asks for them)
+KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py", "messages.py")
 KIT_REQUIREMENTS = ("msgpack",)
 #: what the plugin host (:mod:`arena.plugin_host`) imports besides the kit:
 #: the plugin API and its one requirement
