@@ -27,3 +27,16 @@ def engine_for(game_id: str):
         return installed().engine(game_id)
     module, _, name = target.partition(":")
     return getattr(importlib.import_module(module), name)()
+
+
+def lazy_exports(package: str, module: str, names: tuple[str, ...]):
+    """A package's ``__getattr__`` (PEP 562) that imports ``names`` from its
+    ``module`` on first use: a bot that needs only a game's cards or move
+    tables (``bots/hand_and_foot.py``, ``bots/dou_dizhu.py``) then does not
+    import its rules engine and the engine contract at every start-up (a
+    tournament starts a bot process per entrant of every seating's block)."""
+    def __getattr__(name: str):
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.{module}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return __getattr__

@@ -32,9 +32,30 @@ def test_the_probe_sees_a_costly_import():
     assert "typing" in loaded("import arena.messages")
 
 
-@pytest.mark.parametrize("module", ["arena.botkit", "bots.random_bot"])
+@pytest.mark.parametrize("module", ["arena.botkit", "bots.random_bot", "bots.hand_and_foot",
+                                    "bots.dou_dizhu"])
 def test_a_bot_start_imports_neither_typing_nor_dataclasses(module):
     assert loaded(f"import arena.botkit, {module}") == set()
+
+
+def test_a_bot_of_the_cards_alone_does_not_import_its_rules_engine():
+    # bots/hand_and_foot.py needs the cards, bots/dou_dizhu.py the move tables
+    code = "import arena.botkit, bots.hand_and_foot, bots.dou_dizhu\nimport sys\n" \
+           "print(' '.join(m for m in ('arena.game', 'engines.hand_and_foot.game', " \
+           "'engines.dou_dizhu.game') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == []
+
+
+def test_an_engine_package_still_gives_its_classes():
+    from engines import dou_dizhu, hand_and_foot
+    from engines.dou_dizhu.game import DouDizhu
+    from engines.hand_and_foot.game import HandAndFootState
+
+    assert dou_dizhu.DouDizhu is DouDizhu and hand_and_foot.HandAndFootState is HandAndFootState
+    with pytest.raises(AttributeError, match="has no attribute 'Rules'"):
+        hand_and_foot.Rules
 
 
 def test_the_message_schemas_are_still_reachable_from_the_protocol():
