@@ -51,7 +51,7 @@ import sys
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, worktree
+from support.baseline import ROOT, python_for, worktree
 
 GAME = "vegetables"
 LEVELS = ("none", "basic", "strict")
@@ -255,7 +255,7 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
 def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
     """One measurement in a fresh process using ``tree``'s arena."""
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", level, str(int(pinned)),
+        [python_for(tree), str(Path(__file__).resolve()), "--child", level, str(int(pinned)),
          str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
         capture_output=True, text=True)
     if done.returncode != 0:

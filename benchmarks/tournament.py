@@ -42,7 +42,7 @@ from arena.plugins import installed  # noqa: E402
 from arena.rating import compute  # noqa: E402
 from arena.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
-from support.baseline import worktree  # noqa: E402
+from support.baseline import python_for, worktree  # noqa: E402
 
 
 def installed_part(path: Path, registry, deals: int | None):
@@ -118,7 +118,9 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
     games played and seconds taken (as the run itself reports them), the CPU
     seconds of the whole run (driver, workers, bots) and the seconds its bots
     were charged for their moves (the stored ``time_used``: their own
-    thinking, which no referee can save).
+    thinking, which no referee can save).  Each tree runs on its own
+    interpreter (:func:`support.baseline.python_for`), so its bots are its
+    own too.
 
     The CPU comes from ``perf stat`` where it is installed: it follows every
     process the run forks, while the kernel's accounting of reaped children
@@ -128,7 +130,7 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         path.write_text(text)
-        command = [sys.executable, "-m", "arena", "tournament", str(path), "--results",
+        command = [python_for(tree), "-m", "arena", "tournament", str(path), "--results",
                    str(Path(folder) / "r"), "--workers", str(workers), "--quiet"]
         counted = Path(folder) / "perf.csv"
         perf = shutil.which("perf")

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,11 +34,37 @@ def worktree(ref: str | None, name: str = "baseline"):
         subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
 
 
+def python_for(tree: Path) -> str:
+    """The interpreter that runs ``tree``'s own code everywhere, its bots'
+    processes included: this environment's for this tree; for another
+    checkout, a venv beside it (``.benchmarks/NAME-REF.venv``, made once and
+    kept) where that checkout is installed editable without dependencies,
+    over this environment's site folder (a ``.pth`` adds it after its own,
+    so the checkout's ``arena``, ``engines`` and ``bots`` come first).
+    PYTHONPATH alone is not enough: it reaches the referee but not a bot,
+    whose environment the sandbox clears -- a bot of the other checkout
+    would import this tree's modules."""
+    if tree.resolve() == ROOT:
+        return sys.executable
+    venv = tree.with_name(tree.name + ".venv")
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
+                        "--quiet", "--disable-pip-version-check", "--no-deps", "-e", str(tree),
+                        "--config-settings", "editable_mode=compat"], check=True)
+        own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                              "['purelib'])"], capture_output=True, text=True, check=True)
+        layer = Path(own.stdout.strip()) / "zz_layered_over.pth"
+        layer.write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
+    return str(python)
+
+
 def run_child(script: str, tree: Path, *args: object) -> dict:
     """Run ``script`` (a benchmark's own file) as a child in ``tree`` with
     ``--child ARGS`` and return the JSON object its last line prints; the
     child names the tree it measured (``"tree"``), checked here."""
-    done = subprocess.run([sys.executable, str(Path(script).resolve()), "--child",
+    done = subprocess.run([python_for(tree), str(Path(script).resolve()), "--child",
                            *map(str, args)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                           capture_output=True, text=True)
     if done.returncode != 0:
