@@ -25,10 +25,7 @@ the reveal.
 from __future__ import annotations
 
 import random
-
-TYPE_CHECKING = False  # typing costs every bot's start-up ~10 ms: annotations only
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 from arena.game import Engine, GameInfo, Observation, Option, Outcome, State
 

@@ -43,10 +43,7 @@ Rulings beyond the rules page (all documented in ``docs/games/farm-hand.md``):
 from __future__ import annotations
 
 import random
-
-TYPE_CHECKING = False  # typing costs every bot's start-up ~10 ms: annotations only
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 from arena.game import Engine, GameInfo, Observation, Outcome, State
 from engines.farm_hand.cards import (
