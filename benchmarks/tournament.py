@@ -221,16 +221,22 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
           f"workers: {per_game * 1000:5.1f} ms per game. With them and a free referee: at most "
           f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline")
     bare = start_cpu(BARE, level)[0]
-    bare_per_game = sum(starts.values()) * bare / games
+    kit = costs.get(KIT_ONLY, (None,))[0] or start_cpu(KIT_ONLY, level)[0]
     exchange = referee_floor_cpu(level)
-    least = floor + bare_per_game + answers * exchange
-    print(f"    the least any arena that starts a fresh sandboxed interpreter for every entrant "
-          f"of every block must pay: the games themselves ({floor * 1000:.1f} ms), a bare interpreter in the "
-          f"same sandbox for each start (no site, no kit, nothing imported: {bare * 1000:.1f} "
-          f"ms a start, {bare_per_game * 1000:.1f} ms per game) and the floor of a Python "
-          f"referee for each answer ({exchange * 1e6:.1f} us of CPU, benchmarks/referee.py: "
-          f"{answers * exchange * 1000:.1f} ms per game): {least * 1000:.1f} ms per game, so at "
-          f"most {cpu['baseline'] / least:.2f}x the baseline")
+    answering = answers * exchange
+    for what, each in ((f"a bare interpreter in the same sandbox (no site, no kit, nothing "
+                        f"imported: {bare * 1000:.1f} ms a start)", bare),
+                       (f"a bot of the kit alone (the random bot: {kit * 1000:.1f} ms a start, "
+                        f"what any bot speaking through arena.botkit pays)", kit)):
+        least = floor + sum(starts.values()) * each / games + answering
+        print(f"    the least any arena that starts a fresh sandboxed interpreter for every "
+              f"entrant of every block must pay, each start {what}: the games themselves "
+              f"({floor * 1000:.1f} ms), {sum(starts.values())} starts "
+              f"({sum(starts.values()) * each / games * 1000:.1f} ms per game) and the floor of a "
+              f"Python referee for each answer ({exchange * 1e6:.1f} us of CPU, "
+              f"benchmarks/referee.py: {answering * 1000:.1f} ms per game): "
+              f"{least * 1000:.1f} ms per game, so at most {cpu['baseline'] / least:.2f}x the "
+              f"baseline")
 
 
 def _planned(path: Path, deals: int | None):
@@ -263,6 +269,8 @@ def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, tu
     return starts, level, {entry: start_cpu(entry, level) for entry in starts}
 
 
+#: the least a bot of the kit can be: one that imports nothing else
+KIT_ONLY = "bots.random_bot:RandomBot"
 #: the least a sandboxed Python bot can be: an interpreter that imports
 #: nothing (no site, no kit, no msgpack), reads the hello frame and answers
 #: with a ready frame made in advance -- the floor of a fresh process per bot
