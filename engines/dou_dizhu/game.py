@@ -93,29 +93,6 @@ def hand_string(counts) -> str:
     return M.string_of_counts(counts)
 
 
-#: the text of one byte of a packed hand (two ranks), ``[index][byte]``,
-#: filled as met; the rank after the big joker (the top half of the last
-#: byte) is always empty
-_TEXT_OF_BYTE: list[list] = [[None] * 256 for _ in range(8)]
-_RANK_TEXT = (*M.RANKS, "")
-
-
-def packed_string(packed: int) -> str:
-    """:func:`hand_string` of packed counts, a piece per byte from a table:
-    every observation shows its seat's hand, so this runs at every turn of
-    a refereed game (a third of an observation's time before)."""
-    parts = []
-    for i, b in enumerate(packed.to_bytes(8, "little")):
-        if b:
-            parts.append(_TEXT_OF_BYTE[i][b] or _byte_text(i, b))
-    return "".join(parts)
-
-
-def _byte_text(i: int, b: int) -> str:
-    text = _TEXT_OF_BYTE[i][b] = _RANK_TEXT[2 * i] * (b & 15) + _RANK_TEXT[2 * i + 1] * (b >> 4)
-    return text
-
-
 class DouDizhu(Engine):
     info = GameInfo(
         id="dou-dizhu",
@@ -215,12 +192,32 @@ class DouDizhuState(State):
             return action in self._legal
         return action in _BID_LEGAL[self._high]
 
+    def apply(self, actions):
+        """The contract's :meth:`State.apply`, with the usual turn of a
+        playout checked and played here in one call: a play-phase move of
+        the one seat to act, a ``str`` in the legal tuple already listed
+        (so nothing the base refuses: not over, the one seat, a legal
+        action of an allowed type).  Anything else -- the auction, a
+        refusal, a move asked before its list -- goes through the base.
+        The base's three calls (``to_act``, ``is_legal``, ``_apply``) were
+        a sixteenth of a random game."""
+        if self._phase is PLAY and len(actions) == 1:
+            seat = self._turn
+            action = actions.get(seat)
+            legal = self._legal
+            if legal is not None and type(action) is str and action in legal:
+                return self._play(seat, action)
+        return State.apply(self, actions)
+
     def _apply(self, actions):
         seat = self._turn
         action = actions[seat]
         if self._phase is AUCTION:
             return self._bid(seat, action)
-        # the play phase, inline: this is the hot path of every playout
+        return self._play(seat, action)
+
+    def _play(self, seat, action):
+        """The play phase's move (the hot path of every playout)."""
         self._legal = None
         self._plays.append(action)
         self._turn = _NEXT[seat]
@@ -325,7 +322,7 @@ class DouDizhuState(State):
         return {
             "seat": seat,
             "phase": self._phase,
-            "hand": packed_string(self._packed[seat]),
+            "hand": M.text_and_deltas(self._packed[seat])[0],
             "hand_sizes": [sum(c) for c in self._counts],
             "redeals": self._redeals,
             "first_bidder": self._first,

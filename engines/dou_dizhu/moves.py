@@ -16,7 +16,9 @@ reading (the rules page), so the packed counts of a play identify it and its
 encodes kind and size (``kind * 32 + chain length``), ``rank`` the core rank
 that decides comparisons, ``deltas`` the ``(rank, count)`` pairs to remove
 from the hand, ``bomb`` 0 for plain plays, 1 for bombs, 2 for the rocket,
-``select`` the hand bits that decide what can follow it (see below).
+``select`` the hand bits that decide what can follow it (see below), with
+the play's typekey and rank above them (bit 64 up): the follow cache's key
+is then one int, ``(planes | ABOVE) & select``.
 
 Legal-move lists are pure functions of (hand, play to beat) and are memoised
 in bounded module-level caches (cleared wholesale when full); the cache never
@@ -75,22 +77,50 @@ def string_of_counts(counts) -> str:
     return "".join(RANKS[r] * n for r, n in enumerate(counts) if n)
 
 
+#: per byte of packed counts (two ranks), ``[256 * index + byte]``, its
+#: text and its ``(rank, count)`` deltas, filled as met: a play's string
+#: and deltas are then one lookup per byte (random games meet thousands of
+#: new plays, and building each rank by rank was a sixteenth of a fresh
+#: process's time); the rank after the big joker (the top half of the last
+#: byte) is always empty
+_PIECES: list = [None] * 2048
+
+
+def _piece(index: int) -> tuple:
+    i, b = divmod(index, 256)
+    low, high = b & 15, b >> 4
+    text = RANKS[2 * i] * low
+    deltas = ((2 * i, low),) if low else ()
+    if high:
+        text += RANKS[2 * i + 1] * high
+        deltas += ((2 * i + 1, high),)
+    piece = _PIECES[index] = (text, deltas)
+    return piece
+
+
+def text_and_deltas(packed: int) -> tuple[str, list]:
+    """The string of packed counts (as :func:`string_of_counts`) and its
+    ``(rank, count)`` pairs, rank by rank: a piece per byte."""
+    texts = []
+    deltas = []
+    at = 0
+    for b in packed.to_bytes(8, "little"):
+        if b:
+            piece = _PIECES[at + b] or _piece(at + b)
+            texts.append(piece[0])
+            deltas += piece[1]
+        at += 256
+    return "".join(texts), deltas
+
+
 def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
     """The canonical string of a play, creating its Info on first sight."""
     text = STRING_OF.get(packed)
     if text is None:
-        # one pass over the ranks present (random games meet thousands of
-        # new plays, so this is much of a fresh process's time)
-        deltas = []
-        rest = packed
-        while rest:  # from the lowest field set, one step per rank present
-            r = ((rest & -rest).bit_length() - 1) >> 2
-            n = rest >> 4 * r & 15
-            deltas.append((r, n))
-            rest ^= n << 4 * r
-        text = "".join([RANKS[r] * n for r, n in deltas])
+        text, deltas = text_and_deltas(packed)
         STRING_OF[packed] = text
-        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, _follow_select(tkey >> 5, rank))
+        select = _follow_select(tkey >> 5, rank) | (tkey << 4 | rank) << 64
+        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, select)
     return text
 
 
@@ -104,6 +134,9 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
 # its entries with every other kicker) and the hand's planes masked to those
 # bits: hands that differ elsewhere share one entry.
 LOW = sum(1 << (4 * r) for r in range(NRANKS))
+#: the bits of an Info's ``select`` above a hand's planes, where it holds
+#: its play's typekey and rank (13 bits: typekeys are below 512)
+ABOVE = ((1 << 13) - 1) << 64
 
 
 def _plane(k, ranks):
@@ -693,7 +726,7 @@ def beats(info, prev) -> bool:
 # cached lists were traversed again by every full collection (a seventh of
 # a random game's time, against a twentieth with tuples).
 _LEAD_CACHE: dict[int, tuple[str, ...]] = {}
-_FOLLOW_CACHE: dict[tuple, tuple[str, ...]] = {}
+_FOLLOW_CACHE: dict[int, tuple[str, ...]] = {}
 CACHE_LIMIT = 200_000
 
 
@@ -711,8 +744,10 @@ def legal_lead(packed: int, c) -> tuple[str, ...]:
 def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> tuple[str, ...]:
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
     from the cache (shared: never change it)."""
-    # planes_of inlined: this runs at every follow
-    key = (info[0], info[1], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
+    # planes_of inlined: this runs at every follow; an int key, which is
+    # cheaper to build and to hash than a tuple and never tracked by the
+    # garbage collector
+    key = (_from(packed.to_bytes(8, "little").translate(_table), "little") | ABOVE) & info[5]
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
