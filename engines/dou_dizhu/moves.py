@@ -586,13 +586,16 @@ def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
     """For the ranks 3..T and J.. separately: bit plane ``k`` of a set of
     those ranks -> the set's ``strings`` (by rank) in rank order.  A hand's
     singles (k=0) or pairs (k=1) are then two lookups and a concatenation;
-    256 + 128 entries, built at import in about a millisecond."""
+    256 + 128 entries, built at import rank by rank (each rank doubles
+    the table: every set so far, with and without it), a fifth of the cost
+    of building each set from its ranks."""
     halves = []
     for ranks in (range(0, 8), range(8, len(strings))):
-        table = {}
-        for size in range(len(ranks) + 1):
-            for combo in combinations(ranks, size):
-                table[_plane(k, combo)] = tuple(strings[r] for r in combo)
+        table = {0: ()}
+        for r in ranks:
+            bit = 1 << (4 * r + k)
+            text = strings[r]
+            table.update([(key | bit, got + (text,)) for key, got in table.items()])
         halves.append(table)
     return halves[0], halves[1]
 
