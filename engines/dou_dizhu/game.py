@@ -57,6 +57,7 @@ _SEATS = ((0,), (1,), (2,))
 _NEXT = (1, 2, 0)
 PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
+_INFO = M.INFO
 #: the Outcome of each (landlord, *payoffs), None for a drawn game: an
 #: Outcome is immutable, and building one (ranks, a frozen dataclass) was a
 #: thirtieth of a random game; the payoffs are bid x a power of two, so the
@@ -71,7 +72,6 @@ _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0
 #: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
 #: one ``sum`` of its slice
 _DECK_UNITS = tuple(UNIT[r] for r in DECK)
-_SHIFTS = range(0, 4 * NRANKS, 4)
 
 
 def shuffled_deck(rng: random.Random, deck=DECK) -> list:
@@ -133,9 +133,8 @@ class DouDizhuState(State):
         rng = _random.Random(self._seed)
         deck = shuffled_deck(rng, _DECK_UNITS)  # the same permutation, of units
         packs = [sum(deck[0:17]), sum(deck[17:34]), sum(deck[34:51])]
-        counts = [[p >> s & 15 for s in _SHIFTS] for p in packs]
-        rest = sum(deck[51:])
-        bottom = [rest >> s & 15 for s in _SHIFTS]
+        counts = [M.counts_of_packed(p) for p in packs]
+        bottom = M.counts_of_packed(sum(deck[51:]))
         first = rng.getrandbits(2)  # rng.randrange(3): two bits, drawn again while 3
         while first == 3:
             first = rng.getrandbits(2)
@@ -198,49 +197,48 @@ class DouDizhuState(State):
         the one seat to act, a ``str`` in the legal tuple already listed
         (so nothing the base refuses: not over, the one seat, a legal
         action of an allowed type).  Anything else -- the auction, a
-        refusal, a move asked before its list -- goes through the base.
-        The base's three calls (``to_act``, ``is_legal``, ``_apply``) were
-        a sixteenth of a random game."""
+        refusal, a move asked before its list -- goes through the base,
+        whose :meth:`_apply` comes back here for a play.  The base's three
+        calls (``to_act``, ``is_legal``, ``_apply``) and one more for the
+        move were a twelfth of a random game."""
         if self._phase is PLAY and len(actions) == 1:
             seat = self._turn
             action = actions.get(seat)
             legal = self._legal
             if legal is not None and type(action) is str and action in legal:
-                return self._play(seat, action)
+                self._legal = None
+                self._plays.append(action)
+                self._turn = _NEXT[seat]
+                if action == PASS:
+                    self._passes += 1
+                    if self._passes == 2:
+                        self._last = None
+                    return None
+                info = _INFO[action]
+                c = self._counts[seat]
+                for r, n in info[3]:
+                    c[r] -= n
+                packed = self._packed[seat] - info[2]
+                self._packed[seat] = packed
+                self._made[seat] += 1
+                if info[4]:
+                    self._bombs += 1
+                self._last = info
+                self._last_seat = seat
+                self._passes = 0
+                if not packed:
+                    self._finish(seat)
+                return None
         return State.apply(self, actions)
 
     def _apply(self, actions):
-        seat = self._turn
-        action = actions[seat]
+        """A move :meth:`State.apply` has checked: a bid here, a play by
+        :meth:`apply`'s own path (its legal tuple is listed by then, since
+        the base's check asked :meth:`is_legal`)."""
         if self._phase is AUCTION:
-            return self._bid(seat, action)
-        return self._play(seat, action)
-
-    def _play(self, seat, action):
-        """The play phase's move (the hot path of every playout)."""
-        self._legal = None
-        self._plays.append(action)
-        self._turn = _NEXT[seat]
-        if action == PASS:
-            self._passes += 1
-            if self._passes == 2:
-                self._last = None
-            return None
-        info = M.INFO[action]
-        c = self._counts[seat]
-        for r, n in info[3]:
-            c[r] -= n
-        packed = self._packed[seat] - info[2]
-        self._packed[seat] = packed
-        self._made[seat] += 1
-        if info[4]:
-            self._bombs += 1
-        self._last = info
-        self._last_seat = seat
-        self._passes = 0
-        if not packed:
-            self._finish(seat)
-        return None
+            seat = self._turn
+            return self._bid(seat, actions[seat])
+        return self.apply(actions)
 
     def _bid(self, seat, action):
         value = _BID_VALUE[action]
