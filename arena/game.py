@@ -50,13 +50,32 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Union
 
 from arena.frozen import frozen, init_fields
 
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (type checkers
+#: read any ``TYPE_CHECKING`` as true): every engine imports this module,
+#: and ``typing`` was a quarter of its import in a fresh process, which
+#: only needs ``Any`` for annotations (never evaluated here)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    Observation = dict[str, Any]
+
 Seat = int
-Action = Union[str, int]
-Observation = dict[str, Any]
+Action = str | int
+
+
+def __getattr__(name: str) -> object:
+    """``Observation``, the contract's type of an observation, made on first
+    use (``dict[str, Any]`` needs :mod:`typing`; see ``TYPE_CHECKING``)."""
+    if name == "Observation":
+        from typing import Any
+
+        globals()["Observation"] = made = dict[str, Any]
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: stands for a seat absent from a move in State.apply's hot path
 _MISSING = object()

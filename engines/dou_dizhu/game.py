@@ -40,9 +40,13 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import Any
 
-from arena.game import Engine, GameInfo, Observation, Outcome, State
+from arena.game import TYPE_CHECKING, Engine, GameInfo, Outcome, State
+
+if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
+    from typing import Any
+
+    from arena.game import Observation
 from engines.dou_dizhu import moves as M
 from engines.dou_dizhu.moves import NRANKS, UNIT
 
