@@ -166,6 +166,7 @@ class DouDizhuState(State):
         self._winner = -1
         self._payoffs = [0, 0, 0]
         self._legal = None         # legal tuple of the seat to act, once computed
+        self._planes = [-1, -1, -1]  # each hand's moves.planes_of, -1 until asked
 
     # ------------------------------------------------------------ contract
     def to_act(self):
@@ -181,7 +182,10 @@ class DouDizhuState(State):
                 if self._last is None:
                     legal = M.legal_lead(self._packed[seat], c)
                 else:
-                    legal = M.legal_follow(self._packed[seat], c, self._last)
+                    planes = self._planes[seat]
+                    if planes < 0:  # the hand changed since its last follow
+                        planes = self._planes[seat] = M.planes_of(self._packed[seat])
+                    legal = M.legal_follow(self._packed[seat], c, self._last, planes)
                 self._legal = legal  # the shared cached tuple
             return list(legal)
         if self._phase is AUCTION and seat == self._turn:
@@ -224,6 +228,7 @@ class DouDizhuState(State):
                     c[r] -= n
                 packed = self._packed[seat] - info[2]
                 self._packed[seat] = packed
+                self._planes[seat] = -1
                 self._made[seat] += 1
                 if info[4]:
                     self._bombs += 1
@@ -270,6 +275,7 @@ class DouDizhuState(State):
         self._landlord = lord
         self._counts[lord] = [n + b for n, b in zip(self._counts[lord], self._bottom)]
         self._packed[lord] += M.pack(self._bottom)
+        self._planes[lord] = -1
         self._phase = PLAY
         self._turn = lord
 
@@ -352,6 +358,7 @@ class DouDizhuState(State):
         copy.__dict__.update(self.__dict__)
         copy._counts = [list(c) for c in self._counts]
         copy._packed = list(self._packed)
+        copy._planes = list(self._planes)
         copy._bids = list(self._bids)
         copy._plays = list(self._plays)
         copy._made = list(self._made)

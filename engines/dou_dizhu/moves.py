@@ -762,13 +762,17 @@ def legal_lead(packed: int, c) -> tuple[str, ...]:
     return moves
 
 
-def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> tuple[str, ...]:
+def legal_follow(packed: int, c, info, planes: int = -1) -> tuple[str, ...]:
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
-    from the cache (shared: never change it)."""
-    # planes_of inlined: this runs at every follow; an int key, which is
-    # cheaper to build and to hash than a tuple and never tracked by the
-    # garbage collector
-    key = (_from(packed.to_bytes(8, "little").translate(_table), "little") | ABOVE) & info[5]
+    from the cache (shared: never change it).  ``planes``, the hand's
+    :func:`planes_of` when the caller keeps them (the game does, per seat:
+    a hand faces three follows on average between changes, and the planes
+    were most of the cost of a cached answer)."""
+    if planes < 0:
+        planes = planes_of(packed)
+    # an int key, which is cheaper to build and to hash than a tuple and
+    # never tracked by the garbage collector
+    key = (planes | ABOVE) & info[5]
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
