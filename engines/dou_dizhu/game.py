@@ -63,7 +63,7 @@ PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
 _INFO = M.INFO
 #: the Outcome of each (landlord, *payoffs), None for a drawn game: an
-#: Outcome is immutable, and building one (ranks, a frozen dataclass) was a
+#: Outcome is immutable, and building one (ranks, a frozen value) was a
 #: thirtieth of a random game; the payoffs are bid x a power of two, so the
 #: table stays small (a few hundred entries at most)
 _OUTCOMES: dict = {}
@@ -166,7 +166,7 @@ class DouDizhuState(State):
         self._winner = -1
         self._payoffs = [0, 0, 0]
         self._legal = None         # legal tuple of the seat to act, once computed
-        self._planes = [-1, -1, -1]  # each hand's moves.planes_of, -1 until asked
+        self._planes = [None, None, None]  # each hand's moves.planes_of, once asked
 
     # ------------------------------------------------------------ contract
     def to_act(self):
@@ -183,7 +183,7 @@ class DouDizhuState(State):
                     legal = M.legal_lead(self._packed[seat], c)
                 else:
                     planes = self._planes[seat]
-                    if planes < 0:  # the hand changed since its last follow
+                    if planes is None:  # the hand changed since its last follow
                         planes = self._planes[seat] = M.planes_of(self._packed[seat])
                     legal = M.legal_follow(self._packed[seat], c, self._last, planes)
                 self._legal = legal  # the shared cached tuple
@@ -228,7 +228,7 @@ class DouDizhuState(State):
                     c[r] -= n
                 packed = self._packed[seat] - info[2]
                 self._packed[seat] = packed
-                self._planes[seat] = -1
+                self._planes[seat] = None
                 self._made[seat] += 1
                 if info[4]:
                     self._bombs += 1
@@ -275,7 +275,7 @@ class DouDizhuState(State):
         self._landlord = lord
         self._counts[lord] = [n + b for n, b in zip(self._counts[lord], self._bottom)]
         self._packed[lord] += M.pack(self._bottom)
-        self._planes[lord] = -1
+        self._planes[lord] = None
         self._phase = PLAY
         self._turn = lord
 

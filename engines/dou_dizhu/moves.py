@@ -762,13 +762,13 @@ def legal_lead(packed: int, c) -> tuple[str, ...]:
     return moves
 
 
-def legal_follow(packed: int, c, info, planes: int = -1) -> tuple[str, ...]:
+def legal_follow(packed: int, c, info, planes: int | None = None) -> tuple[str, ...]:
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
     from the cache (shared: never change it).  ``planes``, the hand's
     :func:`planes_of` when the caller keeps them (the game does, per seat:
     a hand faces three follows on average between changes, and the planes
     were most of the cost of a cached answer)."""
-    if planes < 0:
+    if planes is None:
         planes = planes_of(packed)
     # an int key, which is cheaper to build and to hash than a tuple and
     # never tracked by the garbage collector
