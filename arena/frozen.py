@@ -30,8 +30,8 @@ def init_fields(instance: object, **fields: object) -> None:
 
 class _DataclassFields:
     """A frozen class's ``__dataclass_fields__``, made on first use by
-    applying ``@dataclass(frozen=True)`` to a stand-in with the same
-    annotations and defaults; the result then replaces this descriptor."""
+    applying ``@dataclass`` to a stand-in with the same annotations and
+    defaults; the result then replaces this descriptor."""
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
@@ -43,7 +43,7 @@ class _DataclassFields:
         names = cls.__match_args__
         body = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
         body["__annotations__"] = {name: cls.__annotations__[name] for name in names}
-        made = dataclasses.dataclass(frozen=True)(type(cls.__name__, (), body)).__dataclass_fields__
+        made = dataclasses.dataclass(type(cls.__name__, (), body)).__dataclass_fields__
         cls.__dataclass_fields__ = made
         return made
 

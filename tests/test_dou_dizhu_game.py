@@ -533,3 +533,15 @@ def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
     state.step(0, "5")                                      # ... and the landlord goes out
     obs = state.observation(2)
     assert obs["winner"] == 0 and obs["to_beat"] == "5" and state.is_over()
+
+
+def test_a_state_sampled_after_the_landlords_one_play_still_scores_an_anti_spring():
+    """The sampled state counts each seat's plays from the observation:
+    the landlord's single lead makes a peasant going out next an
+    anti-spring there as in the real game."""
+    state = state_from_hands(["3456", "2", "7"], landlord=0, bid=1)
+    state.step(0, "3")
+    sampled = ENGINE.sample_state(state.observation(1), random.Random(3))
+    for copy in (state, sampled):
+        copy.step(1, "2")
+        assert copy.multiplier() == 2 and copy.outcome().scores == (-4, 2, 2)

@@ -52,6 +52,7 @@ def same(make):
     lambda P: repr(P(1, 2, "a")),
     lambda P: P(1) == P(1, 0, ""),
     lambda P: P(1) == P(2),
+    lambda P: P(2) == P(1),
     lambda P: P(1) != P(1, 1),
     lambda P: P(1, label="b") == (1, 0, "b"),
     lambda P: P(1).__eq__(P(1)),
@@ -135,6 +136,22 @@ def test_the_contract_classes_keep_their_dataclass_behaviour():
     assert dataclasses.replace(info, version="2").version == "2"
     with pytest.raises(dataclasses.FrozenInstanceError):
         outcome.scores = (0, 0)
+
+
+@pytest.mark.parametrize("cls", [Option, GameInfo, DummyResult, Outcome])
+def test_the_contract_classes_defaults_are_their_fields_defaults(cls):
+    """Each class states a field's default twice, in its body (the class
+    attribute, and the dataclass field) and in its __init__: they agree."""
+    import inspect
+
+    given = {name: p.default for name, p in inspect.signature(cls).parameters.items()}
+    assert list(given) == [f.name for f in dataclasses.fields(cls)] == list(cls.__match_args__)
+    for field in dataclasses.fields(cls):
+        assert given[field.name] == field.default or (
+            given[field.name] is inspect.Parameter.empty and field.default is dataclasses.MISSING)
+        if field.default is not dataclasses.MISSING:
+            assert getattr(cls, field.name) == field.default
+    assert (GameInfo.simultaneous, GameInfo.teams, Option.help) == (False, "none", "")
 
 
 def test_observation_is_made_on_first_use():
