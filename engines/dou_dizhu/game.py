@@ -275,7 +275,6 @@ class DouDizhuState(State):
         self._landlord = lord
         self._counts[lord] = [n + b for n, b in zip(self._counts[lord], self._bottom)]
         self._packed[lord] += M.pack(self._bottom)
-        self._planes[lord] = None
         self._phase = PLAY
         self._turn = lord
 
@@ -330,7 +329,7 @@ class DouDizhuState(State):
         return {
             "seat": seat,
             "phase": self._phase,
-            "hand": M.text_and_deltas(self._packed[seat])[0],
+            "hand": M.string_of_packed(self._packed[seat]),
             "hand_sizes": [sum(c) for c in self._counts],
             "redeals": self._redeals,
             "first_bidder": self._first,

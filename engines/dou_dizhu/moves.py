@@ -95,25 +95,34 @@ def string_of_counts(counts) -> str:
     return "".join(RANKS[r] * n for r, n in enumerate(counts) if n)
 
 
-#: per byte of packed counts (two ranks), ``[256 * index + byte]``, its
-#: text and its ``(rank, count)`` deltas, filled as met: a play's string
-#: and deltas are then one lookup per byte (random games meet thousands of
-#: new plays, and building each rank by rank was a sixteenth of a fresh
-#: process's time); the rank after the big joker (the top half of the last
-#: byte) is always empty
-_PIECES: list = [None] * 2048
+#: per byte of packed counts (two ranks), ``[index][byte]``, its text and
+#: its ``(rank, count)`` deltas, filled as met: a play's string and deltas
+#: are then one lookup per byte (random games meet thousands of new plays,
+#: and building each rank by rank was a sixteenth of a fresh process's
+#: time); the rank after the big joker (the top half of the last byte) is
+#: always empty
+_PIECES: list[list] = [[None] * 256 for _ in range(8)]
 
 
-def _piece(index: int) -> tuple:
-    i, b = divmod(index, 256)
+def _piece(i: int, b: int) -> tuple:
     low, high = b & 15, b >> 4
     text = RANKS[2 * i] * low
     deltas = ((2 * i, low),) if low else ()
     if high:
         text += RANKS[2 * i + 1] * high
         deltas += ((2 * i + 1, high),)
-    piece = _PIECES[index] = (text, deltas)
+    piece = _PIECES[i][b] = (text, deltas)
     return piece
+
+
+def string_of_packed(packed: int) -> str:
+    """:func:`string_of_counts` of packed counts, a piece per byte (every
+    observation shows its seat's hand)."""
+    texts = []
+    for i, b in enumerate(packed.to_bytes(8, "little")):
+        if b:
+            texts.append((_PIECES[i][b] or _piece(i, b))[0])
+    return "".join(texts)
 
 
 def text_and_deltas(packed: int) -> tuple[str, list]:
@@ -121,13 +130,11 @@ def text_and_deltas(packed: int) -> tuple[str, list]:
     ``(rank, count)`` pairs, rank by rank: a piece per byte."""
     texts = []
     deltas = []
-    at = 0
-    for b in packed.to_bytes(8, "little"):
+    for i, b in enumerate(packed.to_bytes(8, "little")):
         if b:
-            piece = _PIECES[at + b] or _piece(at + b)
+            piece = _PIECES[i][b] or _piece(i, b)
             texts.append(piece[0])
             deltas += piece[1]
-        at += 256
     return "".join(texts), deltas
 
 
