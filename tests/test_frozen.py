@@ -154,14 +154,18 @@ def test_the_contract_classes_defaults_are_their_fields_defaults(cls):
     assert (GameInfo.simultaneous, GameInfo.teams, Option.help) == (False, "none", "")
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter (nothing imported yet)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def test_observation_is_made_on_first_use():
-    code = ("import arena.game as game\n"
-            "print('Observation' in vars(game))\n"
-            "from arena.game import Observation\n"
-            "print('Observation' in vars(game), Observation)\n")
-    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
-    assert shown == ["False", "True dict[str, typing.Any]"]
+    shown = fresh_python("import arena.game as game\n"
+                         "print('Observation' in vars(game))\n"
+                         "from arena.game import Observation\n"
+                         "print('Observation' in vars(game), Observation)\n")
+    assert shown.splitlines() == ["False", "True dict[str, typing.Any]"]
     import arena.game as game
 
     from arena.game import Observation
@@ -185,10 +189,7 @@ def test_a_fresh_process_imports_the_engine_without_dataclasses_or_typing():
             "    state.apply({seat: state.legal_actions(seat)[0]})\n"
             "state.outcome()\n"
             "print(sorted(m for m in ('dataclasses', 'inspect', 'typing') if m in set(sys.modules) - before))\n")
-    control = subprocess.run([sys.executable, "-c", code.replace("import engines.dou_dizhu\n",
-                                                                 "import engines.dou_dizhu, arena.records\n")],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    control = fresh_python(code.replace("import engines.dou_dizhu\n",
+                                        "import engines.dou_dizhu, arena.records\n"))
     assert control == "['dataclasses', 'inspect', 'typing']"    # the check sees them when loaded
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout.strip()
-    assert found == "[]"
+    assert fresh_python(code) == "[]"
