@@ -193,3 +193,17 @@ def test_a_fresh_process_imports_the_engine_without_dataclasses_or_typing():
                                         "import engines.dou_dizhu, arena.records\n"))
     assert control == "['dataclasses', 'inspect', 'typing']"    # the check sees them when loaded
     assert fresh_python(code) == "[]"
+
+
+def test_a_strict_bot_and_the_plugin_host_are_shown_what_the_contract_imports():
+    """The strict sandbox mounts only the arena modules it lists for bots and
+    for the plugin host: arena.game's own imports must be among them (a bot
+    that plays through an engine imports arena.game, hence arena.frozen)."""
+    from arena.sandbox import view
+
+    loaded = fresh_python("import sys, arena.game\n"
+                          "print(' '.join(sorted(m for m in sys.modules if m.startswith('arena.'))))")
+    assert "arena.frozen" in loaded.split()                  # the control: it is imported
+    for shown in (view.BOT_MODULES, view.HOST_MODULES):
+        modules = {"arena." + name.removesuffix(".py") for name in shown if name.endswith(".py")}
+        assert set(loaded.split()) <= modules
