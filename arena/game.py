@@ -50,12 +50,32 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+
+from arena.frozen import frozen, init_fields
+
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (type checkers
+#: read any ``TYPE_CHECKING`` as true): every engine imports this module,
+#: and ``typing`` was a quarter of its import in a fresh process, which
+#: only needs ``Any`` for annotations (never evaluated here)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    Observation = dict[str, Any]
 
 Seat = int
-Action = Union[str, int]
-Observation = dict[str, Any]
+Action = str | int
+
+
+def __getattr__(name: str) -> object:
+    """``Observation``, the contract's type of an observation, made on first
+    use (``dict[str, Any]`` needs :mod:`typing`; see ``TYPE_CHECKING``)."""
+    if name == "Observation":
+        from typing import Any
+
+        globals()["Observation"] = made = dict[str, Any]
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: stands for a seat absent from a move in State.apply's hot path
 _MISSING = object()
@@ -77,7 +97,7 @@ class IllegalAction(GameError, ValueError):
     """An action not in the legal list (engines may raise it from ``apply``)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Option:
     """One game option: its name, default and, optionally, allowed values.
 
@@ -91,6 +111,12 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+
+    def __init__(self, name: str, default: Any, help: str = "",
+                 choices: tuple[Any, ...] | None = None, minimum: float | None = None,
+                 maximum: float | None = None) -> None:
+        init_fields(self, name=name, default=default, help=help, choices=choices,
+                    minimum=minimum, maximum=maximum)
 
     def parse(self, game_id: str, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise OptionError."""
@@ -126,7 +152,7 @@ def _from_text(text: str, kind: type, where: str) -> Any:
         raise OptionError(f"{where}: expected {kind.__name__}, got {text!r}") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class GameInfo:
     """Declarative metadata of a game.
 
@@ -146,6 +172,12 @@ class GameInfo:
     teams: str = "none"
     dummies: tuple[str, ...] = ()
     summary: str = ""
+
+    def __init__(self, id: str, version: str, players: tuple[int, ...],
+                 options: tuple[Option, ...] = (), simultaneous: bool = False,
+                 teams: str = "none", dummies: tuple[str, ...] = (), summary: str = "") -> None:
+        init_fields(self, id=id, version=version, players=players, options=options,
+                    simultaneous=simultaneous, teams=teams, dummies=dummies, summary=summary)
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -169,7 +201,7 @@ class GameInfo:
             )
 
 
-@dataclass(frozen=True)
+@frozen
 class DummyResult:
     """An engine-played seat's result, ranked together with the bots."""
 
@@ -177,8 +209,11 @@ class DummyResult:
     score: float
     rank: int
 
+    def __init__(self, name: str, score: float, rank: int) -> None:
+        init_fields(self, name=name, score=score, rank=rank)
 
-@dataclass(frozen=True)
+
+@frozen
 class Outcome:
     """The end of a game: per bot seat a score, a rank (1 is best; ties share
     a rank) and a team; engine-played dummies ranked alongside.
@@ -191,6 +226,10 @@ class Outcome:
     ranks: tuple[int, ...]
     teams: tuple[int, ...]
     dummies: tuple[DummyResult, ...] = ()
+
+    def __init__(self, scores: tuple[float, ...], ranks: tuple[int, ...],
+                 teams: tuple[int, ...], dummies: tuple[DummyResult, ...] = ()) -> None:
+        init_fields(self, scores=scores, ranks=ranks, teams=teams, dummies=dummies)
 
     @classmethod
     def from_scores(

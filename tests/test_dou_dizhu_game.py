@@ -533,3 +533,46 @@ def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
     state.step(0, "5")                                      # ... and the landlord goes out
     obs = state.observation(2)
     assert obs["winner"] == 0 and obs["to_beat"] == "5" and state.is_over()
+
+
+def test_a_state_sampled_after_the_landlords_one_play_still_scores_an_anti_spring():
+    """The sampled state counts each seat's plays from the observation:
+    the landlord's single lead makes a peasant going out next an
+    anti-spring there as in the real game."""
+    state = state_from_hands(["3456", "2", "7"], landlord=0, bid=1)
+    state.step(0, "3")
+    sampled = ENGINE.sample_state(state.observation(1), random.Random(3))
+    for copy in (state, sampled):
+        copy.step(1, "2")
+        assert copy.multiplier() == 2 and copy.outcome().scores == (-4, 2, 2)
+
+
+def test_in_the_auction_only_the_bidder_has_bids_whoever_bids_first():
+    firsts = set()
+    for seed in range(30):
+        state = ENGINE.new_game(3, seed)
+        first = state.to_act()[0]
+        firsts.add(first)
+        assert [state.legal_actions(s) for s in range(3)] == [
+            ["bid:0", "bid:1", "bid:2", "bid:3"] if s == first else [] for s in range(3)]
+    assert firsts == {0, 1, 2}
+
+
+@pytest.mark.parametrize("lord", [0, 1, 2])
+def test_secrets_leave_out_the_bottom_once_any_seat_is_landlord(lord):
+    state = state_from_hands(["33", "44", "55"], landlord=lord, bottom="")
+    assert sorted(map("".join, state.secrets(lord))) == sorted(
+        h for s, h in enumerate(["33", "44", "55"]) if s != lord)
+
+
+def test_a_state_from_hands_redeals_from_its_seed():
+    """Without a landlord it starts in the auction; an all-pass auction
+    redeals from the state's seed (0 by default), as a new game of it deals."""
+    for seed in (None, 5):
+        state = state_from_hands(["3", "4", "5"]) if seed is None else state_from_hands(
+            ["3", "4", "5"], seed=seed)
+        for _ in range(3):
+            state.step(state.to_act()[0], "bid:0")
+        fresh = ENGINE.new_game(3, seed or 0)
+        assert [state.hand(s) for s in range(3)] == [fresh.hand(s) for s in range(3)]
+        assert state.to_act() == fresh.to_act()

@@ -427,3 +427,8 @@ def test_long_airplanes_with_both_jokers_are_exactly_the_readable_sub_hands(hand
                 if [kind for kind, _, _ in M.readings(text)] == [M.PLANE1]}
     assert planes == expected
     assert any(len(m) >= 12 for m in planes) or hand == "3334445556BR"
+
+
+@pytest.mark.parametrize("hand, rockets", [("BR", ["BR"]), ("3BR", ["BR"]), ("3R", []), ("B", [])])
+def test_the_rocket_is_played_only_with_both_jokers(hand, rockets):
+    assert M.plays_of_kind(M.counts_of(hand), M.ROCKET) == rockets

@@ -50,14 +50,15 @@ KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py", "messages.py")
 KIT_REQUIREMENTS = ("msgpack",)
 #: what the plugin host (:mod:`arena.plugin_host`) imports besides the kit:
 #: the plugin API and its one requirement
-HOST_MODULES = ("plugins.py", "bots.py", "game.py", "plugin_host.py")
+HOST_MODULES = ("plugins.py", "bots.py", "game.py", "frozen.py", "plugin_host.py")
 HOST_REQUIREMENTS = ("pluggy",)
 #: what the arena's own bots import besides the kit: the engines (their rules
-#: engine is a bot's to use), the engine contract they are written against,
+#: engine is a bot's to use), the engine contract they are written against
+#: (``game.py`` and its value classes, ``frozen.py``),
 #: the RL encodings a trained policy plays through (arena.rl.policy_bot) and
 #: what those need
 BOT_PACKAGES = ("engines", "bots")
-BOT_MODULES = ("game.py", "rl")
+BOT_MODULES = ("game.py", "frozen.py", "rl")
 BOT_REQUIREMENTS = ("numpy",)
 SYSTEM = ("/usr", "/etc")
 

@@ -40,9 +40,13 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import Any
 
-from arena.game import Engine, GameInfo, Observation, Outcome, State
+from arena.game import TYPE_CHECKING, Engine, GameInfo, Outcome, State
+
+if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
+    from typing import Any
+
+    from arena.game import Observation
 from engines.dou_dizhu import moves as M
 from engines.dou_dizhu.moves import NRANKS, UNIT
 
@@ -57,8 +61,9 @@ _SEATS = ((0,), (1,), (2,))
 _NEXT = (1, 2, 0)
 PASS = "pass"
 _PHASES = {AUCTION: AUCTION, PLAY: PLAY, OVER: OVER}
+_INFO = M.INFO
 #: the Outcome of each (landlord, *payoffs), None for a drawn game: an
-#: Outcome is immutable, and building one (ranks, a frozen dataclass) was a
+#: Outcome is immutable, and building one (ranks, a frozen value) was a
 #: thirtieth of a random game; the payoffs are bid x a power of two, so the
 #: table stays small (a few hundred entries at most)
 _OUTCOMES: dict = {}
@@ -71,7 +76,6 @@ _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0
 #: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
 #: one ``sum`` of its slice
 _DECK_UNITS = tuple(UNIT[r] for r in DECK)
-_SHIFTS = range(0, 4 * NRANKS, 4)
 
 
 def shuffled_deck(rng: random.Random, deck=DECK) -> list:
@@ -91,29 +95,6 @@ def shuffled_deck(rng: random.Random, deck=DECK) -> list:
 
 def hand_string(counts) -> str:
     return M.string_of_counts(counts)
-
-
-#: the text of one byte of a packed hand (two ranks), ``[index][byte]``,
-#: filled as met; the rank after the big joker (the top half of the last
-#: byte) is always empty
-_TEXT_OF_BYTE: list[list] = [[None] * 256 for _ in range(8)]
-_RANK_TEXT = (*M.RANKS, "")
-
-
-def packed_string(packed: int) -> str:
-    """:func:`hand_string` of packed counts, a piece per byte from a table:
-    every observation shows its seat's hand, so this runs at every turn of
-    a refereed game (a third of an observation's time before)."""
-    parts = []
-    for i, b in enumerate(packed.to_bytes(8, "little")):
-        if b:
-            parts.append(_TEXT_OF_BYTE[i][b] or _byte_text(i, b))
-    return "".join(parts)
-
-
-def _byte_text(i: int, b: int) -> str:
-    text = _TEXT_OF_BYTE[i][b] = _RANK_TEXT[2 * i] * (b & 15) + _RANK_TEXT[2 * i + 1] * (b >> 4)
-    return text
 
 
 class DouDizhu(Engine):
@@ -156,9 +137,8 @@ class DouDizhuState(State):
         rng = _random.Random(self._seed)
         deck = shuffled_deck(rng, _DECK_UNITS)  # the same permutation, of units
         packs = [sum(deck[0:17]), sum(deck[17:34]), sum(deck[34:51])]
-        counts = [[p >> s & 15 for s in _SHIFTS] for p in packs]
-        rest = sum(deck[51:])
-        bottom = [rest >> s & 15 for s in _SHIFTS]
+        counts = [M.counts_of_packed(p) for p in packs]
+        bottom = M.counts_of_packed(sum(deck[51:]))
         first = rng.getrandbits(2)  # rng.randrange(3): two bits, drawn again while 3
         while first == 3:
             first = rng.getrandbits(2)
@@ -186,6 +166,7 @@ class DouDizhuState(State):
         self._winner = -1
         self._payoffs = [0, 0, 0]
         self._legal = None         # legal tuple of the seat to act, once computed
+        self._planes = [None, None, None]  # each hand's moves.planes_of, once asked
 
     # ------------------------------------------------------------ contract
     def to_act(self):
@@ -201,7 +182,10 @@ class DouDizhuState(State):
                 if self._last is None:
                     legal = M.legal_lead(self._packed[seat], c)
                 else:
-                    legal = M.legal_follow(self._packed[seat], c, self._last)
+                    planes = self._planes[seat]
+                    if planes is None:  # the hand changed since its last follow
+                        planes = self._planes[seat] = M.planes_of(self._packed[seat])
+                    legal = M.legal_follow(self._packed[seat], c, self._last, planes)
                 self._legal = legal  # the shared cached tuple
             return list(legal)
         if self._phase is AUCTION and seat == self._turn:
@@ -215,35 +199,55 @@ class DouDizhuState(State):
             return action in self._legal
         return action in _BID_LEGAL[self._high]
 
+    def apply(self, actions):
+        """The contract's :meth:`State.apply`, with the usual turn of a
+        playout checked and played here in one call: a play-phase move of
+        the one seat to act, a ``str`` in the legal tuple already listed
+        (so nothing the base refuses: not over, the one seat, a legal
+        action of an allowed type).  Anything else -- the auction, a
+        refusal, a move asked before its list -- goes through the base,
+        whose :meth:`_apply` comes back here for a play.  The base's three
+        calls (``to_act``, ``is_legal``, ``_apply``) and one more for the
+        move were a twelfth of a random game."""
+        if self._phase is PLAY and len(actions) == 1:
+            seat = self._turn
+            action = actions.get(seat)
+            legal = self._legal
+            if legal is not None and type(action) is str and action in legal:
+                self._legal = None
+                self._plays.append(action)
+                self._turn = _NEXT[seat]
+                if action == PASS:
+                    self._passes += 1
+                    if self._passes == 2:
+                        self._last = None
+                    return None
+                info = _INFO[action]
+                c = self._counts[seat]
+                for r, n in info[3]:
+                    c[r] -= n
+                packed = self._packed[seat] - info[2]
+                self._packed[seat] = packed
+                self._planes[seat] = None
+                self._made[seat] += 1
+                if info[4]:
+                    self._bombs += 1
+                self._last = info
+                self._last_seat = seat
+                self._passes = 0
+                if not packed:
+                    self._finish(seat)
+                return None
+        return State.apply(self, actions)
+
     def _apply(self, actions):
-        seat = self._turn
-        action = actions[seat]
+        """A move :meth:`State.apply` has checked: a bid here, a play by
+        :meth:`apply`'s own path (its legal tuple is listed by then, since
+        the base's check asked :meth:`is_legal`)."""
         if self._phase is AUCTION:
-            return self._bid(seat, action)
-        # the play phase, inline: this is the hot path of every playout
-        self._legal = None
-        self._plays.append(action)
-        self._turn = _NEXT[seat]
-        if action == PASS:
-            self._passes += 1
-            if self._passes == 2:
-                self._last = None
-            return None
-        info = M.INFO[action]
-        c = self._counts[seat]
-        for r, n in info[3]:
-            c[r] -= n
-        packed = self._packed[seat] - info[2]
-        self._packed[seat] = packed
-        self._made[seat] += 1
-        if info[4]:
-            self._bombs += 1
-        self._last = info
-        self._last_seat = seat
-        self._passes = 0
-        if not packed:
-            self._finish(seat)
-        return None
+            seat = self._turn
+            return self._bid(seat, actions[seat])
+        return self.apply(actions)
 
     def _bid(self, seat, action):
         value = _BID_VALUE[action]
@@ -325,7 +329,7 @@ class DouDizhuState(State):
         return {
             "seat": seat,
             "phase": self._phase,
-            "hand": packed_string(self._packed[seat]),
+            "hand": M.string_of_packed(self._packed[seat]),
             "hand_sizes": [sum(c) for c in self._counts],
             "redeals": self._redeals,
             "first_bidder": self._first,
@@ -353,6 +357,7 @@ class DouDizhuState(State):
         copy.__dict__.update(self.__dict__)
         copy._counts = [list(c) for c in self._counts]
         copy._packed = list(self._packed)
+        copy._planes = list(self._planes)
         copy._bids = list(self._bids)
         copy._plays = list(self._plays)
         copy._made = list(self._made)

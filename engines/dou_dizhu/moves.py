@@ -16,7 +16,9 @@ reading (the rules page), so the packed counts of a play identify it and its
 encodes kind and size (``kind * 32 + chain length``), ``rank`` the core rank
 that decides comparisons, ``deltas`` the ``(rank, count)`` pairs to remove
 from the hand, ``bomb`` 0 for plain plays, 1 for bombs, 2 for the rocket,
-``select`` the hand bits that decide what can follow it (see below).
+``select`` the hand bits that decide what can follow it (see below), with
+the play's typekey and rank above them (bit 64 up): the follow cache's key
+is then one int, ``(planes | ABOVE) & select``.
 
 Legal-move lists are pure functions of (hand, play to beat) and are memoised
 in bounded module-level caches (cleared wholesale when full); the cache never
@@ -58,10 +60,28 @@ def typekey(kind: int, length: int = 1) -> int:
 
 
 def pack(counts) -> int:
-    packed = 0
-    for r, n in enumerate(counts):
-        packed |= n << (4 * r)
-    return packed
+    """Packed counts of the count vector ``counts``: the even ranks' counts
+    are the low halves of its bytes, the odd ranks' the high halves (two
+    ``bytes`` of the slices, not a shift per rank)."""
+    return (int.from_bytes(bytes(counts[::2]), "little")
+            | int.from_bytes(bytes(counts[1::2]), "little") << 4)
+
+
+#: each byte's low and high 4-bit field, for :func:`counts_of_packed`
+_LOW_FIELD = bytes(b & 15 for b in range(256))
+_HIGH_FIELD = bytes(b >> 4 for b in range(256))
+
+
+def counts_of_packed(packed: int) -> list[int]:
+    """The count vector of packed counts (the inverse of :func:`pack`): two
+    ``bytes.translate`` instead of a shift and a mask per rank, a third
+    cheaper (a deal unpacks four hands)."""
+    raw = packed.to_bytes(8, "little")
+    counts = [0] * 16
+    counts[::2] = raw.translate(_LOW_FIELD)
+    counts[1::2] = raw.translate(_HIGH_FIELD)
+    del counts[NRANKS]
+    return counts
 
 
 def counts_of(text: str) -> list[int]:
@@ -75,22 +95,57 @@ def string_of_counts(counts) -> str:
     return "".join(RANKS[r] * n for r, n in enumerate(counts) if n)
 
 
+#: per byte of packed counts (two ranks), ``[index][byte]``, its text and
+#: its ``(rank, count)`` deltas, filled as met: a play's string and deltas
+#: are then one lookup per byte (random games meet thousands of new plays,
+#: and building each rank by rank was a sixteenth of a fresh process's
+#: time); the rank after the big joker (the top half of the last byte) is
+#: always empty
+_PIECES: list[list] = [[None] * 256 for _ in range(8)]
+
+
+def _piece(i: int, b: int) -> tuple:
+    low, high = b & 15, b >> 4
+    text = RANKS[2 * i] * low
+    deltas = ((2 * i, low),) if low else ()
+    if high:
+        text += RANKS[2 * i + 1] * high
+        deltas += ((2 * i + 1, high),)
+    piece = _PIECES[i][b] = (text, deltas)
+    return piece
+
+
+def string_of_packed(packed: int) -> str:
+    """:func:`string_of_counts` of packed counts, a piece per byte (every
+    observation shows its seat's hand)."""
+    texts = []
+    for i, b in enumerate(packed.to_bytes(8, "little")):
+        if b:
+            texts.append((_PIECES[i][b] or _piece(i, b))[0])
+    return "".join(texts)
+
+
+def text_and_deltas(packed: int) -> tuple[str, list]:
+    """The string of packed counts (as :func:`string_of_counts`) and its
+    ``(rank, count)`` pairs, rank by rank: a piece per byte."""
+    texts = []
+    deltas = []
+    for i, b in enumerate(packed.to_bytes(8, "little")):
+        if b:
+            piece = _PIECES[i][b] or _piece(i, b)
+            texts.append(piece[0])
+            deltas += piece[1]
+    return "".join(texts), deltas
+
+
 def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
     """The canonical string of a play, creating its Info on first sight."""
     text = STRING_OF.get(packed)
     if text is None:
-        # one pass over the ranks present (random games meet thousands of
-        # new plays, so this is much of a fresh process's time)
-        deltas = []
-        rest = packed
-        while rest:  # from the lowest field set, one step per rank present
-            r = ((rest & -rest).bit_length() - 1) >> 2
-            n = rest >> 4 * r & 15
-            deltas.append((r, n))
-            rest ^= n << 4 * r
-        text = "".join([RANKS[r] * n for r, n in deltas])
+        text, deltas = text_and_deltas(packed)
         STRING_OF[packed] = text
-        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, _follow_select(tkey >> 5, rank))
+        select = _follow_select(tkey >> 5, rank) | (tkey << 4 | rank) << 64
+        INFO[text] = (tkey, rank, packed, tuple(deltas), bomb, select)
     return text
 
 
@@ -104,6 +159,9 @@ def _register(packed: int, tkey: int, rank: int, bomb: int = 0) -> str:
 # its entries with every other kicker) and the hand's planes masked to those
 # bits: hands that differ elsewhere share one entry.
 LOW = sum(1 << (4 * r) for r in range(NRANKS))
+#: the bits of an Info's ``select`` above a hand's planes, where it holds
+#: its play's typekey and rank (13 bits: typekeys are below 512)
+ABOVE = ((1 << 13) - 1) << 64
 
 
 def _plane(k, ranks):
@@ -553,13 +611,16 @@ def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
     """For the ranks 3..T and J.. separately: bit plane ``k`` of a set of
     those ranks -> the set's ``strings`` (by rank) in rank order.  A hand's
     singles (k=0) or pairs (k=1) are then two lookups and a concatenation;
-    256 + 128 entries, built at import in about a millisecond."""
+    256 + 128 entries, built at import rank by rank (each rank doubles
+    the table: every set so far, with and without it), a fifth of the cost
+    of building each set from its ranks."""
     halves = []
     for ranks in (range(0, 8), range(8, len(strings))):
-        table = {}
-        for size in range(len(ranks) + 1):
-            for combo in combinations(ranks, size):
-                table[_plane(k, combo)] = tuple(strings[r] for r in combo)
+        table = {0: ()}
+        for r in ranks:
+            bit = 1 << (4 * r + k)
+            text = strings[r]
+            table.update([(key | bit, got + (text,)) for key, got in table.items()])
         halves.append(table)
     return halves[0], halves[1]
 
@@ -693,7 +754,7 @@ def beats(info, prev) -> bool:
 # cached lists were traversed again by every full collection (a seventh of
 # a random game's time, against a twentieth with tuples).
 _LEAD_CACHE: dict[int, tuple[str, ...]] = {}
-_FOLLOW_CACHE: dict[tuple, tuple[str, ...]] = {}
+_FOLLOW_CACHE: dict[int, tuple[str, ...]] = {}
 CACHE_LIMIT = 200_000
 
 
@@ -708,11 +769,17 @@ def legal_lead(packed: int, c) -> tuple[str, ...]:
     return moves
 
 
-def legal_follow(packed: int, c, info, _table=_PLANES_OF_BYTE, _from=int.from_bytes) -> tuple[str, ...]:
+def legal_follow(packed: int, c, info, planes: int | None = None) -> tuple[str, ...]:
     """``"pass"`` and the :func:`follow_moves` of the hand against ``info``,
-    from the cache (shared: never change it)."""
-    # planes_of inlined: this runs at every follow
-    key = (info[0], info[1], _from(packed.to_bytes(8, "little").translate(_table), "little") & info[5])
+    from the cache (shared: never change it).  ``planes``, the hand's
+    :func:`planes_of` when the caller keeps them (the game does, per seat:
+    a hand faces three follows on average between changes, and the planes
+    were most of the cost of a cached answer)."""
+    if planes is None:
+        planes = planes_of(packed)
+    # an int key, which is cheaper to build and to hash than a tuple and
+    # never tracked by the garbage collector
+    key = (planes | ABOVE) & info[5]
     moves = _FOLLOW_CACHE.get(key)
     if moves is None:
         if len(_FOLLOW_CACHE) >= CACHE_LIMIT:
