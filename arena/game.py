@@ -62,20 +62,13 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
     Observation = dict[str, Any]
+else:
+    #: what an observation is at run time (a name engines import for their
+    #: annotations; type checkers see ``dict[str, Any]`` above)
+    Observation = dict
 
 Seat = int
 Action = str | int
-
-
-def __getattr__(name: str) -> object:
-    """``Observation``, the contract's type of an observation, made on first
-    use (``dict[str, Any]`` needs :mod:`typing`; see ``TYPE_CHECKING``)."""
-    if name == "Observation":
-        from typing import Any
-
-        globals()["Observation"] = made = dict[str, Any]
-        return made
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: stands for a seat absent from a move in State.apply's hot path
 _MISSING = object()
