@@ -142,3 +142,48 @@ def test_conformance_check_rejects_moves_after_the_end():
 def test_conformance_check_demands_a_sampler_that_hides_something():
     with pytest.raises(AssertionError, match="never changed any other seat.s view or any secret"):
         check_engine(FarmAndFurious(), 20, hidden=True)
+
+
+def test_option_values_within_their_bounds_pass():
+    bounded = Option("hand_size", 10, minimum=2, maximum=20)
+    assert [bounded.parse("g", value) for value in (2, 7, 20)] == [2, 7, 20]
+    with pytest.raises(OptionError, match="above the maximum 20"):
+        bounded.parse("g", 21)
+
+
+def test_a_refused_move_names_the_seats_to_act():
+    from engines.vegetables import Vegetables
+
+    state = Vegetables().new_game(2, 1)
+    (seat,) = state.to_act()
+    with pytest.raises(IllegalAction, match=rf"seat {seat} is to act, got seats \[{1 - seat}\]"):
+        state.apply({1 - seat: state.legal_actions(seat)[0]})
+    race = FarmAndFurious().new_game(2, 1)          # simultaneous: every seat plays
+    with pytest.raises(IllegalAction,
+                       match=r"every seat plays at once: \[0, 1\] are to act, got seats \[0\]"):
+        race.apply({0: race.legal_actions(0)[0]})
+
+
+def test_a_state_must_say_its_legal_actions():
+    from arena.game import State
+
+    class Mute(State):                                # every hook but legal_actions
+        players = 1
+
+        def to_act(self):
+            return (0,)
+
+        def observation(self, seat):
+            return {"seat": seat}
+
+        def _apply(self, actions):
+            pass
+
+        def outcome(self):
+            return Outcome.from_scores([0])
+
+        def clone(self):
+            return self
+
+    with pytest.raises(TypeError, match="legal_actions"):
+        Mute()
