@@ -463,18 +463,20 @@ class HandAndFootState(State):
             free = self._melded[team] and not self._in_foot[seat]
             if self._phase == DRAW:
                 legal = self._draw_options(seat, free)
-            elif free:
-                # every shape of every rank is fine (the hot path, inline):
-                # _FREE_MELDS's entry per rank, then the discards
+            else:
+                # every shape of every rank (the hot path, inline):
+                # _FREE_MELDS's entry per rank, then the discards -- or,
+                # when not every shape is fine, those the checks keep
                 held = self._held[seat]
                 legal = []
                 for by_wilds, wilds, count in zip(
                         _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)],
                         self._set_wilds[team], held):
                     legal += by_wilds[wilds][count]
-                legal += self._discards[seat]
-            else:
-                legal = self._meld_options(seat) + self._discard_options(seat)
+                if free:
+                    legal += self._discards[seat]
+                else:
+                    legal = self._meld_options(seat, legal) + self._discard_options(seat)
             self._legal = legal
         return list(legal)
 
@@ -564,46 +566,52 @@ class HandAndFootState(State):
                 options.append("pile")
         return options
 
-    def _wilds_held(self, seat: int) -> int:
-        """Which wilds ``seat`` holds: 2 for a 2, plus 1 for a joker."""
-        held = self._held[seat]
-        return (2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)
-
-    def _meld_options(self, seat: int) -> list[str]:
+    def _meld_options(self, seat: int, shapes: list[str]) -> list[str]:
         """The meld actions of a seat whose team has not melded or that is
-        in its Foot: each shape that leaves the turn finishable."""
+        in its Foot: each of ``shapes`` (the meld actions its cards and
+        sets allow, in order) that leaves the turn finishable.
+
+        While the initial meld is pending, the most the cards can still be
+        worth (cards.meld_value) is worked out once: a move cannot raise it
+        (it only uses up cards), so below the threshold no move is legal; a
+        move of naturals alone leaves it as it was, so above it every such
+        move is legal; only a move with a wild is counted again."""
         team = self._team_of[seat]
         sets = self._sets[team]
         hand = self._hands[seat]
         held = self._held[seat]
-        set_wilds_now = self._set_wilds[team]
+        in_foot = self._in_foot[seat]
         need = None  # the initial meld's threshold, while it is pending
         if not self._melded[team]:
             need = self.threshold(team)
             laid = sum(VALUE[card] for cards in sets.values() for card in cards)
             # what cards.meld_value needs, from the counts; a move changes one rank
             slots = sum(2 - set_wilds(cards) for cards in sets.values())
-            naturals = [(rank, count, wilds != NO_SET)
-                        for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
+            naturals = [(rank, count, wilds != NO_SET) for rank, count, wilds
+                        in zip(NATURAL_RANKS, held, self._set_wilds[team])]
+            if meld_value(laid, slots, naturals, held[JOKERS], held[TWOS]) < need:
+                return []
         options = []
-        for index, (rank, by_wilds, wilds, count) in enumerate(zip(
-                NATURAL_RANKS, _SHAPES[self._wilds_held(seat)], set_wilds_now, held)):
-            for action, natural_count, wild in by_wilds[wilds][count][1]:
-                points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
-                if need is not None and laid + points < need:
-                    after = list(naturals)
-                    after[index] = (rank, count - natural_count, True)
-                    ok = meld_value(laid + points,
-                                    slots + (2 if wilds == NO_SET else 0) - (1 if wild else 0),
-                                    after, held[JOKERS] - (wild == JOKER),
-                                    held[TWOS] - (wild == "2")) >= need
-                elif not self._in_foot[seat] or len(hand) - natural_count - bool(wild) >= 2:
+        for action in shapes:
+            rank, natural_count, wild, new = _MELDS[action]
+            points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
+            if need is not None and laid + points < need:
+                if wild is None:
                     ok = True
-                else:  # the last cards of the Foot: the rare case needs the cards
-                    moved, left = self._take(hand, rank, natural_count, wild)
-                    ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
-                if ok:
-                    options.append(action)
+                else:
+                    index = _INDEX[rank]
+                    after = list(naturals)
+                    after[index] = (rank, held[index] - natural_count, True)
+                    ok = meld_value(laid + points, slots + (2 if new else 0) - 1, after,
+                                    held[JOKERS] - (wild == JOKER),
+                                    held[TWOS] - (wild == "2")) >= need
+            elif not in_foot or len(hand) - natural_count - bool(wild) >= 2:
+                ok = True
+            else:  # the last cards of the Foot: the rare case needs the cards
+                moved, left = self._take(hand, rank, natural_count, wild)
+                ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
+            if ok:
+                options.append(action)
         return options
 
     @staticmethod
