@@ -166,10 +166,9 @@ _MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
           for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
 _DISCARDED = {action: card for card, action in _DISCARD.items()}
-#: the discard of each card in hand order (what _copies counts)
+#: the discard of each card in hand order (what _copies counts): a seat's
+#: discards are these compressed by its copies
 _DISCARDS = tuple(_DISCARD.values())
-#: the hand-order key of a discard action (the discards kept sorted like the hand)
-_DISCARD_KEY = {action: index for index, action in enumerate(_DISCARDS)}.__getitem__
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
@@ -283,9 +282,6 @@ class HandAndFootState(State):
         self._held: list[list[int]] = []       # per seat: cards in hand per group
         self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
-        # per seat: the discard of each card it holds, in hand order (kept
-        # as the copies change, so a legal list needs no scan of them)
-        self._discards: list[list[str]] = []
 
     def _count(self) -> None:
         """Make the counts the moves keep up to date (cards per group of
@@ -294,15 +290,13 @@ class HandAndFootState(State):
         self._copies = [self._copies_of(hand) for hand in self._hands]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
-        self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
 
     def _recount(self, seat: int) -> None:
         """The counts of ``seat`` made afresh from its new Hand (the Foot
         picked up)."""
         hand = self._hands[seat]
         self._held[seat] = self._groups(hand)
-        self._copies[seat] = copies = self._copies_of(hand)
-        self._discards[seat] = list(compress(_DISCARDS, copies))
+        self._copies[seat] = self._copies_of(hand)
 
     @staticmethod
     def _groups(hand) -> list[int]:
@@ -474,7 +468,7 @@ class HandAndFootState(State):
                         self._set_wilds[team], held):
                     legal += by_wilds[wilds][count]
                 if free:
-                    legal += self._discards[seat]
+                    legal += compress(_DISCARDS, self._copies[seat])
                 else:
                     legal = self._meld_options(seat, legal) + self._discard_options(seat)
             self._legal = legal
@@ -637,7 +631,7 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
             return []
-        return list(self._discards[seat])
+        return list(compress(_DISCARDS, self._copies[seat]))
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):
@@ -646,20 +640,19 @@ class HandAndFootState(State):
         return action in self._legal
 
     def _apply(self, actions):
+        # the counts of the seat's cards (see _count) change with its hand,
+        # inline: each move is on the hot path
         seat = self._turn
         action = actions[seat]
         self._legal = False
         hand = self._hands[seat]
+        held = self._held[seat]
+        copies = self._copies[seat]
         card = _DISCARDED.get(action)
         if card is not None:
             hand.remove(card)
-            # what _lose does, inline: the hot path
-            self._held[seat][_GROUP[card]] -= 1
-            copies = self._copies[seat]
-            order = ORDER[card]
-            copies[order] -= 1
-            if not copies[order]:
-                self._discards[seat].remove(action)
+            held[_GROUP[card]] -= 1
+            copies[ORDER[card]] -= 1
             self._discard.append(card)
             if not hand:
                 if self._in_foot[seat]:
@@ -669,19 +662,13 @@ class HandAndFootState(State):
             self._start_turn((seat + 1) % self.players)
             return
         if action == "draw":
-            held = self._held[seat]
-            copies = self._copies[seat]
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
                     break
                 card = self._stock.pop()
                 insort(hand, card, key=_KEY)
-                # what _gain does, inline: the hot path
                 held[_GROUP[card]] += 1
-                order = ORDER[card]
-                if not copies[order]:
-                    insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
-                copies[order] += 1
+                copies[ORDER[card]] += 1
             self._phase = MELD
             return
         team = self._team_of[seat]
@@ -698,22 +685,24 @@ class HandAndFootState(State):
                 if _RANK_OF[top] == "*":
                     self._set_wilds[team][index] += 1
             else:
-                moved, left = self._take(hand, rank, 2, None)
+                moved, hand[:] = self._take(hand, rank, 2, None)
                 sets[rank] = [top] + moved
-                hand[:] = left
+                held[index] -= 2  # a natural rank's group is its index
                 for card in moved:
-                    self._lose(seat, card)
+                    copies[ORDER[card]] -= 1
                 self._set_wilds[team][index] = 0
             hand.extend(taken)
             hand.sort(key=_KEY)
             for card in taken:
-                self._gain(seat, card)
+                held[_GROUP[card]] += 1
+                copies[ORDER[card]] += 1
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
             moved, hand[:] = self._take(hand, rank, naturals, wild)
             for card in moved:
-                self._lose(seat, card)
+                held[_GROUP[card]] -= 1
+                copies[ORDER[card]] -= 1
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -725,24 +714,6 @@ class HandAndFootState(State):
                 wilds[index] += 1
         if not hand or not self._melded[team]:
             self._after_meld(seat)
-
-    def _gain(self, seat: int, card: str) -> None:
-        """Keep the counts of ``seat`` up to date as ``card`` joins its hand."""
-        self._held[seat][_GROUP[card]] += 1
-        copies = self._copies[seat]
-        order = ORDER[card]
-        if not copies[order]:
-            insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
-        copies[order] += 1
-
-    def _lose(self, seat: int, card: str) -> None:
-        """Keep the counts of ``seat`` up to date as ``card`` leaves its hand."""
-        self._held[seat][_GROUP[card]] -= 1
-        copies = self._copies[seat]
-        order = ORDER[card]
-        copies[order] -= 1
-        if not copies[order]:
-            self._discards[seat].remove(_DISCARDS[order])
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
@@ -819,7 +790,6 @@ class HandAndFootState(State):
         copy._held = [list(held) for held in self._held]
         copy._copies = [list(copies) for copies in self._copies]
         copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
-        copy._discards = [list(discards) for discards in self._discards]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
         return copy
