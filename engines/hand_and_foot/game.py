@@ -551,11 +551,8 @@ class HandAndFootState(State):
             if self._placement_ok(seat, hand + rest, {**sets, rank: sets[rank] + [top]}):
                 options.append("pile")
             return options
-        pair = [card for card in hand if card[0] == rank and card != JOKER][:2]
-        if len(pair) == 2:
-            left = list(hand)
-            left.remove(pair[0])
-            left.remove(pair[1])
+        if self._held[seat][_INDEX[rank]] >= 2:
+            pair, left = self._take(hand, rank, 2, None)
             if self._placement_ok(seat, left + rest, {**sets, rank: [top] + pair}):
                 options.append("pile")
         return options
