@@ -688,9 +688,8 @@ class HandAndFootState(State):
                 for card in moved:
                     copies[ORDER[card]] -= 1
                 self._set_wilds[team][index] = 0
-            hand.extend(taken)
-            hand.sort(key=_KEY)
             for card in taken:
+                insort(hand, card, key=_KEY)
                 held[_GROUP[card]] += 1
                 copies[ORDER[card]] += 1
             self._phase = MELD
