@@ -71,7 +71,7 @@ Rulings beyond the rules page, as implemented here:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from itertools import chain, compress, repeat
 from typing import Any
 
@@ -174,6 +174,10 @@ _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
 #: the copies of each card in one deck, in hand order
 _IN_DECK = [DECK.count(card) for card in ORDER]
+#: the cards in hand order (what an index of _copies counts)
+_CARDS = tuple(ORDER)
+#: the first 2 in hand order, and the joker's index (the last)
+_TWO, _JOKER = ORDER["2c"], ORDER[JOKER]
 
 
 class HandAndFoot(Engine):
@@ -268,7 +272,9 @@ class HandAndFootState(State):
         self._first = -1
         self._phase = DRAW
         self._turn = 0
-        self._hands: list[list[str]] = []
+        # per seat: its Hand, or None while only the counts below say what
+        # it holds (the moves keep the counts; see the _hands property)
+        self._hand_lists: list[list[str] | None] = []
         self._feet: list[list[str]] = []
         self._in_foot: list[bool] = []
         self._sets: list[dict[str, list[str]]] = []
@@ -282,6 +288,29 @@ class HandAndFootState(State):
         self._held: list[list[int]] = []       # per seat: cards in hand per group
         self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
+
+    @property
+    def _hands(self) -> list[list[str]]:
+        """Each seat's Hand in hand order: the moves change only the counts
+        of the cards (see _count), and a Hand is listed again from them when
+        it is read.  Lists set here (a deal, a sampled state, a test's
+        position) are the cards until _count has counted them."""
+        for seat, hand in enumerate(self._hand_lists):
+            if hand is None:
+                self._hand(seat)
+        return self._hand_lists
+
+    def _hand(self, seat: int) -> list[str]:
+        """The Hand of ``seat`` (see _hands), listed only if need be."""
+        hand = self._hand_lists[seat]
+        if hand is None:
+            self._hand_lists[seat] = hand = list(
+                chain.from_iterable(map(repeat, _CARDS, self._copies[seat])))
+        return hand
+
+    @_hands.setter
+    def _hands(self, hands: list[list[str]]) -> None:
+        self._hand_lists = hands
 
     def _count(self) -> None:
         """Make the counts the moves keep up to date (cards per group of
@@ -536,7 +565,7 @@ class HandAndFootState(State):
         rank = _RANK_OF[top]
         team = self._team_of[seat]
         sets = self._sets[team]
-        hand = self._hands[seat]
+        hand = self._hand(seat)
         rest = self._discard[-PILE_TAKE:-1]
         options = []
         if rank == "*":
@@ -569,7 +598,6 @@ class HandAndFootState(State):
         move is legal; only a move with a wild is counted again."""
         team = self._team_of[seat]
         sets = self._sets[team]
-        hand = self._hands[seat]
         held = self._held[seat]
         in_foot = self._in_foot[seat]
         need = None  # the initial meld's threshold, while it is pending
@@ -596,10 +624,10 @@ class HandAndFootState(State):
                     ok = meld_value(laid + points, slots + (2 if new else 0) - 1, after,
                                     held[JOKERS] - (wild == JOKER),
                                     held[TWOS] - (wild == "2")) >= need
-            elif not in_foot or len(hand) - natural_count - bool(wild) >= 2:
+            elif not in_foot or sum(held) - natural_count - bool(wild) >= 2:
                 ok = True
             else:  # the last cards of the Foot: the rare case needs the cards
-                moved, left = self._take(hand, rank, natural_count, wild)
+                moved, left = self._take(self._hand(seat), rank, natural_count, wild)
                 ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
             if ok:
                 options.append(action)
@@ -623,10 +651,9 @@ class HandAndFootState(State):
 
     def _discard_options(self, seat: int) -> list[str]:
         team = self._team_of[seat]
-        hand = self._hands[seat]
         if not self._melded[team] and self._sets[team]:
             return []  # an initial meld is pending below the threshold
-        if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
+        if self._in_foot[seat] and sum(self._held[seat]) == 1 and not can_go_out(self._sets[team]):
             return []
         return list(compress(_DISCARDS, self._copies[seat]))
 
@@ -642,16 +669,15 @@ class HandAndFootState(State):
         seat = self._turn
         action = actions[seat]
         self._legal = False
-        hand = self._hands[seat]
         held = self._held[seat]
         copies = self._copies[seat]
+        self._hand_lists[seat] = None
         card = _DISCARDED.get(action)
         if card is not None:
-            hand.remove(card)
             held[_GROUP[card]] -= 1
             copies[ORDER[card]] -= 1
             self._discard.append(card)
-            if not hand:
+            if not any(held):
                 if self._in_foot[seat]:
                     self._end_round(seat)
                     return
@@ -663,7 +689,6 @@ class HandAndFootState(State):
                 if not self._stock and not self._reshuffle():
                     break
                 card = self._stock.pop()
-                insort(hand, card, key=_KEY)
                 held[_GROUP[card]] += 1
                 copies[ORDER[card]] += 1
             self._phase = MELD
@@ -682,23 +707,15 @@ class HandAndFootState(State):
                 if _RANK_OF[top] == "*":
                     self._set_wilds[team][index] += 1
             else:
-                moved, hand[:] = self._take(hand, rank, 2, None)
-                sets[rank] = [top] + moved
-                held[index] -= 2  # a natural rank's group is its index
-                for card in moved:
-                    copies[ORDER[card]] -= 1
+                sets[rank] = [top] + self._take_counted(held, copies, rank, 2, None)
                 self._set_wilds[team][index] = 0
             for card in taken:
-                insort(hand, card, key=_KEY)
                 held[_GROUP[card]] += 1
                 copies[ORDER[card]] += 1
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
-            moved, hand[:] = self._take(hand, rank, naturals, wild)
-            for card in moved:
-                held[_GROUP[card]] -= 1
-                copies[ORDER[card]] -= 1
+            moved = self._take_counted(held, copies, rank, naturals, wild)
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -708,8 +725,37 @@ class HandAndFootState(State):
                 sets[rank].extend(moved)
             if wild:
                 wilds[index] += 1
-        if not hand or not self._melded[team]:
+        if not self._melded[team] or not any(held):
             self._after_meld(seat)
+
+    @staticmethod
+    def _take_counted(held: list[int], copies: list[int], rank: str, naturals: int,
+              wild: str | None) -> list[str]:
+        """The cards :meth:`_take` moves from a hand with these counts,
+        taken off the counts: the rank's first naturals in hand order, the
+        first 2 before them, a joker after them."""
+        index = _INDEX[rank]
+        held[index] -= naturals  # a natural rank's group is its index
+        moved = []
+        order = _FIRST[rank]
+        while len(moved) < naturals:
+            if copies[order]:
+                copies[order] -= 1
+                moved.append(_CARDS[order])
+            else:
+                order += 1
+        if wild == "2":
+            held[TWOS] -= 1
+            order = _TWO
+            while not copies[order]:
+                order += 1
+            copies[order] -= 1
+            moved.insert(0, _CARDS[order])
+        elif wild == JOKER:
+            held[JOKERS] -= 1
+            copies[_JOKER] -= 1
+            moved.append(JOKER)
+        return moved
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
@@ -717,14 +763,14 @@ class HandAndFootState(State):
             laid = sum(VALUE[card] for cards in self._sets[team].values() for card in cards)
             if laid >= self.threshold(team):
                 self._melded[team] = True
-        if not self._hands[seat]:
+        if not any(self._held[seat]):
             if self._in_foot[seat]:
                 self._end_round(seat)
             else:
                 self._pick_up_foot(seat)
 
     def _pick_up_foot(self, seat: int) -> None:
-        self._hands[seat] = sort_cards(self._feet[seat])
+        self._hand_lists[seat] = sort_cards(self._feet[seat])
         self._recount(seat)
         self._feet[seat] = []
         self._in_foot[seat] = True
@@ -777,7 +823,7 @@ class HandAndFootState(State):
         copy._scores = list(self._scores)
         copy._history = list(self._history)
         copy._outs = list(self._outs)
-        copy._hands = [list(hand) for hand in self._hands]
+        copy._hand_lists = [None if hand is None else list(hand) for hand in self._hand_lists]
         copy._feet = [list(foot) for foot in self._feet]
         copy._in_foot = list(self._in_foot)
         copy._sets = [{rank: list(cards) for rank, cards in sets.items()}
