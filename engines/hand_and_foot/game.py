@@ -101,6 +101,11 @@ def team_count(players: int, teams: int) -> int:
     return teams
 
 
+def _laid(sets: dict) -> int:
+    """The points of the cards in ``sets`` (rank -> cards)."""
+    return sum(map(VALUE.__getitem__, chain.from_iterable(sets.values())))
+
+
 def _rank(card: str) -> str:
     """'*' for wilds, '3' for threes, else the natural rank."""
     if card == JOKER or card[0] == "2":
@@ -172,6 +177,9 @@ _DISCARDS = tuple(_DISCARD.values())
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
+_PILES = tuple(_PILE.values())
+#: whether a set with this many wilds (or NO_SET) takes another wild
+_ROOM = tuple(wilds < 2 for wilds in range(NO_SET + 1))
 #: the copies of each card in one deck, in hand order
 _IN_DECK = [DECK.count(card) for card in ORDER]
 #: the cards in hand order (what an index of _copies counts)
@@ -441,10 +449,7 @@ class HandAndFootState(State):
         result = []
         for team, sets in enumerate(self._sets):
             clean, dirty = books(sets)
-            score = 500 * clean + 250 * dirty
-            for cards in sets.values():
-                score += sum(VALUE[card] for card in cards)
-            result.append(score)
+            result.append(500 * clean + 250 * dirty + _laid(sets))
         for seat in range(self.players):
             lost = sum(PENALTY[card] for card in self._hands[seat])
             lost += sum(PENALTY[card] for card in self._feet[seat])
@@ -512,7 +517,7 @@ class HandAndFootState(State):
         if not self._melded[team]:
             need = self.threshold(team)
             if laid is None:
-                laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+                laid = _laid(sets)
             if laid < need:
                 return max_meld_value(hand, sets) >= need
         return self._foot_ok(seat, hand, sets)
@@ -548,9 +553,8 @@ class HandAndFootState(State):
             return _DRAW_ONLY
         if free:
             wilds = self._set_wilds[self._team_of[seat]]
-            if rank == "*":
-                return ["draw"] + [_PILE[target] for target, count
-                                   in zip(NATURAL_RANKS, wilds) if count < 2]
+            if rank == "*":  # onto each set with room for a wild
+                return ["draw", *compress(_PILES, map(_ROOM.__getitem__, wilds))]
             index = _INDEX[rank]
             if wilds[index] != NO_SET or self._held[seat][index] >= 2:
                 return _DRAW_OR_PILE
@@ -603,7 +607,7 @@ class HandAndFootState(State):
         need = None  # the initial meld's threshold, while it is pending
         if not self._melded[team]:
             need = self.threshold(team)
-            laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            laid = _laid(sets)
             # what cards.meld_value needs, from the counts; a move changes one rank
             slots = sum(2 - set_wilds(cards) for cards in sets.values())
             naturals = [(rank, count, wilds != NO_SET) for rank, count, wilds
@@ -760,8 +764,7 @@ class HandAndFootState(State):
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
         if not self._melded[team]:
-            laid = sum(VALUE[card] for cards in self._sets[team].values() for card in cards)
-            if laid >= self.threshold(team):
+            if _laid(self._sets[team]) >= self.threshold(team):
                 self._melded[team] = True
         if not any(self._held[seat]):
             if self._in_foot[seat]:
