@@ -490,7 +490,22 @@ class HandAndFootState(State):
             team = self._team_of[seat]
             free = self._melded[team] and not self._in_foot[seat]
             if self._phase == DRAW:
-                legal = self._draw_options(seat, free)
+                # "draw", and "pile" or "pile:R" if the top discard may be
+                # taken; when free, every placement is fine (see
+                # _placement_ok) and only the shape counts
+                discard = self._discard
+                if not discard or (rank := _RANK_OF[discard[-1]]) == "3":
+                    legal = _DRAW_ONLY
+                elif not free:
+                    legal = ["draw"] + self._pile_options(seat)
+                elif rank == "*":  # onto each set with room for a wild
+                    legal = ["draw", *compress(_PILES, map(_ROOM.__getitem__,
+                                                           self._set_wilds[team]))]
+                elif (self._set_wilds[team][_INDEX[rank]] != NO_SET
+                      or self._held[seat][_INDEX[rank]] >= 2):
+                    legal = _DRAW_OR_PILE
+                else:
+                    legal = _DRAW_ONLY
             else:
                 # every shape of every rank (the hot path, inline):
                 # _FREE_MELDS's entry per rank, then the discards -- or,
@@ -540,26 +555,6 @@ class HandAndFootState(State):
             if can_go_out({**sets, target: cards + [card]}):
                 return True
         return False
-
-    def _draw_options(self, seat: int, free: bool) -> tuple | list:
-        """The legal actions of the draw phase; ``free``: the team has
-        melded and ``seat`` is not in its Foot, so every placement is fine
-        (see _placement_ok) and only the shape counts."""
-        if not self._discard:
-            return _DRAW_ONLY
-        top = self._discard[-1]
-        rank = _RANK_OF[top]
-        if rank == "3":
-            return _DRAW_ONLY
-        if free:
-            wilds = self._set_wilds[self._team_of[seat]]
-            if rank == "*":  # onto each set with room for a wild
-                return ["draw", *compress(_PILES, map(_ROOM.__getitem__, wilds))]
-            index = _INDEX[rank]
-            if wilds[index] != NO_SET or self._held[seat][index] >= 2:
-                return _DRAW_OR_PILE
-            return _DRAW_ONLY
-        return ["draw"] + self._pile_options(seat)
 
     def _pile_options(self, seat: int) -> list[str]:
         """The pile actions of a seat whose team has not melded or that is
@@ -742,12 +737,11 @@ class HandAndFootState(State):
         held[index] -= naturals  # a natural rank's group is its index
         moved = []
         order = _FIRST[rank]
-        while len(moved) < naturals:
-            if copies[order]:
-                copies[order] -= 1
-                moved.append(_CARDS[order])
-            else:
+        for _ in range(naturals):
+            while not copies[order]:
                 order += 1
+            copies[order] -= 1
+            moved.append(_CARDS[order])
         if wild == "2":
             held[TWOS] -= 1
             order = _TWO
