@@ -71,7 +71,7 @@ Rulings beyond the rules page, as implemented here:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
 from typing import Any
 
@@ -174,6 +174,8 @@ _DISCARDED = {action: card for card, action in _DISCARD.items()}
 #: the discard of each card in hand order (what _copies counts): a seat's
 #: discards are these compressed by its copies
 _DISCARDS = tuple(_DISCARD.values())
+#: every index of _copies
+_ORDERS = range(len(ORDER))
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
@@ -295,6 +297,10 @@ class HandAndFootState(State):
         self._legal: list | bool | None = None
         self._held: list[list[int]] = []       # per seat: cards in hand per group
         self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
+        # per seat: the cards it holds (ORDER indices, sorted) and their
+        # discards, kept as its copies go from or to 0 (no scan of all 53)
+        self._kinds: list[list[int]] = []
+        self._discards: list[list[str]] = []
         self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
 
     @property
@@ -325,6 +331,8 @@ class HandAndFootState(State):
         :data:`_GROUP`, copies per card, wilds per set) from the cards."""
         self._held = [self._groups(hand) for hand in self._hands]
         self._copies = [self._copies_of(hand) for hand in self._hands]
+        self._kinds = [list(compress(_ORDERS, copies)) for copies in self._copies]
+        self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
 
@@ -333,7 +341,9 @@ class HandAndFootState(State):
         picked up)."""
         hand = self._hands[seat]
         self._held[seat] = self._groups(hand)
-        self._copies[seat] = self._copies_of(hand)
+        self._copies[seat] = copies = self._copies_of(hand)
+        self._kinds[seat] = list(compress(_ORDERS, copies))
+        self._discards[seat] = list(compress(_DISCARDS, copies))
 
     @staticmethod
     def _groups(hand) -> list[int]:
@@ -517,7 +527,7 @@ class HandAndFootState(State):
                         self._set_wilds[team], held):
                     legal += by_wilds[wilds][count]
                 if free:
-                    legal += compress(_DISCARDS, self._copies[seat])
+                    legal += self._discards[seat]
                 else:
                     legal = self._meld_options(seat, legal) + self._discard_options(seat)
             self._legal = legal
@@ -654,7 +664,7 @@ class HandAndFootState(State):
             return []  # an initial meld is pending below the threshold
         if self._in_foot[seat] and sum(self._held[seat]) == 1 and not can_go_out(self._sets[team]):
             return []
-        return list(compress(_DISCARDS, self._copies[seat]))
+        return list(self._discards[seat])
 
     # ------------------------------------------------------------------ moves
     def is_legal(self, seat, action):
@@ -674,7 +684,12 @@ class HandAndFootState(State):
         card = _DISCARDED.get(action)
         if card is not None:
             held[_GROUP[card]] -= 1
-            copies[ORDER[card]] -= 1
+            order = ORDER[card]
+            copies[order] -= 1
+            if not copies[order]:
+                kinds = self._kinds[seat]
+                at = bisect_left(kinds, order)
+                del kinds[at], self._discards[seat][at]
             self._discard.append(card)
             if not any(held):
                 if self._in_foot[seat]:
@@ -683,13 +698,20 @@ class HandAndFootState(State):
                 self._pick_up_foot(seat)
             self._start_turn((seat + 1) % self.players)
             return
+        kinds = self._kinds[seat]
+        discards = self._discards[seat]
         if action == "draw":
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
                     break
                 card = self._stock.pop()
                 held[_GROUP[card]] += 1
-                copies[ORDER[card]] += 1
+                order = ORDER[card]
+                if not copies[order]:
+                    at = bisect(kinds, order)
+                    kinds.insert(at, order)
+                    discards.insert(at, _DISCARDS[order])
+                copies[order] += 1
             self._phase = MELD
             return
         team = self._team_of[seat]
@@ -706,15 +728,20 @@ class HandAndFootState(State):
                 if _RANK_OF[top] == "*":
                     self._set_wilds[team][index] += 1
             else:
-                sets[rank] = [top] + self._take_counted(held, copies, rank, 2, None)
+                sets[rank] = [top] + self._take_counted(held, copies, kinds, discards, rank, 2, None)
                 self._set_wilds[team][index] = 0
             for card in taken:
                 held[_GROUP[card]] += 1
-                copies[ORDER[card]] += 1
+                order = ORDER[card]
+                if not copies[order]:
+                    at = bisect(kinds, order)
+                    kinds.insert(at, order)
+                    discards.insert(at, _DISCARDS[order])
+                copies[order] += 1
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
-            moved = self._take_counted(held, copies, rank, naturals, wild)
+            moved = self._take_counted(held, copies, kinds, discards, rank, naturals, wild)
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -728,8 +755,8 @@ class HandAndFootState(State):
             self._after_meld(seat)
 
     @staticmethod
-    def _take_counted(held: list[int], copies: list[int], rank: str, naturals: int,
-              wild: str | None) -> list[str]:
+    def _take_counted(held: list[int], copies: list[int], kinds, discards, rank: str,
+                      naturals: int, wild: str | None) -> list[str]:
         """The cards :meth:`_take` moves from a hand with these counts,
         taken off the counts: the rank's first naturals in hand order, the
         first 2 before them, a joker after them."""
@@ -741,6 +768,9 @@ class HandAndFootState(State):
             while not copies[order]:
                 order += 1
             copies[order] -= 1
+            if not copies[order]:
+                at = bisect_left(kinds, order)
+                del kinds[at], discards[at]
             moved.append(_CARDS[order])
         if wild == "2":
             held[TWOS] -= 1
@@ -748,10 +778,16 @@ class HandAndFootState(State):
             while not copies[order]:
                 order += 1
             copies[order] -= 1
+            if not copies[order]:
+                at = bisect_left(kinds, order)
+                del kinds[at], discards[at]
             moved.insert(0, _CARDS[order])
         elif wild == JOKER:
             held[JOKERS] -= 1
             copies[_JOKER] -= 1
+            if not copies[_JOKER]:
+                kinds.pop()
+                discards.pop()
             moved.append(JOKER)
         return moved
 
@@ -828,6 +864,8 @@ class HandAndFootState(State):
         copy._melded = list(self._melded)
         copy._held = [list(held) for held in self._held]
         copy._copies = [list(copies) for copies in self._copies]
+        copy._kinds = [list(kinds) for kinds in self._kinds]
+        copy._discards = [list(discards) for discards in self._discards]
         copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
