@@ -184,8 +184,10 @@ _PILES = tuple(_PILE.values())
 _ROOM = tuple(wilds < 2 for wilds in range(NO_SET + 1))
 #: the copies of each card in one deck, in hand order
 _IN_DECK = [DECK.count(card) for card in ORDER]
-#: the cards in hand order (what an index of _copies counts)
+#: the cards in hand order (what an index of _copies counts), and each alone
+#: in a tuple (to be repeated)
 _CARDS = tuple(ORDER)
+_ALONE = [(card,) for card in _CARDS]
 #: the first 2 in hand order, and the joker's index (the last)
 _TWO, _JOKER = ORDER["2c"], ORDER[JOKER]
 
@@ -318,8 +320,11 @@ class HandAndFootState(State):
         """The Hand of ``seat`` (see _hands), listed only if need be."""
         hand = self._hand_lists[seat]
         if hand is None:
-            self._hand_lists[seat] = hand = list(
-                chain.from_iterable(map(repeat, _CARDS, self._copies[seat])))
+            hand = []
+            copies = self._copies[seat]
+            for order in self._kinds[seat]:
+                hand += _ALONE[order] * copies[order]
+            self._hand_lists[seat] = hand
         return hand
 
     @_hands.setter
