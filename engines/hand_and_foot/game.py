@@ -316,6 +316,10 @@ class HandAndFootState(State):
                 self._hand(seat)
         return self._hand_lists
 
+    @_hands.setter
+    def _hands(self, hands: list[list[str]]) -> None:
+        self._hand_lists = hands
+
     def _hand(self, seat: int) -> list[str]:
         """The Hand of ``seat`` (see _hands), listed only if need be."""
         hand = self._hand_lists[seat]
@@ -327,13 +331,10 @@ class HandAndFootState(State):
             self._hand_lists[seat] = hand
         return hand
 
-    @_hands.setter
-    def _hands(self, hands: list[list[str]]) -> None:
-        self._hand_lists = hands
-
     def _count(self) -> None:
         """Make the counts the moves keep up to date (cards per group of
-        :data:`_GROUP`, copies per card, wilds per set) from the cards."""
+        :data:`_GROUP`, copies per card, the kinds of card held and their
+        discards, wilds per set) from the cards."""
         self._held = [self._groups(hand) for hand in self._hands]
         self._copies = [self._copies_of(hand) for hand in self._hands]
         self._kinds = [list(compress(_ORDERS, copies)) for copies in self._copies]
@@ -763,8 +764,9 @@ class HandAndFootState(State):
     def _take_counted(held: list[int], copies: list[int], kinds, discards, rank: str,
                       naturals: int, wild: str | None) -> list[str]:
         """The cards :meth:`_take` moves from a hand with these counts,
-        taken off the counts: the rank's first naturals in hand order, the
-        first 2 before them, a joker after them."""
+        taken off them (and off the kinds held and their discards): the
+        rank's first naturals in hand order, the first 2 before them, a
+        joker after them."""
         index = _INDEX[rank]
         held[index] -= naturals  # a natural rank's group is its index
         moved = []
