@@ -788,6 +788,7 @@ def test_a_sample_of_a_finished_game_sent_as_json_is_over():
     assert view["phase"] == "over" and view["phase"] is not state._phase
     sampled = ENGINE.sample_state(view, random.Random(0))
     assert sampled.to_act() == () and sampled.legal_actions(0) == []
+    assert sampled.outcome() == state.outcome()
 
 
 def test_a_sample_at_the_observers_own_turn_keeps_its_hand_even_one_short_of_the_threshold():
