@@ -175,8 +175,8 @@ _DISCARDED = {action: card for card, action in _DISCARD.items()}
 #: the discard of each card in hand order (what _copies counts): a seat's
 #: discards are these compressed by its copies
 _DISCARDS = tuple(_DISCARD.values())
-#: every index of _copies
-_ORDERS = range(len(ORDER))
+#: the index of _copies a discard action is of
+_KIND = {action: index for index, action in enumerate(_DISCARDS)}.__getitem__
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
@@ -312,9 +312,10 @@ class HandAndFootState(State):
         of the cards (see _count), and a Hand is listed again from them when
         it is read.  Lists set here (a deal, a sampled state, a test's
         position) are the cards until _count has counted them."""
-        for seat, hand in enumerate(self._hand_lists):
-            if hand is None:
-                self._hand(seat)
+        if None in self._hand_lists:
+            for seat, hand in enumerate(self._hand_lists):
+                if hand is None:
+                    self._hand(seat)
         return self._hand_lists
 
     @_hands.setter
@@ -336,10 +337,11 @@ class HandAndFootState(State):
         """Make the counts the moves keep up to date (cards per group of
         :data:`_GROUP`, copies per card, the kinds of card held and their
         discards, wilds per set) from the cards."""
-        self._held = [self._groups(hand) for hand in self._hands]
-        self._copies = [self._copies_of(hand) for hand in self._hands]
-        self._kinds = [list(compress(_ORDERS, copies)) for copies in self._copies]
+        hands = self._hands
+        self._held = [self._groups(hand) for hand in hands]
+        self._copies = [self._copies_of(hand) for hand in hands]
         self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
+        self._kinds = [list(map(_KIND, discards)) for discards in self._discards]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
 
@@ -349,8 +351,8 @@ class HandAndFootState(State):
         hand = self._hands[seat]
         self._held[seat] = self._groups(hand)
         self._copies[seat] = copies = self._copies_of(hand)
-        self._kinds[seat] = list(compress(_ORDERS, copies))
-        self._discards[seat] = list(compress(_DISCARDS, copies))
+        self._discards[seat] = discards = list(compress(_DISCARDS, copies))
+        self._kinds[seat] = list(map(_KIND, discards))
 
     @staticmethod
     def _groups(hand) -> list[int]:
@@ -383,7 +385,7 @@ class HandAndFootState(State):
             else:
                 feet.append(unknown[at:at + size])
                 at += size
-        self._hands = hands
+        self._hand_lists = hands
         self._feet = feet
         self._stock = unknown[at:]
 
@@ -429,9 +431,9 @@ class HandAndFootState(State):
         cards = list(DECK * (self.players + 1))
         shuffle(self._rng, cards)
         size = self._options["hand_size"]
-        self._hands, self._feet = [], []
+        self._hand_lists, self._feet = [], []
         for _ in range(self.players):
-            self._hands.append(sort_cards(cards[-size:]))
+            self._hand_lists.append(sort_cards(cards[-size:]))
             del cards[-size:]
             self._feet.append(cards[-size:])
             del cards[-size:]
