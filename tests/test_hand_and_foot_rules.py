@@ -772,3 +772,41 @@ def test_each_option_takes_its_bounds_and_refuses_what_lies_beyond(name, lowest,
         assert ENGINE.info.resolve_options({name: highest})[name] == highest
         with pytest.raises(OptionError, match="above the maximum"):
             ENGINE.info.resolve_options({name: highest + 1})
+
+
+def test_a_sample_of_a_finished_game_sent_as_json_is_over():
+    # a bot gets its view through JSON: the phase is then another str object
+    # than the engine's constant, so only a comparison of values ends the game
+    import json
+    import random
+    rng = random.Random(3)
+    state = ENGINE.new_game(2, 3, {"max_rounds": 1})
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply({seat: rng.choice(state.legal_actions(seat))})
+    view = json.loads(json.dumps(state.observation(0)))
+    assert view["phase"] == "over" and view["phase"] is not state._phase
+    sampled = ENGINE.sample_state(view, random.Random(0))
+    assert sampled.to_act() == () and sampled.legal_actions(0) == []
+    assert sampled.outcome() == state.outcome()
+
+
+def test_a_sample_at_the_observers_own_turn_keeps_its_hand_even_one_short_of_the_threshold():
+    # the re-deals and the repair are for the acting player's *hidden* Hand:
+    # a seat sampling its own turn knows its Hand, even one that cannot reach
+    # the initial meld's threshold (it may still discard)
+    import random
+    rng = random.Random(5)
+    checked = 0
+    for game in range(20):
+        state = ENGINE.new_game(2, game, {"max_rounds": 1})
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if state._phase == "meld" and not state._turn_finishable(seat):
+                view = state.observation(seat)
+                sampled = ENGINE.sample_state(view, random.Random(checked))
+                assert sampled.observation(seat) == view
+                checked += 1
+            state.apply({seat: rng.choice(legal)})
+    assert checked >= 10

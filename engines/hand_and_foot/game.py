@@ -71,7 +71,7 @@ Rulings beyond the rules page, as implemented here:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
 from typing import Any
 
@@ -99,6 +99,11 @@ def team_count(players: int, teams: int) -> int:
             f"game 'hand-and-foot' option 'teams': {teams} teams cannot split "
             f"{players} players evenly")
     return teams
+
+
+def _laid(sets: dict) -> int:
+    """The points of the cards in ``sets`` (rank -> cards)."""
+    return sum(map(VALUE.__getitem__, chain.from_iterable(sets.values())))
 
 
 def _rank(card: str) -> str:
@@ -141,6 +146,7 @@ _GROUP = {card: (JOKERS if card == JOKER else TWOS if card[0] == "2" else
                  THREES if card[0] == "3" else NATURAL_RANKS.index(card[0])) for card in ORDER}
 NO_SET = 3
 _INDEX = {rank: NATURAL_RANKS.index(rank) for rank in NATURAL_RANKS}
+_RANK_INDICES = range(len(NATURAL_RANKS))
 #: the points of a move's wild (as _moves names it)
 _WILD_VALUE = {None: 0, "2": VALUE["2c"], JOKER: VALUE[JOKER]}
 #: the hand-order key of a rank's first card (its clubs)
@@ -166,15 +172,25 @@ _MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
           for action, naturals, wild in moves}
 _DISCARD = {card: "discard:" + card for card in ORDER}
 _DISCARDED = {action: card for card, action in _DISCARD.items()}
-#: the discard of each card in hand order (what _copies counts)
+#: the discard of each card in hand order (what _copies counts): a seat's
+#: discards are these compressed by its copies
 _DISCARDS = tuple(_DISCARD.values())
-#: the hand-order key of a discard action (the discards kept sorted like the hand)
-_DISCARD_KEY = {action: index for index, action in enumerate(_DISCARDS)}.__getitem__
+#: the index of _copies a discard action is of
+_KIND = {action: index for index, action in enumerate(_DISCARDS)}.__getitem__
 #: the draw phase's legal lists when the top discard cannot or can be taken
 _DRAW_ONLY, _DRAW_OR_PILE = ("draw",), ("draw", "pile")
 _PILE = {rank: "pile:" + rank for rank in NATURAL_RANKS}
+_PILES = tuple(_PILE.values())
+#: whether a set with this many wilds (or NO_SET) takes another wild
+_ROOM = tuple(wilds < 2 for wilds in range(NO_SET + 1))
 #: the copies of each card in one deck, in hand order
 _IN_DECK = [DECK.count(card) for card in ORDER]
+#: the cards in hand order (what an index of _copies counts), and each alone
+#: in a tuple (to be repeated)
+_CARDS = tuple(ORDER)
+_ALONE = [(card,) for card in _CARDS]
+#: the first 2 in hand order, and the joker's index (the last)
+_TWO, _JOKER = ORDER["2c"], ORDER[JOKER]
 
 
 class HandAndFoot(Engine):
@@ -269,7 +285,9 @@ class HandAndFootState(State):
         self._first = -1
         self._phase = DRAW
         self._turn = 0
-        self._hands: list[list[str]] = []
+        # per seat: its Hand, or None while only the counts below say what
+        # it holds (the moves keep the counts; see the _hands property)
+        self._hand_lists: list[list[str] | None] = []
         self._feet: list[list[str]] = []
         self._in_foot: list[bool] = []
         self._sets: list[dict[str, list[str]]] = []
@@ -282,19 +300,50 @@ class HandAndFootState(State):
         self._legal: list | bool | None = None
         self._held: list[list[int]] = []       # per seat: cards in hand per group
         self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
-        self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
-        # per seat: the discard of each card it holds, in hand order (kept
-        # as the copies change, so a legal list needs no scan of them)
+        # per seat: the cards it holds (ORDER indices, sorted) and their
+        # discards, kept as its copies go from or to 0 (no scan of all 53)
+        self._kinds: list[list[int]] = []
         self._discards: list[list[str]] = []
+        self._set_wilds: list[list[int]] = []  # per team: wilds per set, NO_SET
+
+    @property
+    def _hands(self) -> list[list[str]]:
+        """Each seat's Hand in hand order: the moves change only the counts
+        of the cards (see _count), and a Hand is listed again from them when
+        it is read.  Lists set here (a deal, a sampled state, a test's
+        position) are the cards until _count has counted them."""
+        if None in self._hand_lists:
+            for seat, hand in enumerate(self._hand_lists):
+                if hand is None:
+                    self._hand(seat)
+        return self._hand_lists
+
+    @_hands.setter
+    def _hands(self, hands: list[list[str]]) -> None:
+        self._hand_lists = hands
+
+    def _hand(self, seat: int) -> list[str]:
+        """The Hand of ``seat`` (see _hands), listed only if need be."""
+        hand = self._hand_lists[seat]
+        if hand is None:
+            hand = []
+            copies = self._copies[seat]
+            for order in self._kinds[seat]:
+                hand += _ALONE[order] * copies[order]
+            self._hand_lists[seat] = hand
+        return hand
 
     def _count(self) -> None:
         """Make the counts the moves keep up to date (cards per group of
-        :data:`_GROUP`, copies per card, wilds per set) from the cards."""
-        self._held = [self._groups(hand) for hand in self._hands]
-        self._copies = [self._copies_of(hand) for hand in self._hands]
+        :data:`_GROUP`, copies per card, the kinds of card held and their
+        discards, wilds per set) from the cards."""
+        hands = self._hands
+        self._held = [self._groups(hand) for hand in hands]
+        self._copies = [self._copies_of(hand) for hand in hands]
+        self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
+        self._kinds = [list(map(_KIND, discards)) for discards in self._discards]
         self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
                             for rank in NATURAL_RANKS] for sets in self._sets]
-        self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
 
     def _recount(self, seat: int) -> None:
         """The counts of ``seat`` made afresh from its new Hand (the Foot
@@ -302,7 +351,8 @@ class HandAndFootState(State):
         hand = self._hands[seat]
         self._held[seat] = self._groups(hand)
         self._copies[seat] = copies = self._copies_of(hand)
-        self._discards[seat] = list(compress(_DISCARDS, copies))
+        self._discards[seat] = discards = list(compress(_DISCARDS, copies))
+        self._kinds[seat] = list(map(_KIND, discards))
 
     @staticmethod
     def _groups(hand) -> list[int]:
@@ -335,7 +385,7 @@ class HandAndFootState(State):
             else:
                 feet.append(unknown[at:at + size])
                 at += size
-        self._hands = hands
+        self._hand_lists = hands
         self._feet = feet
         self._stock = unknown[at:]
 
@@ -381,9 +431,9 @@ class HandAndFootState(State):
         cards = list(DECK * (self.players + 1))
         shuffle(self._rng, cards)
         size = self._options["hand_size"]
-        self._hands, self._feet = [], []
+        self._hand_lists, self._feet = [], []
         for _ in range(self.players):
-            self._hands.append(sort_cards(cards[-size:]))
+            self._hand_lists.append(sort_cards(cards[-size:]))
             del cards[-size:]
             self._feet.append(cards[-size:])
             del cards[-size:]
@@ -418,10 +468,7 @@ class HandAndFootState(State):
         result = []
         for team, sets in enumerate(self._sets):
             clean, dirty = books(sets)
-            score = 500 * clean + 250 * dirty
-            for cards in sets.values():
-                score += sum(VALUE[card] for card in cards)
-            result.append(score)
+            result.append(500 * clean + 250 * dirty + _laid(sets))
         for seat in range(self.players):
             lost = sum(PENALTY[card] for card in self._hands[seat])
             lost += sum(PENALTY[card] for card in self._feet[seat])
@@ -462,19 +509,36 @@ class HandAndFootState(State):
             team = self._team_of[seat]
             free = self._melded[team] and not self._in_foot[seat]
             if self._phase == DRAW:
-                legal = self._draw_options(seat, free)
-            elif free:
-                # every shape of every rank is fine (the hot path, inline):
-                # _FREE_MELDS's entry per rank, then the discards
-                held = self._held[seat]
-                legal = []
-                for by_wilds, wilds, count in zip(
-                        _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)],
-                        self._set_wilds[team], held):
-                    legal += by_wilds[wilds][count]
-                legal += self._discards[seat]
+                # "draw", and "pile" or "pile:R" if the top discard may be
+                # taken; when free, every placement is fine (see
+                # _placement_ok) and only the shape counts
+                discard = self._discard
+                if not discard or (rank := _RANK_OF[discard[-1]]) == "3":
+                    legal = _DRAW_ONLY
+                elif not free:
+                    legal = ["draw"] + self._pile_options(seat)
+                elif rank == "*":  # onto each set with room for a wild
+                    legal = ["draw", *compress(_PILES, map(_ROOM.__getitem__,
+                                                           self._set_wilds[team]))]
+                elif (self._set_wilds[team][_INDEX[rank]] != NO_SET
+                      or self._held[seat][_INDEX[rank]] >= 2):
+                    legal = _DRAW_OR_PILE
+                else:
+                    legal = _DRAW_ONLY
             else:
-                legal = self._meld_options(seat) + self._discard_options(seat)
+                # every shape of every rank (the hot path, inline):
+                # _FREE_MELDS's entry per rank, then the discards -- or,
+                # when not every shape is fine, those the checks keep
+                held = self._held[seat]
+                by_rank = _FREE_MELDS[(2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)]
+                wilds_of = self._set_wilds[team]
+                legal = []
+                for index in _RANK_INDICES:  # (a zip costs more in this loop)
+                    legal += by_rank[index][wilds_of[index]][held[index]]
+                if free:
+                    legal += self._discards[seat]
+                else:
+                    legal = self._meld_options(seat, legal) + self._discard_options(seat)
             self._legal = legal
         return list(legal)
 
@@ -487,7 +551,7 @@ class HandAndFootState(State):
         if not self._melded[team]:
             need = self.threshold(team)
             if laid is None:
-                laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+                laid = _laid(sets)
             if laid < need:
                 return max_meld_value(hand, sets) >= need
         return self._foot_ok(seat, hand, sets)
@@ -511,27 +575,6 @@ class HandAndFootState(State):
                 return True
         return False
 
-    def _draw_options(self, seat: int, free: bool) -> tuple | list:
-        """The legal actions of the draw phase; ``free``: the team has
-        melded and ``seat`` is not in its Foot, so every placement is fine
-        (see _placement_ok) and only the shape counts."""
-        if not self._discard:
-            return _DRAW_ONLY
-        top = self._discard[-1]
-        rank = _RANK_OF[top]
-        if rank == "3":
-            return _DRAW_ONLY
-        if free:
-            wilds = self._set_wilds[self._team_of[seat]]
-            if rank == "*":
-                return ["draw"] + [_PILE[target] for target, count
-                                   in zip(NATURAL_RANKS, wilds) if count < 2]
-            index = _INDEX[rank]
-            if wilds[index] != NO_SET or self._held[seat][index] >= 2:
-                return _DRAW_OR_PILE
-            return _DRAW_ONLY
-        return ["draw"] + self._pile_options(seat)
-
     def _pile_options(self, seat: int) -> list[str]:
         """The pile actions of a seat whose team has not melded or that is
         in its Foot (the top discard is not a 3): each that leaves the turn
@@ -540,7 +583,7 @@ class HandAndFootState(State):
         rank = _RANK_OF[top]
         team = self._team_of[seat]
         sets = self._sets[team]
-        hand = self._hands[seat]
+        hand = self._hand(seat)
         rest = self._discard[-PILE_TAKE:-1]
         options = []
         if rank == "*":
@@ -555,55 +598,57 @@ class HandAndFootState(State):
             if self._placement_ok(seat, hand + rest, {**sets, rank: sets[rank] + [top]}):
                 options.append("pile")
             return options
-        pair = [card for card in hand if card[0] == rank and card != JOKER][:2]
-        if len(pair) == 2:
-            left = list(hand)
-            left.remove(pair[0])
-            left.remove(pair[1])
+        if self._held[seat][_INDEX[rank]] >= 2:
+            pair, left = self._take(hand, rank, 2, None)
             if self._placement_ok(seat, left + rest, {**sets, rank: [top] + pair}):
                 options.append("pile")
         return options
 
-    def _wilds_held(self, seat: int) -> int:
-        """Which wilds ``seat`` holds: 2 for a 2, plus 1 for a joker."""
-        held = self._held[seat]
-        return (2 if held[TWOS] else 0) + (1 if held[JOKERS] else 0)
-
-    def _meld_options(self, seat: int) -> list[str]:
+    def _meld_options(self, seat: int, shapes: list[str]) -> list[str]:
         """The meld actions of a seat whose team has not melded or that is
-        in its Foot: each shape that leaves the turn finishable."""
+        in its Foot: each of ``shapes`` (the meld actions its cards and
+        sets allow, in order) that leaves the turn finishable.
+
+        While the initial meld is pending, the most the cards can still be
+        worth (cards.meld_value) is worked out once: a move cannot raise it
+        (it only uses up cards), so below the threshold no move is legal; a
+        move of naturals alone leaves it as it was, so above it every such
+        move is legal; only a move with a wild is counted again."""
         team = self._team_of[seat]
         sets = self._sets[team]
-        hand = self._hands[seat]
         held = self._held[seat]
-        set_wilds_now = self._set_wilds[team]
+        in_foot = self._in_foot[seat]
         need = None  # the initial meld's threshold, while it is pending
         if not self._melded[team]:
             need = self.threshold(team)
-            laid = sum(VALUE[card] for cards in sets.values() for card in cards)
+            laid = _laid(sets)
             # what cards.meld_value needs, from the counts; a move changes one rank
             slots = sum(2 - set_wilds(cards) for cards in sets.values())
-            naturals = [(rank, count, wilds != NO_SET)
-                        for rank, count, wilds in zip(NATURAL_RANKS, held, set_wilds_now)]
+            naturals = [(rank, count, wilds != NO_SET) for rank, count, wilds
+                        in zip(NATURAL_RANKS, held, self._set_wilds[team])]
+            if meld_value(laid, slots, naturals, held[JOKERS], held[TWOS]) < need:
+                return []
         options = []
-        for index, (rank, by_wilds, wilds, count) in enumerate(zip(
-                NATURAL_RANKS, _SHAPES[self._wilds_held(seat)], set_wilds_now, held)):
-            for action, natural_count, wild in by_wilds[wilds][count][1]:
-                points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
-                if need is not None and laid + points < need:
-                    after = list(naturals)
-                    after[index] = (rank, count - natural_count, True)
-                    ok = meld_value(laid + points,
-                                    slots + (2 if wilds == NO_SET else 0) - (1 if wild else 0),
-                                    after, held[JOKERS] - (wild == JOKER),
-                                    held[TWOS] - (wild == "2")) >= need
-                elif not self._in_foot[seat] or len(hand) - natural_count - bool(wild) >= 2:
+        for action in shapes:
+            rank, natural_count, wild, new = _MELDS[action]
+            points = natural_count * RANK_VALUE[rank] + _WILD_VALUE[wild]
+            if need is not None and laid + points < need:
+                if wild is None:
                     ok = True
-                else:  # the last cards of the Foot: the rare case needs the cards
-                    moved, left = self._take(hand, rank, natural_count, wild)
-                    ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
-                if ok:
-                    options.append(action)
+                else:
+                    index = _INDEX[rank]
+                    after = list(naturals)
+                    after[index] = (rank, held[index] - natural_count, True)
+                    ok = meld_value(laid + points, slots + (2 if new else 0) - 1, after,
+                                    held[JOKERS] - (wild == JOKER),
+                                    held[TWOS] - (wild == "2")) >= need
+            elif not in_foot or sum(held) - natural_count - bool(wild) >= 2:
+                ok = True
+            else:  # the last cards of the Foot: the rare case needs the cards
+                moved, left = self._take(self._hand(seat), rank, natural_count, wild)
+                ok = self._foot_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved})
+            if ok:
+                options.append(action)
         return options
 
     @staticmethod
@@ -624,10 +669,9 @@ class HandAndFootState(State):
 
     def _discard_options(self, seat: int) -> list[str]:
         team = self._team_of[seat]
-        hand = self._hands[seat]
         if not self._melded[team] and self._sets[team]:
             return []  # an initial meld is pending below the threshold
-        if self._in_foot[seat] and len(hand) == 1 and not can_go_out(self._sets[team]):
+        if self._in_foot[seat] and sum(self._held[seat]) == 1 and not can_go_out(self._sets[team]):
             return []
         return list(self._discards[seat])
 
@@ -638,41 +682,44 @@ class HandAndFootState(State):
         return action in self._legal
 
     def _apply(self, actions):
+        # the counts of the seat's cards (see _count) change with its hand,
+        # inline: each move is on the hot path
         seat = self._turn
         action = actions[seat]
         self._legal = False
-        hand = self._hands[seat]
+        held = self._held[seat]
+        copies = self._copies[seat]
+        self._hand_lists[seat] = None
         card = _DISCARDED.get(action)
         if card is not None:
-            hand.remove(card)
-            # what _lose does, inline: the hot path
-            self._held[seat][_GROUP[card]] -= 1
-            copies = self._copies[seat]
+            held[_GROUP[card]] -= 1
             order = ORDER[card]
             copies[order] -= 1
             if not copies[order]:
-                self._discards[seat].remove(action)
+                kinds = self._kinds[seat]
+                at = bisect_left(kinds, order)
+                del kinds[at], self._discards[seat][at]
             self._discard.append(card)
-            if not hand:
+            if not any(held):
                 if self._in_foot[seat]:
                     self._end_round(seat)
                     return
                 self._pick_up_foot(seat)
             self._start_turn((seat + 1) % self.players)
             return
+        kinds = self._kinds[seat]
+        discards = self._discards[seat]
         if action == "draw":
-            held = self._held[seat]
-            copies = self._copies[seat]
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
                     break
                 card = self._stock.pop()
-                insort(hand, card, key=_KEY)
-                # what _gain does, inline: the hot path
                 held[_GROUP[card]] += 1
                 order = ORDER[card]
                 if not copies[order]:
-                    insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
+                    at = bisect(kinds, order)
+                    kinds.insert(at, order)
+                    discards.insert(at, _DISCARDS[order])
                 copies[order] += 1
             self._phase = MELD
             return
@@ -690,22 +737,20 @@ class HandAndFootState(State):
                 if _RANK_OF[top] == "*":
                     self._set_wilds[team][index] += 1
             else:
-                moved, left = self._take(hand, rank, 2, None)
-                sets[rank] = [top] + moved
-                hand[:] = left
-                for card in moved:
-                    self._lose(seat, card)
+                sets[rank] = [top] + self._take_counted(held, copies, kinds, discards, rank, 2, None)
                 self._set_wilds[team][index] = 0
-            hand.extend(taken)
-            hand.sort(key=_KEY)
             for card in taken:
-                self._gain(seat, card)
+                held[_GROUP[card]] += 1
+                order = ORDER[card]
+                if not copies[order]:
+                    at = bisect(kinds, order)
+                    kinds.insert(at, order)
+                    discards.insert(at, _DISCARDS[order])
+                copies[order] += 1
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
-            moved, hand[:] = self._take(hand, rank, naturals, wild)
-            for card in moved:
-                self._lose(seat, card)
+            moved = self._take_counted(held, copies, kinds, discards, rank, naturals, wild)
             wilds = self._set_wilds[team]
             index = _INDEX[rank]
             if new:
@@ -715,41 +760,60 @@ class HandAndFootState(State):
                 sets[rank].extend(moved)
             if wild:
                 wilds[index] += 1
-        if not hand or not self._melded[team]:
+        if not self._melded[team] or not any(held):
             self._after_meld(seat)
 
-    def _gain(self, seat: int, card: str) -> None:
-        """Keep the counts of ``seat`` up to date as ``card`` joins its hand."""
-        self._held[seat][_GROUP[card]] += 1
-        copies = self._copies[seat]
-        order = ORDER[card]
-        if not copies[order]:
-            insort(self._discards[seat], _DISCARDS[order], key=_DISCARD_KEY)
-        copies[order] += 1
-
-    def _lose(self, seat: int, card: str) -> None:
-        """Keep the counts of ``seat`` up to date as ``card`` leaves its hand."""
-        self._held[seat][_GROUP[card]] -= 1
-        copies = self._copies[seat]
-        order = ORDER[card]
-        copies[order] -= 1
-        if not copies[order]:
-            self._discards[seat].remove(_DISCARDS[order])
+    @staticmethod
+    def _take_counted(held: list[int], copies: list[int], kinds, discards, rank: str,
+                      naturals: int, wild: str | None) -> list[str]:
+        """The cards :meth:`_take` moves from a hand with these counts,
+        taken off them (and off the kinds held and their discards): the
+        rank's first naturals in hand order, the first 2 before them, a
+        joker after them."""
+        index = _INDEX[rank]
+        held[index] -= naturals  # a natural rank's group is its index
+        moved = []
+        order = _FIRST[rank]
+        for _ in range(naturals):
+            while not copies[order]:
+                order += 1
+            copies[order] -= 1
+            if not copies[order]:
+                at = bisect_left(kinds, order)
+                del kinds[at], discards[at]
+            moved.append(_CARDS[order])
+        if wild == "2":
+            held[TWOS] -= 1
+            order = _TWO
+            while not copies[order]:
+                order += 1
+            copies[order] -= 1
+            if not copies[order]:
+                at = bisect_left(kinds, order)
+                del kinds[at], discards[at]
+            moved.insert(0, _CARDS[order])
+        elif wild == JOKER:
+            held[JOKERS] -= 1
+            copies[_JOKER] -= 1
+            if not copies[_JOKER]:
+                kinds.pop()
+                discards.pop()
+            moved.append(JOKER)
+        return moved
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
         if not self._melded[team]:
-            laid = sum(VALUE[card] for cards in self._sets[team].values() for card in cards)
-            if laid >= self.threshold(team):
+            if _laid(self._sets[team]) >= self.threshold(team):
                 self._melded[team] = True
-        if not self._hands[seat]:
+        if not any(self._held[seat]):
             if self._in_foot[seat]:
                 self._end_round(seat)
             else:
                 self._pick_up_foot(seat)
 
     def _pick_up_foot(self, seat: int) -> None:
-        self._hands[seat] = sort_cards(self._feet[seat])
+        self._hand_lists[seat] = sort_cards(self._feet[seat])
         self._recount(seat)
         self._feet[seat] = []
         self._in_foot[seat] = True
@@ -802,7 +866,7 @@ class HandAndFootState(State):
         copy._scores = list(self._scores)
         copy._history = list(self._history)
         copy._outs = list(self._outs)
-        copy._hands = [list(hand) for hand in self._hands]
+        copy._hand_lists = [None if hand is None else list(hand) for hand in self._hand_lists]
         copy._feet = [list(foot) for foot in self._feet]
         copy._in_foot = list(self._in_foot)
         copy._sets = [{rank: list(cards) for rank, cards in sets.items()}
@@ -810,8 +874,9 @@ class HandAndFootState(State):
         copy._melded = list(self._melded)
         copy._held = [list(held) for held in self._held]
         copy._copies = [list(copies) for copies in self._copies]
-        copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
+        copy._kinds = [list(kinds) for kinds in self._kinds]
         copy._discards = [list(discards) for discards in self._discards]
+        copy._set_wilds = [list(wilds) for wilds in self._set_wilds]
         copy._discard = list(self._discard)
         copy._stock = list(self._stock)
         return copy
