@@ -259,7 +259,7 @@ def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, tu
     """The bot processes one run of the tournament starts (per bot entry
     point: one per entrant of every plan item), the sandbox level they
     start at, and what starting each costs here, measured by
-    :func:`start_cpu` (medians of 3): (CPU seconds of one more start, CPU
+    :func:`start_cpu` (medians of 5): (CPU seconds of one more start, CPU
     seconds of a process's first start beyond that)."""
     from arena.sandbox.layers import choose_level
 
@@ -279,7 +279,7 @@ _BARE_CODE = ("import sys\nr = sys.stdin.buffer\nr.read(int.from_bytes(r.read(4)
               "sys.stdout.buffer.write({ready!r})\nsys.stdout.buffer.flush()\nr.read()\n")
 
 
-def start_cpu(entry: str, level: str, more: int = 6, repeats: int = 3) -> tuple[float, float]:
+def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple[float, float]:
     """(CPU seconds of one start of the bot kit's ``entry`` at ``level`` --
     start, hello, ready, end -- and the extra CPU seconds of a process's
     first one), every process it forks counted (``perf stat`` where
