@@ -810,3 +810,12 @@ def test_a_sample_at_the_observers_own_turn_keeps_its_hand_even_one_short_of_the
                 checked += 1
             state.apply({seat: rng.choice(legal)})
     assert checked >= 10
+
+
+def test_a_new_set_with_a_two_lists_its_cards_in_hand_order():
+    # the set's cards as every observation shows them: the 2 first, as it sorts
+    melded = {0: {"k": ["kc"] * 3}}
+    state = position(hands={0: ["7c", "7s", "2s", "9s", "9d"]}, sets=melded)
+    state.step(0, "new:7:2")
+    assert state._sets[0]["7"] == ["2s", "7c", "7s"]
+    assert state.observation(1)["sets"][0]["7"] == ["2s", "7c", "7s"]

@@ -710,17 +710,12 @@ class HandAndFootState(State):
         kinds = self._kinds[seat]
         discards = self._discards[seat]
         if action == "draw":
+            drawn = []
             for _ in range(2):
                 if not self._stock and not self._reshuffle():
                     break
-                card = self._stock.pop()
-                held[_GROUP[card]] += 1
-                order = ORDER[card]
-                if not copies[order]:
-                    at = bisect(kinds, order)
-                    kinds.insert(at, order)
-                    discards.insert(at, _DISCARDS[order])
-                copies[order] += 1
+                drawn.append(self._stock.pop())
+            self._gain_counted(held, copies, kinds, discards, drawn)
             self._phase = MELD
             return
         team = self._team_of[seat]
@@ -739,14 +734,7 @@ class HandAndFootState(State):
             else:
                 sets[rank] = [top] + self._take_counted(held, copies, kinds, discards, rank, 2, None)
                 self._set_wilds[team][index] = 0
-            for card in taken:
-                held[_GROUP[card]] += 1
-                order = ORDER[card]
-                if not copies[order]:
-                    at = bisect(kinds, order)
-                    kinds.insert(at, order)
-                    discards.insert(at, _DISCARDS[order])
-                copies[order] += 1
+            self._gain_counted(held, copies, kinds, discards, taken)
             self._phase = MELD
         else:
             rank, naturals, wild, new = meld
@@ -762,6 +750,20 @@ class HandAndFootState(State):
                 wilds[index] += 1
         if not self._melded[team] or not any(held):
             self._after_meld(seat)
+
+    @staticmethod
+    def _gain_counted(held: list[int], copies: list[int], kinds, discards, cards) -> None:
+        """Count ``cards`` into a hand (and into the kinds held and their
+        discards, kept in hand order): one call for a draw's or a pile's
+        cards, not one per card."""
+        for card in cards:
+            held[_GROUP[card]] += 1
+            order = ORDER[card]
+            if not copies[order]:
+                at = bisect(kinds, order)
+                kinds.insert(at, order)
+                discards.insert(at, _DISCARDS[order])
+            copies[order] += 1
 
     @staticmethod
     def _take_counted(held: list[int], copies: list[int], kinds, discards, rank: str,
