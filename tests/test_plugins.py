@@ -73,7 +73,7 @@ def test_hook_that_raises_or_returns_junk_is_reported(plugin_dir):
     registry = plugins.load([raising, junk, plugin_dir("good", GOOD)])
     assert "good-bot" in registry.bots
     assert sorted(registry.errors) == [
-        "plugin 'junk': TypeError: hook returned str, expected Engine",
+        "plugin 'junk': TypeError: hook returned str, expected GameUnit or Engine",
         "plugin 'raising': RuntimeError: boom",
     ]
 
