@@ -2,9 +2,6 @@
 in (RL encoding, search knowledge, terminal view, rules page) registered
 together, found by every layer through it, and checked at once."""
 
-import textwrap
-from importlib.metadata import EntryPoint
-
 import pytest
 
 from arena import plugins
@@ -72,16 +69,6 @@ def test_a_knowledge_part_must_be_an_instance():
 def test_a_unit_without_parts_has_the_layers_defaults():
     unit = GameUnit(FarmAndFurious())
     assert check_unit(unit) == [] and unit.part("view") is None and unit.rules_page() == ""
-
-
-@pytest.fixture
-def plugin_dir(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(tmp_path))
-
-    def write(name, body):
-        (tmp_path / f"{name}.py").write_text(textwrap.dedent(body))
-        return EntryPoint(name=name, value=name, group="arena")
-    return write
 
 
 def test_a_plugin_registers_a_unit_or_a_bare_engine(plugin_dir):
