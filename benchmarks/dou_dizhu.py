@@ -236,7 +236,7 @@ def same_records(ref: str, games: int) -> None:
 
 
 def duplicate_match(deals: int, base_seed: int):
-    from arena.inprocess import play_game
+    from arena.botkit.inprocess import play_game
     from bots.dou_dizhu import GreedyBot
     from bots.random_bot import RandomBot
     from engines.dou_dizhu import DouDizhu

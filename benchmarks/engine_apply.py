@@ -5,7 +5,7 @@
 
 ``apply`` is the hot path of every search rollout and of the engines'
 throughput benchmarks, and since the template-method contract of
-``arena/game.py`` it checks (game not over, the right seats, a legal action)
+``arena/game/__init__.py`` it checks (game not over, the right seats, a legal action)
 in the base before the engine's ``_apply`` hook.  For each engine, random
 games are recorded as positions (a state and the legal joint move chosen
 there, its legal lists already asked for, as every caller does); then each

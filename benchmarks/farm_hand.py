@@ -34,7 +34,7 @@ from pathlib import Path
 # after PYTHONPATH, which names the other checkout in a --baseline child
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from arena.inprocess import play_game  # noqa: E402
+from arena.botkit.inprocess import play_game  # noqa: E402
 from bots.farm_hand import CounterBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from engines.farm_hand import FarmHand  # noqa: E402

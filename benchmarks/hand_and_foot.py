@@ -200,7 +200,7 @@ def rounds_goal(rate: float, ratio: float | None) -> str:
 
 
 def bot_vs_random(games: int, seed: int) -> dict:
-    from arena.inprocess import play_game
+    from arena.botkit.inprocess import play_game
     from bots.hand_and_foot import BuilderBot
     from bots.random_bot import RandomBot
     from engines.hand_and_foot import HandAndFoot

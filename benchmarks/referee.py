@@ -88,7 +88,8 @@ class _Timed:
 def measure(level: str, pinned: bool, games: int) -> dict:
     """Microseconds per answer: the referee's (engine and start-up left out)
     and the bare pipe's, on the same frames."""
-    from arena import connection, protocol, referee
+    from arena.match import connection, referee
+    from arena.botkit import protocol
     from arena.plugins import installed
 
     if pinned:
@@ -151,7 +152,8 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
     read at the answer: the two looks at the bot's and the referee's
     counters every answer pays) on a live bot of ``level``: the part of the
     referee's cost that keeping time exactly takes (docs/protocol.md, "Time")."""
-    from arena import protocol, referee
+    from arena.botkit import protocol
+    from arena.match import referee
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):
@@ -175,7 +177,7 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
     """Wall and CPU seconds (this process's) to write ``frames`` to plain
     bot processes over bare pipes and read every answer owed, after their
     hellos."""
-    from arena import protocol
+    from arena.botkit import protocol
 
     children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 for _ in range(2)]
@@ -214,7 +216,8 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
     tree without that clock."""
     import select
 
-    from arena import protocol, referee
+    from arena.botkit import protocol
+    from arena.match import referee
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):

@@ -53,7 +53,7 @@ def _item():
 def commit(folder: str, games: int) -> None:
     """Child: commit ``games`` games, one line per commit (its number and
     the seconds it took)."""
-    from arena.store import Store
+    from arena.results.store import Store
 
     store = Store(folder)
     item = _item()
@@ -88,7 +88,7 @@ def commit_time(tree: Path, scratch: Path, games: int) -> float:
 def lost_on_kill(tree: Path, scratch: Path, after: int) -> tuple[int, int]:
     """Kill -9 a child after it reported ``after`` commits; (games it
     reported committed, of those missing from the store)."""
-    from arena.store import Store
+    from arena.results.store import Store
 
     folder = tempfile.mkdtemp(dir=scratch)
     try:
