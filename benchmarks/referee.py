@@ -51,7 +51,7 @@ import sys
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, python_for, worktree
+from support.baseline import ROOT, child_command, python_for, tree_of, worktree
 
 GAME = "vegetables"
 LEVELS = ("none", "basic", "strict")
@@ -144,7 +144,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
             "clock_us": _clock_us(spec.argv(), level),
             "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
             "answers": answers,
-            "arena": str(Path(connection.__file__).parent.parent)}
+            "arena": tree_of(connection)}
 
 
 def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
@@ -258,9 +258,8 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
 def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
     """One measurement in a fresh process using ``tree``'s arena."""
     done = subprocess.run(
-        [python_for(tree), str(Path(__file__).resolve()), "--child", level, str(int(pinned)),
-         str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-        capture_output=True, text=True)
+        child_command(python_for(tree), __file__, level, int(pinned), games), cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{tree}: measuring {level} failed: {done.stderr.strip()[-400:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, worktree
+from support.baseline import ROOT, child_command, worktree
 
 
 def _record(seed: int):
@@ -67,8 +67,8 @@ def commit(folder: str, games: int) -> None:
 
 
 def _child(tree: Path, folder: str, games: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", folder,
-                             str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+    return subprocess.Popen(child_command(sys.executable, __file__, folder, games), cwd=tree,
+                            env={**os.environ, "PYTHONPATH": str(tree)},
                             stdout=subprocess.PIPE, text=True)
 
 
