@@ -107,3 +107,5 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout = sys.stderr  # a stray print must not corrupt the wire
     run(load(argv[0]), stdout=wire)
 
+
+__all__ = ["Bot", "handle", "load", "main", "run"]

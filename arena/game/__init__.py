@@ -434,3 +434,8 @@ def replay(
     for actions in steps:
         state.apply({int(seat): action for seat, action in actions.items()})
     return state
+
+
+__all__ = ["Action", "DummyResult", "Engine", "GameError", "GameInfo", "IllegalAction",
+           "Observation", "Option", "OptionError", "Outcome", "PlayerCountError", "Seat",
+           "State", "competition_ranks", "replay"]

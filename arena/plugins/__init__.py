@@ -182,4 +182,5 @@ def installed() -> Registry:
     return load()
 
 
-__all__ = ["BotSpec", "BotSpecError", "Registry", "UnknownName", "hookimpl", "installed", "load"]
+__all__ = ["GROUP", "BotSpec", "BotSpecError", "Registry", "UnknownName", "hookimpl", "installed", "load",
+           "one_line", "sandboxed_distributions", "trusted"]

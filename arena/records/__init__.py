@@ -89,3 +89,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(_plain(item) for item in value)
     return value
+
+
+__all__ = ["FAULTS", "GameRecord", "SeatRecord"]
