@@ -5,7 +5,7 @@ plugin (``engines/<game>/plugin.py``).
 Only launch specs live here: importing this module never imports bot code.
 """
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 
 

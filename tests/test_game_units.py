@@ -7,7 +7,7 @@ import pytest
 from arena import plugins
 from arena.cli.views import View, view_for
 from arena.game import GameUnit
-from arena.testing import check_unit
+from arena.game.testing import check_unit
 from bots.ismcts.knowledge import Knowledge, for_game
 from engines import unit_for
 from engines.farm_and_furious.game import FarmAndFurious

@@ -4,11 +4,11 @@ plugin, and the other plugins still load."""
 import pytest
 
 from arena import plugins
-from arena.bots import BotSpec, BotSpecError
+from arena.plugins.botspec import BotSpec, BotSpecError
 
 GOOD = """
     from arena.plugins import hookimpl
-    from arena.bots import BotSpec
+    from arena.plugins.botspec import BotSpec
     from engines.farm_and_furious import FarmAndFurious
 
     @hookimpl

@@ -1,7 +1,7 @@
 """Registers Dou Dizhu with the arena (entry point ``dou-dizhu``): its unit and
 the bots written for it alone (launch specs: no bot code is imported)."""
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 from engines.dou_dizhu.unit import UNIT
 

@@ -1,7 +1,7 @@
 """Registers Farm & Furious with the arena (entry point ``farm-and-furious``): its unit and
 the bots written for it alone (launch specs: no bot code is imported)."""
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 from engines.farm_and_furious.unit import UNIT
 

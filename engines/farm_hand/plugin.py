@@ -1,7 +1,7 @@
 """Registers Farm Hand with the arena (entry point ``farm-hand``): its unit and
 the bots written for it alone (launch specs: no bot code is imported)."""
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 from engines.farm_hand.unit import UNIT
 

@@ -1,7 +1,7 @@
 """Registers Hand and Foot with the arena (entry point ``hand-and-foot``): its unit and
 the bots written for it alone (launch specs: no bot code is imported)."""
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 from engines.hand_and_foot.unit import UNIT
 
