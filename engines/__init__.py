@@ -11,16 +11,24 @@ parts)."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
+
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (as
+#: :mod:`arena.game` does): a bot of a game's cards alone imports this
+#: package, and neither the engine contract nor typing
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arena.game import GameUnit
 
 
-def unit_for(game_id: str):
+def unit_for(game_id: str) -> GameUnit:
     """The unit of ``game_id``: a built-in game's from its package here (the
     game id with ``_`` for ``-``), any other from the installed plugins
     (which a sandboxed bot cannot reach); ``arena.plugins.UnknownName`` if
     no plugin has it."""
+    from importlib.util import find_spec
+
     package = game_id.replace("-", "_")
-    if package.isidentifier() and importlib.util.find_spec(f"{__name__}.{package}") is not None:
+    if package.isidentifier() and find_spec(f"{__name__}.{package}") is not None:
         return importlib.import_module(f"{__name__}.{package}.unit").UNIT
     from arena.plugins import installed
     return installed().unit(game_id)
