@@ -47,7 +47,9 @@ holds only what its seat may know, and enough of the public history that
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 
@@ -476,9 +478,6 @@ class GameUnit:
         """Where :attr:`rules` points: the URL, or the path made absolute."""
         if not self.rules or "://" in self.rules:
             return self.rules
-        import os
-        import sys
-
         folder = os.path.dirname(sys.modules[type(self.engine).__module__].__file__ or "")
         return os.path.normpath(os.path.join(folder, self.rules))
 

@@ -111,12 +111,11 @@ def _part_problem(unit: GameUnit, name: str) -> str | None:
         text = str(error).strip().splitlines()
         return f"{target!r} does not import ({type(error).__name__}: {text[0] if text else ''})"
     base = resolve(base_name)
-    fits = isinstance(part, type) and issubclass(part, base) if relation == "subclass" \
-        else isinstance(part, base)
-    if not fits:
-        return f"{target!r} is not {'a subclass' if relation == 'subclass' else 'an instance'} " \
-               f"of {base_name}"
-    return None
+    if relation == "subclass":
+        fits, kind = isinstance(part, type) and issubclass(part, base), "a subclass"
+    else:
+        fits, kind = isinstance(part, base), "an instance"
+    return None if fits else f"{target!r} is not {kind} of {base_name}"
 
 
 def _rules_problem(unit: GameUnit) -> str | None:
