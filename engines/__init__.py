@@ -1,7 +1,7 @@
-"""The built-in game engines, one package per game: its rules (``game.py``:
-no I/O), its unit (``unit.py``: the engine and the parts other layers plug
-in, :class:`arena.game.GameUnit`) and its plugin (``plugin.py``: registers
-the unit and the game's own bots).
+"""The built-in game engines, one package per game: its rules and its unit
+(``game.py``: no I/O; ``UNIT``, the engine and the parts other layers plug
+in, :class:`arena.game.GameUnit`), its plugin (``plugin.py``: registers the
+unit) and two of those parts (``encoding.py``, ``view.py``).
 
 :func:`unit_for` finds a game's unit without the plugin host: a bot's strict
 sandbox shows it the engines but not the referee's plugin machinery (search
@@ -29,7 +29,7 @@ def unit_for(game_id: str) -> GameUnit:
 
     package = game_id.replace("-", "_")
     if package.isidentifier() and find_spec(f"{__name__}.{package}") is not None:
-        return importlib.import_module(f"{__name__}.{package}.unit").UNIT
+        return importlib.import_module(f"{__name__}.{package}.game").UNIT
     from arena.plugins import installed
     return installed().unit(game_id)
 

@@ -29,15 +29,6 @@ def test_a_bot_finds_the_registered_unit_without_the_plugin_host(registry, game_
     assert unit_for(game_id) is registry.unit(game_id)
 
 
-def test_a_game_registers_the_bots_written_for_it_alone(registry):
-    for name, spec in registry.bots.items():
-        plugin = registry.origin[f"bot:{name}"]
-        if "*" in spec.games:
-            assert plugin == "builtin-bots", name
-        else:
-            assert spec.games == (plugin,), name
-
-
 def test_the_layers_find_their_part_through_the_unit():
     assert view_for("farm-hand", 3).__class__ is FarmHandView
     assert for_game("farm-hand") is unit_for("farm-hand").part("knowledge")
@@ -114,5 +105,5 @@ def test_a_unit_without_an_engine_is_reported(plugin_dir):
 
 
 def test_the_fallback_view_is_for_a_game_without_one(monkeypatch):
-    monkeypatch.setattr("engines.farm_hand.unit.UNIT", GameUnit(FarmAndFurious()))
+    monkeypatch.setattr("engines.farm_hand.game.UNIT", GameUnit(FarmAndFurious()))
     assert type(view_for("farm-hand", 2)) is View
