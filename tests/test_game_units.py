@@ -49,6 +49,9 @@ def test_a_missing_or_broken_part_is_reported_at_once():
     assert problems[3].startswith("rules: no page at ") and problems[3].endswith("no-such-page.md")
     with pytest.raises(AssertionError, match=r"^farm-and-furious: view: missing$"):
         check_unit(GameUnit(FarmAndFurious()), require=("view",))
+    with pytest.raises(AssertionError, match=r": views: not a part \(parts: encoding, knowledge, "
+                                             r"view, rules\)$"):
+        check_unit(GameUnit(FarmAndFurious()), require=("views",))
 
 
 def test_a_knowledge_part_must_be_an_instance():
@@ -107,3 +110,14 @@ def test_a_unit_without_an_engine_is_reported(plugin_dir):
 def test_the_fallback_view_is_for_a_game_without_one(monkeypatch):
     monkeypatch.setattr("engines.farm_hand.game.UNIT", GameUnit(FarmAndFurious()))
     assert type(view_for("farm-hand", 2)) is View
+
+
+def test_a_rules_page_may_be_a_url():
+    unit = GameUnit(FarmAndFurious(), rules="https://example.org/farm-and-furious")
+    assert check_unit(unit) == ["rules"] and unit.rules_page() == unit.rules
+
+
+def test_check_unit_reports_an_engine_that_is_not_one():
+    with pytest.raises(AssertionError, match=r"^GameUnit\(engine='junk'.*: engine: str is not an "
+                                             r"Engine$"):
+        check_unit(GameUnit("junk"))

@@ -472,7 +472,8 @@ class GameUnit:
         """Where :attr:`rules` points: the URL, or the path made absolute."""
         if not self.rules or "://" in self.rules:
             return self.rules
-        folder = os.path.dirname(sys.modules[type(self.engine).__module__].__file__ or "")
+        module = sys.modules.get(type(self.engine).__module__)
+        folder = os.path.dirname(getattr(module, "__file__", None) or "")
         return os.path.normpath(os.path.join(folder, self.rules))
 
 

@@ -88,10 +88,12 @@ def check_unit(unit: GameUnit, *, require: tuple[str, ...] = ()) -> list[str]:
     of :data:`arena.game.PARTS`, or ``"rules"``, it must name) and its rules
     page.  Returns the parts it has; raises ``AssertionError`` listing every
     problem."""
-    problems = [f"{name}: missing" for name in require if not getattr(unit, name)]
+    known = (*PARTS, "rules")
+    problems = [f"{name}: not a part (parts: {', '.join(known)})" if name not in known
+                else f"{name}: missing" for name in require if not getattr(unit, name, "")]
     if not isinstance(unit.engine, Engine):
         problems.append(f"engine: {type(unit.engine).__name__} is not an Engine")
-    present = [name for name in (*PARTS, "rules") if getattr(unit, name)]
+    present = [name for name in known if getattr(unit, name)]
     for name in present:
         problem = _rules_problem(unit) if name == "rules" else _part_problem(unit, name)
         if problem:
