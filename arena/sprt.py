@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
-from arena.seeds import Key
+from arena.seeds import SecretKey
 from arena.sequential import SPRT
 from arena.stats import showings
 from arena.store import StoredGame
@@ -41,7 +41,7 @@ def difference(records: list[GameRecord], a: str, b: str) -> float:
     return sum(gaps) / len(gaps) if gaps else 0.0
 
 
-def run(engine, a: Entrant, b: Entrant, test: SPRT, *, players: int, key: Key,
+def run(engine, a: Entrant, b: Entrant, test: SPRT, *, players: int, key: SecretKey,
         options: dict | None = None, limit: Limit = Limit(), sandbox: str | None = None,
         max_deals: int = 2000, batch: int = 8,
         on_deal: Callable[[int, float, SPRT], None] | None = None) -> Outcome:

@@ -27,7 +27,7 @@ from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
-from arena.seeds import BadKey, Key, load_or_create
+from arena.seeds import BadKey, SecretKey, load_or_create
 from arena.teams import Teams
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
@@ -61,7 +61,7 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
 
 
 def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
-                  key: Key | None = None) -> dict:
+                  key: SecretKey | None = None) -> dict:
     """The ``--json`` document: deterministic for a given seed or key (no timings)."""
     return {
         "game": game_id,
@@ -84,7 +84,7 @@ def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
     }
 
 
-def match_deals(key: Key, games: int, names: list[str], rotate: bool, teams: str) -> list[Deal]:
+def match_deals(key: SecretKey, games: int, names: list[str], rotate: bool, teams: str) -> list[Deal]:
     """``games`` deals from ``key``; with ``rotate`` each is replayed in
     every seating, as a tournament's ``seating = "auto"`` does (the lineup
     rotated through the seats; all distinct permutations for fixed-team games,
@@ -100,15 +100,15 @@ def match_deals(key: Key, games: int, names: list[str], rotate: bool, teams: str
             for number in range(games) for position, seating in enumerate(order)]
 
 
-def match_key(seed: int | None, key: str | None, results: Path | None) -> Key:
+def match_key(seed: int | None, key: str | None, results: Path | None) -> SecretKey:
     """The key the deals come from: ``--seed``'s (public), ``--key``, the
     results folder's, or a fresh secret one."""
     if seed is not None and key is not None:
         raise ValueError("give --seed or --key, not both")
-    given = (Key.from_public_seed(seed) if seed is not None
-             else Key.from_hex(key) if key is not None else None)
+    given = (SecretKey.from_public_seed(seed) if seed is not None
+             else SecretKey.from_hex(key) if key is not None else None)
     if results is None:
-        return given or Key.fresh()
+        return given or SecretKey.fresh()
     results.mkdir(parents=True, exist_ok=True)
     from arena.store import FILE_NAME
     return load_or_create(results, given, has_results=(results / FILE_NAME).exists())

@@ -13,7 +13,7 @@ already played.
 
 Who plays whom, and in which order, follows from the tournament file (its
 ``seed`` breaks ties); the deals and every game's chance seed follow from
-the tournament's secret :class:`~arena.seeds.Key`, so no bot can recompute
+the tournament's secret :class:`~arena.seeds.SecretKey`, so no bot can recompute
 them from the public file.
 
 Formats:
@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.plan_items import MatchItem, PlannedDeal
-from arena.seeds import Key
+from arena.seeds import SecretKey
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
 from arena.tournament.keys import Format
@@ -62,7 +62,7 @@ def plan_seed(seed: int, *parts: Any) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
-def deal_seed(key: Key, label: str, players: int, deal: int) -> int:
+def deal_seed(key: SecretKey, label: str, players: int, deal: int) -> int:
     """The secret seed of deal number ``deal`` of a game entry at a player
     count: the same at every table of that group (duplicate across tables)."""
     return key.derive("deal", label, players, deal)
@@ -112,7 +112,7 @@ def _labels(tournament: Tournament) -> list[str]:
     return labels
 
 
-def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
+def _table_items(tournament: Tournament, key: SecretKey, entry: GameEntry, label: str,
                  players: int, table: tuple[str, ...], deals: int, round_: int, order: int,
                  first_deal: int = 0) -> list[MatchItem]:
     """For each block of ``match_deals`` deals, one item per seating playing
@@ -161,7 +161,7 @@ class Planner:
     #: driver rates nothing while it plays
     reads_ratings = False
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         self.tournament = tournament
         self.key = key
         self.labels = _labels(tournament)
@@ -192,7 +192,7 @@ class Planner:
 class StaticPlanner(Planner):
     """Round robin and gauntlet: the whole plan at once."""
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         super().__init__(tournament, key)
         self.items = self._build()
         self.done = False
@@ -232,7 +232,7 @@ class SwissPlanner(Planner):
 
     reads_games = True
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         super().__init__(tournament, key)
         self.round = 0
 
@@ -314,7 +314,7 @@ class RatedPlanner(Planner):
 
     CANDIDATES = 2000
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         super().__init__(tournament, key)
         self.step = 0
         self.finished: set[str] = set()
@@ -410,7 +410,7 @@ def _quality(current: dict[str, tuple[float, float]], table: tuple[str, ...]) ->
     return ENV.quality([(trueskill.Rating(*current[bot]),) for bot in table])
 
 
-def make_planner(tournament: Tournament, key: Key) -> Planner:
+def make_planner(tournament: Tournament, key: SecretKey) -> Planner:
     if tournament.format == Format.SWISS:
         return SwissPlanner(tournament, key)
     if tournament.format == Format.RATED:
@@ -418,11 +418,11 @@ def make_planner(tournament: Tournament, key: Key) -> Planner:
     return StaticPlanner(tournament, key)
 
 
-def plan(tournament: Tournament, key: Key | None = None) -> list[MatchItem]:
+def plan(tournament: Tournament, key: SecretKey | None = None) -> list[MatchItem]:
     """The whole plan of a static format (round robin, gauntlet).  Without a
     key the deals come from the file's public seed: fine for a preview or a
     test, never for a tournament bots should not be able to foresee."""
-    planner = make_planner(tournament, key or Key.from_public_seed(tournament.seed))
+    planner = make_planner(tournament, key or SecretKey.from_public_seed(tournament.seed))
     if not isinstance(planner, StaticPlanner):
         raise ValueError(f"format '{tournament.format}' is planned round by round")
     return planner.items

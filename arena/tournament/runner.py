@@ -239,7 +239,7 @@ class _GroupRatings:
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
     """The Swiss table of every group (``label/Np``) from the stored rounds.
     The planner deals nothing here, so any key serves."""
-    planner = make_planner(tournament, seeds.Key.from_public_seed(tournament.seed))
+    planner = make_planner(tournament, seeds.SecretKey.from_public_seed(tournament.seed))
     results = _results_view(store)
     return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
             for entry, label, players in planner.groups()}
@@ -292,7 +292,7 @@ def _executor_for(tournament: Tournament, registry) -> Executor:
     return make_executor(tournament.workers, registry)
 
 
-def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
+def run(tournament: Tournament, registry=None, *, key: seeds.SecretKey | None = None,
         progress: bool = True, console=None, executor: Executor | None = None,
         write_leaderboard: bool = True) -> Summary:
     """Play (or resume) a tournament; return what happened.  ``key``: the
@@ -341,7 +341,7 @@ def _claim(store: Store, tournament: Tournament) -> Store:
 
 
 def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
-                key: seeds.Key | None, *, progress: bool, console, executor: Executor | None,
+                key: seeds.SecretKey | None, *, progress: bool, console, executor: Executor | None,
                 write_leaderboard: bool) -> Summary:
     """The run under the folder's lock: a bad store or a changed plan is
     refused before anything starts; then the workers start, the store is
@@ -385,7 +385,7 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
     return summary
 
 
-def _planner_for(tournament: Tournament, store: Store, key: seeds.Key | None,
+def _planner_for(tournament: Tournament, store: Store, key: seeds.SecretKey | None,
                  executor: Executor, folder: Path):
     """The tournament's key (made on the first run, bound to the store) and
     its planner; a Dask cluster's threads, not the file's workers, size
