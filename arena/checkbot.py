@@ -34,10 +34,11 @@ from typing import Any
 from arena import protocol, seeds
 from arena.bots import ANY_GAME, BotSpec
 from arena.connection import Channel
+from arena.deals import Deal
 from arena.faults import Fault, FaultKind, Stage
 from arena.game import Engine, State
 from arena.records import GameRecord
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.referee import Entrant, Limit, play_match
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.session import Session, bank_after
 
