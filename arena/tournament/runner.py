@@ -22,6 +22,7 @@ import contextlib
 import logging
 import sys
 import signal
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -332,6 +333,28 @@ def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Pl
                 tournament_seats(tournament, registry), planner,
                 lambda: _executor_for(tournament, given_registry), tournament.path,
                 tournament.conditions(), stop)
+
+
+def table_plan(name: str, kind: str, fingerprint: str, entrants: list[Entrant], planner,
+               registry, *, limit: Limit, sandbox: str | None, audit: bool = False) -> Plan:
+    """A single table's plan (``arena match``, ``arena sprt``): ``planner``
+    seats ``entrants`` (a lineup names them by name), played in this
+    process one match after another."""
+    by_name = {entrant.name: entrant for entrant in entrants}
+    return Plan(name, kind, fingerprint, Seats(by_name.__getitem__, limit, sandbox, audit),
+                lambda key, workers: planner, lambda: make_executor(0, registry))
+
+
+def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Report) -> Summary:
+    """Play a single table's plan into ``folder`` (resumed where it holds
+    the plan's games already), or with None into a throwaway one: the same
+    way, nothing kept.  The log goes where the ``arena`` loggers go."""
+    if folder is not None:
+        return run_plan(plan, folder, key=key, report=report, write_leaderboard=False,
+                        log_to_folder=False)
+    with tempfile.TemporaryDirectory(prefix="arena-table-") as scratch:
+        return run_plan(plan, Path(scratch), key=key, report=report, write_leaderboard=False,
+                        log_to_folder=False)
 
 
 def _stopper_for(rule: StopRule | None, store: Store) -> Stopper | None:
