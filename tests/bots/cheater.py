@@ -25,9 +25,9 @@ import random
 import sys
 import threading
 
-from arena import protocol
+from arena.botkit import protocol
 from arena.botkit import Bot, run
-from arena.seeds import SecretKey
+from arena.match.seeds import SecretKey
 from engines.dou_dizhu.game import DouDizhu
 
 MODE = sys.argv[1]
