@@ -345,16 +345,23 @@ def table_plan(name: str, kind: str, fingerprint: str, entrants: list[Entrant], 
                 lambda key, workers: planner, lambda: make_executor(0, registry))
 
 
-def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Report) -> Summary:
+def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Report) -> None:
     """Play a single table's plan into ``folder`` (resumed where it holds
     the plan's games already), or with None into a throwaway one: the same
-    way, nothing kept.  The log goes where the ``arena`` loggers go."""
+    way, nothing kept.  The log goes where the ``arena`` loggers go.
+    Raises KeyboardInterrupt if interrupted (what was stored is kept),
+    ValueError (one line) for games the referee could not play."""
     if folder is not None:
-        return run_plan(plan, folder, key=key, report=report, write_leaderboard=False,
-                        log_to_folder=False)
-    with tempfile.TemporaryDirectory(prefix="arena-table-") as scratch:
-        return run_plan(plan, Path(scratch), key=key, report=report, write_leaderboard=False,
-                        log_to_folder=False)
+        summary = run_plan(plan, folder, key=key, report=report, write_leaderboard=False,
+                           log_to_folder=False)
+    else:
+        with tempfile.TemporaryDirectory(prefix="arena-table-") as scratch:
+            summary = run_plan(plan, Path(scratch), key=key, report=report,
+                               write_leaderboard=False, log_to_folder=False)
+    if summary.interrupted:
+        raise KeyboardInterrupt
+    if summary.errors:
+        raise ValueError("; ".join(summary.errors))
 
 
 def _stopper_for(rule: StopRule | None, store: Store) -> Stopper | None:
