@@ -1,8 +1,8 @@
 """The leaderboard of a store, kept beside it: asking again costs a look-up.
 
-Building the document of a 100,000-game store takes seconds of CPU (reading
-the games ~2 s, their rating evidence and fit, the statistics' bootstrap
-sums), and the store changes only when games are added.  So :func:`load` /
+Building the document of a large store takes seconds of CPU (reading the
+games, their rating evidence and fit, the statistics' bootstrap sums;
+docs/performance.md), and the store changes only when games are added.  So :func:`load` /
 :func:`save` keep, in ``leaderboard-cache.json`` in the results folder:
 
 * the store's **content key** (:func:`content_key`: how many games, the
