@@ -44,6 +44,8 @@ import time
 import tomllib
 from pathlib import Path
 
+# Cosmic Ray is imported where a run uses it: --check-equivalents (which make
+# test runs) needs only this file and the standard library
 ROOT = Path(__file__).resolve().parents[1]
 #: the survivors judged equivalent, by module
 EQUIVALENTS = ROOT / "tools" / "mutation-equivalents.toml"
