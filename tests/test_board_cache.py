@@ -9,11 +9,11 @@ import pytest
 from test_layering import closure
 from test_leaderboard import store  # noqa: F401  (the demo store fixture, shared)
 
-from arena import board_cache
-from arena.leaderboard import build, from_store
-from arena.rating import Rater, compute
+from arena.presentation import board_cache
+from arena.presentation.leaderboard import build, from_store
+from arena.ratings.rating import Rater, compute
 from arena.records import GameRecord, SeatRecord
-from arena.stats import Tally
+from arena.ratings.stats import Tally
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 
@@ -149,7 +149,7 @@ def test_games_stored_out_of_plan_order_all_count(store):
 
 def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally(store,
                                                                                  monkeypatch):
-    from arena.store import Store
+    from arena.results.store import Store
 
     from_store(store)
     read, restored = [], []
@@ -200,27 +200,30 @@ def test_a_charted_look_goes_on_from_the_saved_tally_and_keeps_the_rater(store, 
 def test_the_code_key_covers_every_arena_module_the_leaderboard_imports():
     found = set(board_cache.sources())
     # records and faults reach the leaderboard only through the store
-    assert {board_cache.BUILDER, "arena.board_cache", "arena.store", "arena.records",
-            "arena.faults", "arena.rating", "arena.thurstone", "arena.stats"} <= found
+    assert {board_cache.BUILDER, "arena.presentation.board_cache", "arena.results.store",
+            "arena.records", "arena.records.faults", "arena.ratings.rating",
+            "arena.ratings.thurstone", "arena.ratings.stats"} <= found
     # what a whole parse of every module finds, lazy imports in functions too
     assert closure(board_cache.BUILDER) <= found
     # the control: modules that build no leaderboard do not void its cache
-    assert not {"arena.referee", "arena.tournament.runner", "arena.cli"} & found
+    assert not {"arena.match.referee", "arena.tournament.runner", "arena.cli"} & found
 
 
 def test_only_import_statements_are_read_for_the_code_key():
-    source = ('''"""Import the games:\nfrom arena.referee import is prose here."""\n'''
-              "import os, arena.store as s\n"
-              "from arena import (  # the rating code\n    rating,\n    stats,\n)\n"
+    source = ('''"""Import the games:\nfrom arena.match import is prose here."""\n'''
+              "import os, arena.results.store as s\n"
+              "from arena.ratings import (  # the rating code\n    rating,\n    stats,\n)\n"
               "def f():\n    from arena.records import GameRecord; g()\n")
-    assert board_cache._imports(source) == {"arena", "arena.store", "arena.rating",
-                                            "arena.stats", "arena.records"}
+    assert board_cache._imports(source) == {
+        "arena", "arena.results", "arena.results.store", "arena.ratings", "arena.ratings.rating",
+        "arena.ratings.stats", "arena.records"}
 
 
 def test_the_code_key_imports_nothing_it_hashes():
     # a cache hit needs neither numpy nor the rating code
-    check = ("import sys; from arena import board_cache; board_cache.code_key(); "
-             "print(sorted({'numpy', 'arena.rating', 'arena.stats'} & set(sys.modules)))")
+    check = ("import sys; from arena.presentation import board_cache; board_cache.code_key(); "
+             "print(sorted({'numpy', 'arena.ratings.rating', 'arena.ratings.stats'}"
+             " & set(sys.modules)))")
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                          check=True)
     assert run.stdout.strip() == "[]"
