@@ -21,14 +21,18 @@ tests/test_rating.py and tests/test_matchmaking.py run small forms of these.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
 
+from arena.match.seeds import Key
 from arena.ratings import thurstone
 from arena.ratings.rating import Rater, compute
 from arena.results.store import StoredGame
+from arena.tournament.config import parse
+from arena.tournament.plan import RatedPlanner, Results, plan_seed
 
 #: a bot's performance in one game, drawn with the given generator
 Performer = Callable[[random.Random], float]
@@ -56,6 +60,19 @@ def gaussian(strength: float) -> Performer:
     return lambda rng: rng.gauss(strength, thurstone.BETA)
 
 
+def free_for_all_games(truth: dict[str, float], count: int, seats: int, seed: int,
+                       game: str = "g") -> list[StoredGame]:
+    """``count`` games of ``seats`` bots drawn at random from ``truth``, each
+    seat's performance its bot's strength plus Gaussian noise of sd BETA."""
+    rng = random.Random(seed)
+    games = []
+    for k in range(count):
+        table = rng.sample(sorted(truth), seats)
+        games.append(stored(table, ranks_of([rng.gauss(truth[b], thurstone.BETA)
+                                             for b in table]), game=game, order=k))
+    return games
+
+
 def kendall_tau(truth: dict[str, float], fitted: dict[str, float]) -> float:
     """Kendall's tau between two orders of the same bots (no ties in ``truth``)."""
     bots = sorted(truth)
@@ -65,6 +82,95 @@ def kendall_tau(truth: dict[str, float], fitted: dict[str, float]) -> float:
             total += 1
             agree += (truth[a] - truth[b]) * (fitted[a] - fitted[b]) > 0
     return (2 * agree - total) / total
+
+
+# -- the rated planner -------------------------------------------------------------------
+
+class _Registry:
+    """One free-for-all game, ``race``, of 2 to 5 seats; any bot name."""
+
+    class _Info:
+        id, players, teams = "race", (2, 3, 4, 5), "none"
+
+        def check_players(self, count: int) -> None:
+            if count not in self.players:
+                raise ValueError(f"race is for 2 to 5 players, not {count}")
+
+        def resolve_options(self, options: dict | None) -> dict:
+            return dict(options or {})
+
+    class _Engine:
+        info = None
+
+    def engine(self, game_id: str):
+        engine = self._Engine()
+        engine.info = self._Info()
+        return engine
+
+    def bot(self, name: str):
+        from arena.plugins.botspec import BotSpec
+
+        return BotSpec(name, entry="x:Y")
+
+
+class RandomTables(RatedPlanner):
+    """The rated planner's budget, batches and stopping rule, with tables
+    drawn at random: the baseline."""
+
+    def _tables(self, entry, group, players, step, size, results):
+        chosen = super()._tables(entry, group, players, step, size, results)
+        if not chosen:
+            return []
+        rng = random.Random(plan_seed(self.tournament.seed, "random", group, step))
+        return [tuple(rng.sample(list(entry.bots), players)) for _ in chosen]
+
+
+EIGHT = {f"s{i}": 18.0 + 2.0 * i for i in range(8)}
+
+
+def rated_run(planner_class: type[RatedPlanner], truth: dict[str, float], seed: int, *,
+              target: float = 2.0, budget: int = 400, players: int = 2,
+              batch: int = 4) -> tuple[int, float, int]:
+    """A rated tournament of bots of known (Gaussian) strength, played out
+    here: (games played when every sigma was below ``target`` or the budget
+    was spent, Kendall tau of the final mus against the truth, pairs met)."""
+    from arena.ratings.thurstone import MU
+
+    data = {"name": "check", "seed": seed, "bots": sorted(truth), "format": "rated",
+            "rated": {"budget": budget, "sigma": target, "batch": batch},
+            "games": [{"id": "race", "players": [players]}]}
+    tournament = parse(data, "check.toml", _Registry())
+    planner = planner_class(tournament, Key.from_public_seed(seed))
+    rater, results = Rater(), Results()
+    results.ratings = lambda group: rater.belief("race") if rater.games else {}
+    rng = random.Random(seed)
+    met: set[frozenset] = set()
+    while batch_items := planner.next_batch(results):
+        for item in batch_items:
+            results.planned.setdefault((item.group, item.round), []).append(item)
+            for k in range(len(item.deals)):
+                bots = item.bots_at(k)
+                ranks = ranks_of([rng.gauss(truth[b], thurstone.BETA) for b in bots])
+                results.games.setdefault(item.id, []).append((bots, ranks, []))
+                rater.add(stored(bots, ranks, game="race", order=rater.games))
+                met.update(frozenset(p) for p in itertools.combinations(set(bots), 2))
+    fitted = {bot: mu for bot, (mu, _) in rater.ratings("race").items()} if rater.games \
+        else {bot: MU for bot in truth}
+    return rater.games, kendall_tau(truth, fitted), len(met)
+
+
+def check_planner(seeds: int) -> dict[str, list[tuple[int, float, int]]]:
+    runs = {name: [rated_run(cls, EIGHT, seed) for seed in range(seeds)]
+            for name, cls in (("rated planner", RatedPlanner), ("random tables", RandomTables))}
+    print(f"planner: 8 bots of strength 18, 20, ..., 32 at two seats, target sigma 2, "
+          f"budget 400, batches of 4 tables ({seeds} seeds)")
+    for name, figures in runs.items():
+        games = [g for g, _, _ in figures]
+        taus = [t for _, t, _ in figures]
+        print(f"  {name}: games {games}, median {statistics.median(games):g}; "
+              f"Kendall tau {[round(t, 3) for t in taus]}, median "
+              f"{statistics.median(taus):.3f}; pairs met {[m for _, _, m in figures]} of 28")
+    return runs
 
 
 # -- faults ----------------------------------------------------------------------------
@@ -87,13 +193,8 @@ def _fault_shift(games: list[StoredGame], faulted: int, seat: int) -> float:
 def free_for_all_fault(seed: int, games: int = 60, seats: int = 4) -> float:
     """60 honest four-seat games of four bots; one bot times out in one game
     it lost anyway (so its result says the same): the largest other move."""
-    rng = random.Random(seed)
     truth = {f"b{i}": 22.0 + 2 * i for i in range(seats)}
-    played = []
-    for k in range(games):
-        table = rng.sample(sorted(truth), seats)
-        played.append(stored(table, ranks_of([rng.gauss(truth[b], thurstone.BETA)
-                                              for b in table]), order=k))
+    played = free_for_all_games(truth, games, seats, seed)
     faulted = next(k for k, g in enumerate(played) if max(g.ranks) in g.ranks)
     seat = played[faulted].ranks.index(max(played[faulted].ranks))
     return _fault_shift(played, faulted, seat)
@@ -143,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=5, help="seeds per figure (default 5)")
     args = parser.parse_args(argv)
     for section in args.sections or SECTIONS:
+        if section == "planner":
+            check_planner(args.seeds)
         if section == "faults":
             check_faults(args.seeds)
 

@@ -56,15 +56,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import trueskill
-
 from arena.ratings import thurstone
+from arena.ratings.matchmaking import Belief
 from arena.results.store import StoredGame
 from arena.ratings.thurstone import AVERAGE, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
 
-#: TrueSkill's parameters; the rated planner's match quality uses the package
-ENV = trueskill.TrueSkill(mu=thurstone.MU, sigma=thurstone.SIGMA, beta=thurstone.BETA,
-                          tau=25.0 / 300, draw_probability=0.10)
 OVERALL = "overall"
 DUMMY_PREFIX = "dummy:"
 
@@ -330,6 +326,11 @@ class Rater:
     def ratings(self, name: str) -> dict[str, tuple[float, float]]:
         """``{bot: (mu, sigma)}`` of one game's pool."""
         return dict(self.fit(name).ratings) if name in self.counts else {}
+
+    def belief(self, name: str) -> Belief:
+        """One game's pool as matchmaking sees it: each player's ``(mu,
+        sigma)`` and the covariance of the mus."""
+        return Belief.of_fit(self.fit(name))
 
     def pool(self, name: str) -> Pool:
         fitted = self.fit(name)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from statistics import NormalDist
@@ -140,6 +140,12 @@ class Fit:
     iterations: int
     params: tuple[str, ...] = ()
     covariance: np.ndarray | None = None
+
+    def relative_covariance(self, players: Sequence[str]) -> np.ndarray:
+        """The covariance of ``players``' mus relative to the pool's mean
+        (their sigmas are the square roots of its diagonal)."""
+        where = [self.params.index(name) for name in players]
+        return _relative(self.covariance, self.params)[np.ix_(where, where)]
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """The posterior mean and sd of ``mu[a] - mu[b]``."""
@@ -313,9 +319,15 @@ def _penalise(penalties: Counts, index: Mapping[str, int], theta: np.ndarray,
     return result
 
 
-def _relative_sigma(covariance: np.ndarray, params: list[str]) -> np.ndarray:
+def _relative_sigma(covariance: np.ndarray, params: Sequence[str]) -> np.ndarray:
     """Each parameter's sd given the mean of its group (the players; each
-    player count's roles).
+    player count's roles): the diagonal of :func:`_relative`."""
+    return np.sqrt(np.clip(np.diag(_relative(covariance, params)), 0.0, None))
+
+
+def _relative(covariance: np.ndarray, params: Sequence[str]) -> np.ndarray:
+    """The covariance given the mean of each group of parameters (the
+    players; each player count's roles).
 
     The games fix only differences: adding one number to every player leaves
     every likelihood as it is, so that common mode keeps its prior variance
@@ -329,8 +341,7 @@ def _relative_sigma(covariance: np.ndarray, params: list[str]) -> np.ndarray:
     for row, members in enumerate(groups.values()):
         means[row, members] = 1.0 / len(members)
     across = covariance @ means.T
-    conditional = covariance - across @ np.linalg.solve(means @ across, across.T)
-    return np.sqrt(np.clip(np.diag(conditional), 0.0, None))
+    return covariance - across @ np.linalg.solve(means @ across, across.T)
 
 
 # -- predictions ----------------------------------------------------------------

@@ -23,6 +23,7 @@ import signal
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -204,8 +205,9 @@ class _Finished:
 
 
 class _GroupRatings:
-    """``{bot: (mu, sigma)}`` of one plan group (game entry and table size)
-    for rated matchmaking, kept by the run: the games stored before it are
+    """The ratings of one plan group (game entry and table size) for rated
+    matchmaking (a :class:`~arena.ratings.matchmaking.Belief`: ``{bot: (mu,
+    sigma)}`` and the covariance), kept by the run: the games stored before it are
     read once, each game the run stores is handed in (:meth:`add`), and a
     call adds the games that came since the last one and refits from the
     last fit -- so no game is rated twice and the store is not read again.
@@ -225,7 +227,7 @@ class _GroupRatings:
     def add(self, item: MatchItem, index: int, game: StoredGame) -> None:
         self.pending.append(((item.order, index), item.group, game))
 
-    def __call__(self, group: str) -> dict[str, tuple[float, float]]:
+    def __call__(self, group: str) -> Mapping[str, tuple[float, float]]:
         self.pending.sort(key=lambda entry: entry[0])
         for _, game_group, game in self.pending:
             self.raters.setdefault(game_group, (game.game, Rater()))[1].add(game)
@@ -233,7 +235,7 @@ class _GroupRatings:
         if group not in self.raters:
             return {}
         game_id, rater = self.raters[group]
-        return rater.ratings(game_id)
+        return rater.belief(game_id)
 
 
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
