@@ -414,3 +414,29 @@ def test_a_fault_costs_the_faulted_bot_more_than_a_last_place_and_others_nothing
     assert faulted["c"][0] < honest["c"][0] - 0.1
     assert abs(faulted["a"][0] - honest["a"][0]) < 0.5
     assert abs(faulted["b"][0] - honest["b"][0]) < 0.5
+
+
+@pytest.mark.parametrize("seats, teams", [(3, None), (5, None), (3, (1, 2))])
+def test_predicted_first_places_and_pairs_match_what_happens_per_bin(seats, teams):
+    """Issue 31: bots of known strength (mixtures of a strong and a weak
+    policy, Gaussian and Gumbel performers), fitted on 3,000 games: on new
+    games every bin of 0.1 of predicted first-place and pairwise
+    probabilities with 200 predictions or more is within 0.05 of the rate
+    observed.  tools/ratings_check.py calibration prints every table size."""
+    first, pairwise = ratings_check.calibration(seats, seed=7, train=3000, test=3000,
+                                                team_sizes=teams)
+    assert len(first.rows(200)) >= 5 and len(pairwise.rows(200)) >= 3
+    assert first.worst(200) < 0.05, first.rows(200)
+    assert pairwise.worst(200) < 0.05, pairwise.rows(200)
+
+
+def test_a_side_is_predicted_with_its_members_and_its_role():
+    # landlord (team of one) against two peasants: the role term counts
+    games = [game(["lord", "p", "q"], [2, 1, 1] if k % 3 else [1, 2, 2], teams=[0, 1, 1],
+                  order=k) for k in range(900)]
+    rater = Rater()
+    rater.extend(games)
+    [lord, peasants] = rater.first_place("g", 3, [("lord",), ("p", "q")])
+    assert lord + peasants == pytest.approx(1.0, abs=1e-6)
+    assert lord == pytest.approx(1 / 3, abs=0.03)
+    assert rater.above("g", 3, ("lord",), ("p", "q")) == pytest.approx(lord, abs=1e-6)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import random
 import statistics
 import sys
@@ -234,6 +235,157 @@ def check_faults(seeds: int) -> dict[str, float]:
     return figures
 
 
+# -- calibration -----------------------------------------------------------------------
+
+def mixture(strong: float, weak: float, share: float) -> Performer:
+    """A bot that plays its strong policy in ``share`` of its games and its
+    weak one in the rest (each with noise of sd BETA / 2): a performance
+    TrueSkill's Gaussian does not describe."""
+    def perform(rng: random.Random) -> float:
+        mean = strong if rng.random() < share else weak
+        return rng.gauss(mean, thurstone.BETA / 2)
+    return perform
+
+
+def gumbel(strength: float) -> Performer:
+    """Strength plus Gumbel noise of TrueSkill's variance: luck that acts
+    like the best of many chances, whose tail favours the favourite more
+    than a Gaussian's (Plackett-Luce's model)."""
+    scale = thurstone.BETA * math.sqrt(6.0) / math.pi
+    return lambda rng: strength - scale * math.log(-math.log(1.0 - rng.random()))
+
+
+#: bots of known strength for the calibration, over a range of about 20 mu:
+#: mixtures of a strong and a weak policy, Gaussian and Gumbel performers
+BOTS: dict[str, Performer] = {
+    **{f"mix{round(100 * q)}": mixture(32.0, 18.0, q) for q in (0.1, 0.3, 0.5, 0.7, 0.9)},
+    **{f"gauss{m}": gaussian(float(m)) for m in (17, 21, 25, 29, 33)},
+    **{f"gumbel{m}": gumbel(float(m)) for m in (16, 20, 24, 28, 32)},
+}
+
+
+def play(table: Sequence[str], rng: random.Random, teams: Sequence[int] | None = None,
+         order: int = 0) -> StoredGame:
+    """One game of ``table``: the best performance wins; in a team game a
+    side's performance is its members' mean, and every member takes its
+    side's rank."""
+    performance = [BOTS[bot](rng) for bot in table]
+    if teams is None:
+        return stored(table, ranks_of(performance), order=order)
+    sides = sorted(set(teams))
+    side_perf = [statistics.fmean(p for p, t in zip(performance, teams) if t == side)
+                 for side in sides]
+    side_rank = dict(zip(sides, ranks_of(side_perf)))
+    return stored(table, [side_rank[t] for t in teams], teams=teams, order=order)
+
+
+def _teams(seats: int, team_sizes: Sequence[int] | None, rng: random.Random) -> list[int] | None:
+    if team_sizes is None:
+        return None
+    teams = [side for side, size in enumerate(team_sizes) for _ in range(size)]
+    rng.shuffle(teams)
+    return teams
+
+
+class Reliability:
+    """Predicted probabilities against outcomes, in bins of 0.1."""
+
+    def __init__(self) -> None:
+        self.bins: dict[int, list[float]] = {}
+
+    def add(self, predicted: float, happened: float) -> None:
+        counts = self.bins.setdefault(min(9, int(predicted * 10)), [0, 0.0, 0.0])
+        counts[0] += 1
+        counts[1] += predicted
+        counts[2] += happened
+
+    def rows(self, least: int) -> list[tuple[int, float, float]]:
+        """(games, mean predicted, observed rate) of the bins of ``least`` games or more."""
+        return [(n, p / n, o / n) for _, (n, p, o) in sorted(self.bins.items()) if n >= least]
+
+    def worst(self, least: int) -> float:
+        return max((abs(p - o) for _, p, o in self.rows(least)), default=0.0)
+
+
+def calibration(seats: int, seed: int, train: int, test: int,
+                team_sizes: Sequence[int] | None = None) -> tuple[Reliability, Reliability]:
+    """Fit on ``train`` games of random tables of ``seats`` of :data:`BOTS`,
+    then predict ``test`` new games: the reliability of first place (a
+    side's, in a team game) and of each pair of sides' order."""
+    rng = random.Random(seed)
+    bots = sorted(BOTS)
+    games = [play(rng.sample(bots, seats), rng, _teams(seats, team_sizes, rng), order=k)
+             for k in range(train)]
+    rater = Rater()
+    rater.extend(games)
+    first, pairwise = Reliability(), Reliability()
+    for _ in range(test):
+        game = play(rng.sample(bots, seats), rng, _teams(seats, team_sizes, rng))
+        for predicted, happened in predictions(rater, game):
+            first.add(predicted, happened)
+        for predicted, happened in pair_predictions(rater, game):
+            pairwise.add(predicted, happened)
+    return first, pairwise
+
+
+def _sides(game: StoredGame) -> list[tuple[tuple[str, ...], int]]:
+    """(members, rank) of each side of a game."""
+    members: dict[int, list[str]] = {}
+    ranks: dict[int, int] = {}
+    for bot, team, rank in zip(game.bots, game.teams, game.ranks):
+        members.setdefault(team, []).append(bot)
+        ranks[team] = rank
+    return [(tuple(members[t]), ranks[t]) for t in sorted(members)]
+
+
+def predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]]:
+    """(predicted P(first), 1 if it came first) per side of ``game``."""
+    sides = _sides(game)
+    chances = rater.first_place(game.game, game.players, [members for members, _ in sides])
+    return [(p, float(rank == 1)) for p, (_, rank) in zip(chances, sides)]
+
+
+def pair_predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]]:
+    """(predicted P(a above b), 1 if it was) per pair of sides, each pair once
+    in the order that predicts at least 1/2."""
+    sides = _sides(game)
+    result = []
+    for (a, rank_a), (b, rank_b) in itertools.combinations(sides, 2):
+        p = rater.above(game.game, game.players, a, b)
+        happened = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
+        result.append((p, happened) if p >= 0.5 else (1 - p, 1 - happened))
+    return result
+
+
+#: (name, seats, team sizes or None)
+TABLES = [("2 seats", 2, None), ("3 seats", 3, None), ("4 seats", 4, None),
+          ("5 seats", 5, None), ("1 against 2", 3, (1, 2)), ("2 against 2", 4, (2, 2))]
+
+
+def check_calibration(seeds: int, train: int = 3000, test: int = 6000,
+                      least: int = 200) -> dict[str, tuple[float, float]]:
+    print(f"calibration: {len(BOTS)} bots of known strength (mixtures, Gaussians, Gumbels), "
+          f"fitted on {train} games, predicted on {test} new ones per seed ({seeds} seeds); "
+          f"bins of 0.1 with {least} predictions or more: mean predicted -> observed "
+          f"(predictions)")
+    worst = {}
+    for name, seats, team_sizes in TABLES:
+        first, pairwise = Reliability(), Reliability()
+        for seed in range(seeds):
+            f, p = calibration(seats, seed, train, test, team_sizes)
+            for into, part in ((first, f), (pairwise, p)):
+                for key, (n, pred, obs) in part.bins.items():
+                    counts = into.bins.setdefault(key, [0, 0.0, 0.0])
+                    counts[0] += n
+                    counts[1] += pred
+                    counts[2] += obs
+        worst[name] = (first.worst(least), pairwise.worst(least))
+        for label, table in (("first", first), ("pairwise", pairwise)):
+            bins = "  ".join(f"{p:.3f}->{o:.3f} ({n})" for n, p, o in table.rows(least))
+            print(f"  {name}, {label}: worst {table.worst(least):.3f}: {bins}")
+    return worst
+
+
 SECTIONS = ("planner", "faults", "calibration")
 
 
@@ -248,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             check_planner(args.seeds)
         if section == "faults":
             check_faults(args.seeds)
+        if section == "calibration":
+            check_calibration(args.seeds)
 
 
 if __name__ == "__main__":

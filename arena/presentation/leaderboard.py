@@ -10,7 +10,9 @@ more than another.  Its keys are documented in docs/tournaments.md.
   with how many games it entered; no mean score (scores of different games
   do not add up), the place share instead.
 * one entry per game: every participant, dummies included and marked,
-  ranked by the game's rating, with mean score and place and their
+  ranked by the game's rating (a game whose result is its payoff,
+  ``GameInfo.result``, by its payoff: the mean score a game over duplicate
+  deals; ``ranked_by`` says which), with mean score and place and their
   intervals; ``players`` splits the statistics by table size and
   ``head_to_head`` holds a matrix per table size.
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,9 @@ from arena.results.store import Store, StoredGame
 
 FORMATS = ("table", "json", "csv", "html")
 OVERALL = "overall"
+#: the store's meta entry naming the games (ids, comma-separated) whose
+#: result is their payoff (``GameInfo.result``): the runner writes it
+PAYOFF_META = "payoff"
 COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
            "strength", "entered",
            "games", "seats", "wins", "mean_score", "score_low", "score_high",
@@ -143,8 +148,10 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[st
 
 
 def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
-            scores: bool) -> list[dict[str, Any]]:
-    if rated is not None:
+            scores: bool, payoff: bool = False) -> list[dict[str, Any]]:
+    if payoff:
+        names = sorted(summaries, key=lambda n: (-summaries[n].mean_score, n))
+    elif rated is not None:
         position = {name: index for index, name in enumerate(rated.order)}
         names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
     else:
@@ -185,11 +192,14 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
 
 
 def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
-          stopped: str | None = None, rater=None, tally=None) -> dict[str, Any]:
+          stopped: str | None = None, rater=None, tally=None,
+          payoff: Collection[str] = ()) -> dict[str, Any]:
     """The leaderboard document (see the module docstring; ``rater``: see
     :func:`ratings`; ``tally``: a :class:`arena.ratings.stats.Tally` that already
     holds the games up to its ``last_id``, the others are added to it --
-    with both, ``games`` need hold only the games after those)."""
+    with both, ``games`` need hold only the games after those).  The games
+    of ``payoff`` (ids) are ranked by payoff, the mean score a game over
+    duplicate deals, the others by rating; ``ranked_by`` says which."""
     games = list(games)
     pools = ratings(games, history=history, rater=rater)
     if tally is None:
@@ -209,7 +219,8 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
         rated = pools.get(game_id, Rated([], {}, {}))
         entry: dict[str, Any] = {
             "games": figures.counts[game_id],
-            "bots": _ranked(figures.games[game_id], rated, True),
+            "ranked_by": "payoff" if game_id in payoff else "rating",
+            "bots": _ranked(figures.games[game_id], rated, True, game_id in payoff),
             "players": {str(size): {"games": table.games,
                                     "bots": _ranked(table.bots, None, True)}
                         for size, table in figures.tables[game_id].items()},
@@ -260,7 +271,8 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     after = min(tally.last_id, rater.last_id) if rater is not None else -1
     meta = content["meta"]
     board = build(list(store.games(after=after)), history=history, name=meta.get("name", ""),
-                  stopped=meta.get("stopped"), rater=rater, tally=tally)
+                  stopped=meta.get("stopped"), rater=rater, tally=tally,
+                  payoff=[game for game in meta.get(PAYOFF_META, "").split(",") if game])
     board = json.loads(json.dumps(board))   # as a cache hit gives it back
     boards[str(history)] = board
     states = {"tally": tally.state()}
@@ -354,7 +366,9 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
 
     entry = board[pool]
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
-    table = Table(title=f"{pool} ({entry['games']} games)", title_justify="left")
+    by = (", ranked by payoff: the mean score a game over duplicate deals"
+          if entry.get("ranked_by") == "payoff" else "")
+    table = Table(title=f"{pool} ({entry['games']} games{by})", title_justify="left")
     overall = pool == OVERALL
     columns = [("#", "right"), ("bot", "left")]
     columns += ([("strength", "right"), ("±2σ", "right"), ("entered", "right")] if overall else

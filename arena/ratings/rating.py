@@ -227,6 +227,20 @@ def _count(tallies: dict[str, _Tally], game: StoredGame) -> None:
             tally.wins += 1
 
 
+def _sides(fitted: Fit, players: int, sides: Sequence[Sequence[str]]) -> list[tuple[float, float]]:
+    """Each side's (mu, sigma) as the fit models it (:meth:`Fit.sides`): its
+    members' mean, plus its size's role term where the sides differ in size
+    (a seat's role is left out: the sides are not seated)."""
+    uneven = len({len(side) for side in sides}) > 1
+    terms = []
+    for side in sides:
+        coefficients = {bot: side.count(bot) / len(side) for bot in side}
+        if uneven:
+            coefficients[_role(players, f"team of {len(side)}")] = 1.0
+        terms.append(coefficients)
+    return fitted.sides(terms)
+
+
 # -- the rater ------------------------------------------------------------------------
 
 def _rows_state(counts: thurstone.Counts) -> list:
@@ -326,6 +340,18 @@ class Rater:
     def ratings(self, name: str) -> dict[str, tuple[float, float]]:
         """``{bot: (mu, sigma)}`` of one game's pool."""
         return dict(self.fit(name).ratings) if name in self.counts else {}
+
+    def first_place(self, name: str, players: int,
+                    sides: Sequence[Sequence[str]]) -> list[float]:
+        """P(each side finishes first) in a game of pool ``name`` at a table
+        of ``players`` seats, each side given by its members (one bot in a
+        free-for-all)."""
+        return thurstone.first_place_probabilities(_sides(self.fit(name), players, sides))
+
+    def above(self, name: str, players: int, a: Sequence[str], b: Sequence[str]) -> float:
+        """P(side ``a`` finishes above side ``b``) in a game of pool ``name``
+        at a table of ``players`` seats (sides as in :meth:`first_place`)."""
+        return thurstone.beat_probability(*_sides(self.fit(name), players, [a, b]))
 
     def belief(self, name: str) -> Belief:
         """One game's pool as matchmaking sees it: each player's ``(mu,

@@ -32,6 +32,7 @@ What makes it order-free and fast:
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -146,6 +147,38 @@ class Fit:
         (their sigmas are the square roots of its diagonal)."""
         where = [self.params.index(name) for name in players]
         return _relative(self.covariance, self.params)[np.ix_(where, where)]
+
+    def sides(self, sides: Sequence[Mapping[str, float]]) -> list[tuple[float, float]]:
+        """Each side's ``(mu, sigma)`` for a prediction, a side given as
+        ``{player or role: coefficient}`` (a team: each member ``1/size``):
+        the means, and independent sigmas whose sums of squares are the
+        posterior variances of the differences between the sides (exact for
+        two or three sides, least squares beyond), since only differences
+        decide places and the sides' strengths are correlated (a bot always
+        in one role is known as bot plus role, not apart).  A name the fit
+        lacks is at its prior (MU, SIGMA for a player; none for a role)."""
+        index = {name: i for i, name in enumerate(self.params)}
+        known = np.zeros((len(sides), len(self.params)))
+        mean = np.zeros(len(sides))
+        extra = np.zeros(len(sides))
+        for row, side in enumerate(sides):
+            for name, coef in side.items():
+                if name in index:
+                    known[row, index[name]] += coef
+                    fitted = self.ratings.get(name) or self.roles[name]
+                    mean[row] += coef * fitted[0]
+                elif not name.startswith(ROLE_PREFIX):
+                    mean[row] += coef * MU
+                    extra[row] += (coef * SIGMA) ** 2
+        cov = known @ self.covariance @ known.T if self.params else np.zeros((len(sides),) * 2)
+        cov = cov + np.diag(extra)
+        pairs = list(itertools.combinations(range(len(sides)), 2))
+        system = np.zeros((len(pairs), len(sides)))
+        for row, (i, j) in enumerate(pairs):
+            system[row, [i, j]] = 1.0
+        differences = np.array([cov[i, i] + cov[j, j] - 2 * cov[i, j] for i, j in pairs])
+        variance = np.linalg.lstsq(system, differences, rcond=None)[0] if pairs else np.diag(cov)
+        return [(float(m), math.sqrt(max(0.0, float(v)))) for m, v in zip(mean, variance)]
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """The posterior mean and sd of ``mu[a] - mu[b]``."""
@@ -365,7 +398,7 @@ _NODES, _NODE_WEIGHTS = np.polynomial.hermite_e.hermegauss(48)
 _NODE_WEIGHTS = _NODE_WEIGHTS / _NODE_WEIGHTS.sum()
 
 
-def first_place_probabilities(ratings: list[tuple[float, float]]) -> list[float]:
+def first_place_probabilities(ratings: Sequence[tuple[float, float]]) -> list[float]:
     """P(each player's performance is the best of the table), free-for-all,
     with performance variance ``BETA**2 + sigma**2`` (Gauss-Hermite)."""
     mus = np.array([mu for mu, _ in ratings])

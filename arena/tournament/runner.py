@@ -28,7 +28,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from arena.game import Result
 from arena.match import seeds
+from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
 from arena.match.referee import Entrant
@@ -434,6 +436,9 @@ class _Run:
         self.results.ratings = self.ratings
         self.finished = _Finished(store.finished_keys())
         store.set_meta("stopped", None)
+        store.set_meta(PAYOFF_META, ",".join(sorted(
+            {entry.id for entry in tournament.games
+             if registry.engine(entry.id).info.result == Result.PAYOFF})) or None)
         self.stopper = _stopper_for(tournament, store)
         _check(self.stopper)
         self.bar = _Progress(progress, planner.estimate(), console)
