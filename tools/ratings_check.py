@@ -28,7 +28,7 @@ import statistics
 import sys
 from collections.abc import Callable, Sequence
 
-from arena.match.seeds import Key
+from arena.match.seeds import SecretKey
 from arena.ratings import thurstone
 from arena.ratings.rating import Rater, compute
 from arena.results.store import StoredGame
@@ -141,7 +141,7 @@ def rated_run(planner_class: type[RatedPlanner], truth: dict[str, float], seed: 
             "rated": {"budget": budget, "sigma": target, "batch": batch},
             "games": [{"id": "race", "players": [players]}]}
     tournament = parse(data, "check.toml", _Registry())
-    planner = planner_class(tournament, Key.from_public_seed(seed))
+    planner = planner_class(tournament, SecretKey.from_public_seed(seed))
     rater, results = Rater(), Results()
     results.ratings = lambda group: rater.belief("race") if rater.games else {}
     rng = random.Random(seed)
