@@ -6,9 +6,11 @@ and the covariance of the mus relative to the pool's mean) is Gaussian; a
 comparison between two seats at expected odds ``p`` adds the Fisher
 information ``phi(z)**2 / (p (1 - p)) / SCALE**2`` along ``mu_a - mu_b``,
 which is largest between bots of equal strength, so a table is scored by how
-much the covariance would shrink (:func:`gain`) if it were played.  Only the
-variance of bots whose sigma is still above the target counts (a new entrant,
-whose sigma is the prior's, counts most); a batch is chosen greedily, each
+much the covariance would shrink (:func:`gain`) if it were played.  What
+counts is the variance of each bot whose sigma is still above the target (a
+new entrant, whose sigma is the prior's, counts most) and, while there is
+one, of the differences between bots near each other in the order (their
+order is the one in doubt); a batch is chosen greedily, each
 table's expected information added before the next is chosen, so one batch
 does not spend its tables on what the first of them will already tell.
 
@@ -96,8 +98,7 @@ class Rules:
     #: games a chosen table plays (its deals times its seatings)
     games_per_table: int = 1
     #: no pair of bots meets at more than this many tables more than the
-    #: pair that met least (so every pair meets once before any meets twice
-    #: when it is 1)
+    #: pair that met least (while a table keeping to it is left)
     spread: int = 4
 
 
@@ -120,9 +121,10 @@ def _pairs(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def gain(belief: Belief, tables: np.ndarray, rules: Rules,
          covariance: np.ndarray | None = None) -> np.ndarray:
     """Per table (rows of bot indices into ``belief.bots``): how much the
-    variance of the bots still above the target would shrink if it were
+    uncertainty that matters (:func:`_importance`) would shrink if it were
     played, every pair of its seats one comparison of weight
-    ``1 / (seats - 1)`` per game (a bot against itself: none)."""
+    ``1 / (seats - 1)`` per game (a bot against itself: none), from
+    ``covariance`` (default: the belief's)."""
     cov = belief.covariance if covariance is None else covariance
     a, b = _pairs(tables)
     k = rules.games_per_table / (tables.shape[1] - 1) * information(belief.mu[a] - belief.mu[b])
