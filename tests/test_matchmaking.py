@@ -100,3 +100,11 @@ def test_a_fits_belief_has_its_sigmas_and_plain_ratings_are_read_alone():
     assert plain.covariance[0, 1] == 0.0 and "q" not in plain
     assert Belief.of(["a", "z"], held).covariance[0, 0] == pytest.approx(held["a"][1] ** 2)
     assert not held.settled(0.1) and held.settled(thurstone.SIGMA)
+
+
+def test_a_pool_of_self_play_only_gives_an_empty_belief_and_bots_start_at_the_prior():
+    rater = Rater()
+    rater.add(ratings_check.stored(["a", "a"], [1, 2]))      # a bot against itself: no rating
+    held = rater.belief("g")
+    assert dict(held) == {} and held.covariance.shape == (0, 0)
+    assert Belief.of(["a", "b"], held)["b"] == (thurstone.MU, thurstone.SIGMA)

@@ -145,6 +145,8 @@ class Fit:
     def relative_covariance(self, players: Sequence[str]) -> np.ndarray:
         """The covariance of ``players``' mus relative to the pool's mean
         (their sigmas are the square roots of its diagonal)."""
+        if not players:
+            return np.zeros((0, 0))
         where = [self.params.index(name) for name in players]
         return _relative(self.covariance, self.params)[np.ix_(where, where)]
 
