@@ -164,8 +164,10 @@ def test_a_payoff_game_is_ranked_by_its_payoff_and_says_so(tmp_path):
     assert [line["bot"] for line in by_payoff["bots"]] == ["rare", "often"]
     assert [line["bot"] for line in by_rating["bots"]] == ["often", "rare"]
     rare = by_payoff["bots"][0]
-    assert rare["mean_score"] == 1.5 and rare["score_interval"][0] < 1.5 < rare["score_interval"][1]
+    assert rare["mean_score"] == rare["payoff"] == 1.5      # two bots: the payoff is the mean
+    assert rare["payoff_interval"][0] < 1.5 < rare["payoff_interval"][1]
     assert rare["mu"] == by_rating["bots"][1]["mu"]          # the rating beside it
+    assert "payoff" not in by_rating["bots"][0]
     assert "ranked by payoff" in render({"tournament": {}, "stakes": by_payoff}, game="stakes")
     # the runner names the payoff games in the store's meta; from_store reads it
     with fill(tmp_path) as store:

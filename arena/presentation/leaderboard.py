@@ -11,8 +11,8 @@ more than another.  Its keys are documented in docs/tournaments.md.
   do not add up), the place share instead.
 * one entry per game: every participant, dummies included and marked,
   ranked by the game's rating (a game whose result is its payoff,
-  ``GameInfo.result``, by its payoff: the mean score a game over duplicate
-  deals; ``ranked_by`` says which), with mean score and place and their
+  ``GameInfo.result``, by its fitted expected payoff, shown with its
+  interval; ``ranked_by`` says which), with mean score and place and their
   intervals; ``players`` splits the statistics by table size and
   ``head_to_head`` holds a matrix per table size.
 
@@ -43,7 +43,7 @@ PAYOFF_META = "payoff"
 COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
            "strength", "entered",
            "games", "seats", "wins", "mean_score", "score_low", "score_high",
-           "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
+           "payoff", "payoff_low", "payoff_high", "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
 #: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
 PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
                 "diff_low", "diff_high"]
@@ -123,8 +123,10 @@ def _pair(interval: stats.Interval | None) -> list[float] | None:
     return None if interval is None else [round(interval[0], 3), round(interval[1], 3)]
 
 
-def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[str, Any]:
-    """One participant's line of a table (``rank`` is filled in by the caller)."""
+def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
+        payoff: bool = False) -> dict[str, Any]:
+    """One participant's line of a table (``rank`` is filled in by the
+    caller; ``payoff``: with the fitted expected payoff)."""
     line: dict[str, Any] = {"bot": summary.name, "dummy": summary.dummy}
     if rated is not None:
         mu = rated.mu.get(summary.name)
@@ -140,6 +142,9 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[st
     if scores:
         line["mean_score"] = _round(summary.mean_score)
         line["score_interval"] = _pair(summary.score_interval)
+    if payoff:
+        line["payoff"] = _round(summary.payoff)
+        line["payoff_interval"] = _pair(summary.payoff_interval)
     line["place"] = _round(summary.place)
     line["place_interval"] = _pair(summary.place_interval)
     for kind in FAULTS:
@@ -150,13 +155,13 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[st
 def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
             scores: bool, payoff: bool = False) -> list[dict[str, Any]]:
     if payoff:
-        names = sorted(summaries, key=lambda n: (-summaries[n].mean_score, n))
+        names = sorted(summaries, key=lambda n: (-(summaries[n].payoff or 0.0), n))
     elif rated is not None:
         position = {name: index for index, name in enumerate(rated.order)}
         names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
     else:
         names = sorted(summaries, key=lambda n: (-summaries[n].place, n))
-    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores)}
+    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores, payoff=payoff)}
             for rank, name in enumerate(names, start=1)]
 
 
@@ -198,8 +203,9 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
     :func:`ratings`; ``tally``: a :class:`arena.ratings.stats.Tally` that already
     holds the games up to its ``last_id``, the others are added to it --
     with both, ``games`` need hold only the games after those).  The games
-    of ``payoff`` (ids) are ranked by payoff, the mean score a game over
-    duplicate deals, the others by rating; ``ranked_by`` says which."""
+    of ``payoff`` (ids) are ranked by their fitted expected payoff
+    (:meth:`arena.ratings.stats.Tally.payoffs`), the others by rating;
+    ``ranked_by`` says which."""
     games = list(games)
     pools = ratings(games, history=history, rater=rater)
     if tally is None:
@@ -318,6 +324,7 @@ def flat(line: dict[str, Any]) -> dict[str, Any]:
     out = dict(line)
     for key, low, high in (("interval", "interval_low", "interval_high"),
                            ("score_interval", "score_low", "score_high"),
+                           ("payoff_interval", "payoff_low", "payoff_high"),
                            ("place_interval", "place_low", "place_high")):
         pair = out.pop(key, None) or ["", ""]
         out[low], out[high] = pair
@@ -366,8 +373,8 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
 
     entry = board[pool]
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
-    by = (", ranked by payoff: the mean score a game over duplicate deals"
-          if entry.get("ranked_by") == "payoff" else "")
+    payoff = entry.get("ranked_by") == "payoff"
+    by = ", ranked by payoff: points a game above the average participant" if payoff else ""
     table = Table(title=f"{pool} ({entry['games']} games{by})", title_justify="left")
     overall = pool == OVERALL
     columns = [("#", "right"), ("bot", "left")]
@@ -376,6 +383,8 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
     if not overall:
         columns += [("mean score [95%]", "right")]
+    if payoff:
+        columns += [("payoff [95%]", "right")]
     columns += [("place [95%]", "right"), ("faults", "left")]
     for name, justify in columns:
         table.add_column(name, justify=justify)
@@ -389,6 +398,8 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
         cells += [str(line["games"]), str(line["seats"]), str(line["wins"])]
         if not overall:
             cells.append(f"{line['mean_score']:.2f} [{_interval_text(line['score_interval'])}]")
+        if payoff:
+            cells.append(f"{line['payoff']:+.2f} [{_interval_text(line['payoff_interval'])}]")
         cells.append(f"{line['place']:.2f} [{_interval_text(line['place_interval'])}]")
         cells.append(", ".join(f"{kind} {line['faults_' + kind]}" for kind in FAULTS
                                if line["faults_" + kind]) or "-")
