@@ -20,6 +20,9 @@ What is counted, per participant (a bot, or an engine-played dummy shown as
   the seats that did not fault.
 * head-to-head, for two participants in the same game on different teams:
   who finished above whom (by place), and the mean score difference.
+* ``payoff`` (per game) -- the points a game above the average participant,
+  fitted to all the head-to-head score differences at once
+  (:meth:`Tally.payoffs`): what a game whose result is its payoff ranks by.
 
 The bootstrap is a *Poisson* bootstrap over deals: in resample ``r`` every
 deal counts ``w`` times, ``w`` drawn from Poisson(1) by a random stream
