@@ -187,3 +187,14 @@ def test_a_state_must_say_its_legal_actions():
 
     with pytest.raises(TypeError, match="legal_actions"):
         Mute()
+
+
+def test_a_game_declares_whether_its_result_is_a_place_or_a_payoff():
+    from arena.game import GameInfo, Result
+    from engines.dou_dizhu.game import DouDizhu
+
+    assert GameInfo("g", "1", (2,)).result == Result.PLACE == "place"
+    assert GameInfo("g", "1", (2,), result="payoff").result is Result.PAYOFF
+    assert DouDizhu.info.result == Result.PAYOFF          # its stakes are multiplied
+    with pytest.raises(ValueError, match="result is 'place' or 'payoff', not 'points'"):
+        GameInfo("g", "1", (2,), result="points")

@@ -141,3 +141,38 @@ def test_cli_formats_and_errors(tmp_path, store):
     assert result.exit_code == 2 and "no games of 'chess'" in result.output
     result = runner.invoke(app, ["leaderboard", str(tmp_path / "none")])
     assert result.exit_code == 2 and "no results store" in result.output
+
+
+def test_a_payoff_game_is_ranked_by_its_payoff_and_says_so(tmp_path):
+    """Issue 31: in a game whose result is its payoff (Dou Dizhu's stakes),
+    a bot that wins seldom but big ranks above one that wins often but small;
+    the rating stays beside it, and ``ranked_by`` names the order."""
+    from arena.presentation.leaderboard import PAYOFF_META, build
+    from arena.results.store import StoredGame
+
+    games = []
+    for k in range(40):
+        big = k % 4 == 0                      # "rare" wins one game in four, by 9
+        scores = [9.0, -9.0] if big else [-1.0, 1.0]
+        games.append(StoredGame(id=k, key=f"{k}/0", item="i", order=k, index=0, game="stakes",
+                                players=2, bots=["rare", "often"], scores=scores,
+                                ranks=[1, 2] if big else [2, 1], teams=[0, 1],
+                                faults=[None, None], dummies=[], seed=k))
+    by_payoff = build(games, payoff={"stakes"})["stakes"]
+    by_rating = build(games)["stakes"]
+    assert by_payoff["ranked_by"] == "payoff" and by_rating["ranked_by"] == "rating"
+    assert [line["bot"] for line in by_payoff["bots"]] == ["rare", "often"]
+    assert [line["bot"] for line in by_rating["bots"]] == ["often", "rare"]
+    rare = by_payoff["bots"][0]
+    assert rare["mean_score"] == rare["payoff"] == 1.5      # two bots: the payoff is the mean
+    assert rare["payoff_interval"][0] < 1.5 < rare["payoff_interval"][1]
+    assert rare["mu"] == by_rating["bots"][1]["mu"]          # the rating beside it
+    assert "payoff" not in by_rating["bots"][0]
+    assert "ranked by payoff" in render({"tournament": {}, "stakes": by_payoff}, game="stakes")
+    # the runner names the payoff games in the store's meta; from_store reads it
+    with fill(tmp_path) as store:
+        store.set_meta(PAYOFF_META, "dou-dizhu")
+        board = from_store(store)
+    assert board["dou-dizhu"]["ranked_by"] == "payoff"
+    assert [line["bot"] for line in board["dou-dizhu"]["bots"]] == ["beta", "alpha"]
+    assert board["farm-hand"]["ranked_by"] == "rating"

@@ -62,3 +62,15 @@ def test_games_handed_in_by_the_run_rate_as_the_stored_ones(tmp_path):
         assert ratings("g/2p") == expected()
         assert ratings("g/2p") == expected()           # asked again: nothing added twice
         assert ratings("other/2p") == {}
+
+
+def test_a_tournament_plan_names_its_payoff_games(registry):
+    # the runner writes them into the store's meta for the leaderboard
+    from pathlib import Path
+
+    from arena.tournament.config import load
+    from arena.tournament.runner import tournament_plan
+
+    root = Path(__file__).resolve().parent.parent
+    plan = tournament_plan(load(root / "tournaments" / "quick.toml", registry), registry)
+    assert plan.payoff == ("dou-dizhu",)

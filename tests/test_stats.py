@@ -180,3 +180,31 @@ def test_the_order_the_games_were_stored_in_changes_nothing():
     ids = [g.id for g in games]
     stored_otherwise = [replace(g, id=i) for g, i in zip(games, reversed(ids))]
     assert compute(stored_otherwise) == compute(games)
+
+
+def test_the_fitted_payoff_counts_whom_a_bot_met():
+    """Issue 31: 'low' met only the strong 'top' (losing 1 a game) and 'mid'
+    only the weak 'floor' (winning 1 a game), 'top' beat 'floor' by 4: by
+    mean score 'mid' is ahead of 'low', by the fitted payoff (every mean
+    difference at once) 'low' is 2 points a game better than 'mid'."""
+    from arena.results.store import StoredGame
+
+    def played(a, b, diff, k):
+        return StoredGame(id=k, key=f"{k}/0", item="i", order=k, index=0, game="stakes",
+                          players=2, bots=[a, b], scores=[diff / 2, -diff / 2],
+                          ranks=[1, 2] if diff > 0 else [2, 1], teams=[0, 1],
+                          faults=[None, None], dummies=[], seed=k)
+
+    games = [played("low", "top", -1.0, k) for k in range(10)]
+    games += [played("mid", "floor", 1.0, 10 + k) for k in range(10)]
+    games += [played("top", "floor", 4.0, 20 + k) for k in range(10)]
+    figures = compute(games).games["stakes"]
+    assert figures["mid"].mean_score > figures["low"].mean_score
+    assert figures["low"].payoff - figures["mid"].payoff == pytest.approx(2.0)
+    assert figures["top"].payoff - figures["floor"].payoff == pytest.approx(4.0)
+    assert sum(f.payoff for f in figures.values()) == pytest.approx(0.0, abs=1e-9)
+    low, high = figures["low"].payoff_interval
+    assert low <= figures["low"].payoff <= high
+    # the same games in another order: the same payoffs to the last digit
+    again = compute(games[::-1]).games["stakes"]
+    assert {n: f.payoff for n, f in again.items()} == {n: f.payoff for n, f in figures.items()}

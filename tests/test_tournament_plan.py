@@ -447,13 +447,14 @@ def test_a_rated_target_out_of_reach_is_noted_with_the_games_each_bot_gets():
 
 
 def test_a_rated_step_seats_the_most_uncertain_bot_first():
-    # one table per step: it is the focus bot's, the bot of the largest sigma
-    # (not the first by name), at its best-quality table
+    # one table per step: it is the bot of the largest sigma (not the first
+    # by name), at the table expected to teach most (issue 31: no longer the
+    # table of best match quality, which put it with a)
     t = tournament(format="rated", rated={"budget": 100, "sigma": 0.5, "batch": 1},
                    games=[{"id": "ffa", "players": [2], "seating": "none"}])
     ratings = {"a": (25.0, 2.0), "b": (25.0, 2.0), "c": (25.0, 8.0), "d": (25.0, 3.0)}
     [item] = make_planner(t, KEY).next_batch(Results(ratings=lambda game: ratings))
-    assert item.lineup == ("a", "c")     # a and b are alike: the first in the file's order
+    assert "c" in item.lineup
 
 
 def test_swiss_standings_before_any_round_have_no_points_and_no_byes():

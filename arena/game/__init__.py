@@ -52,6 +52,7 @@ import random
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 
 from arena.game._frozen import frozen, init_fields
 
@@ -148,6 +149,17 @@ def _from_text(text: str, kind: type, where: str) -> Any:
         raise OptionError(f"{where}: expected {kind.__name__}, got {text!r}") from None
 
 
+class Result(StrEnum):
+    """What a game's outcome is worth: the values of ``GameInfo.result``
+    (a :class:`~enum.StrEnum`: the plain string compares equal)."""
+
+    #: the place: who finished above whom (most games)
+    PLACE = "place"
+    #: the payoff: the score itself, e.g. Dou Dizhu's multiplied stakes, where
+    #: winning big and losing small beats winning often
+    PAYOFF = "payoff"
+
+
 @frozen
 class GameInfo:
     """Declarative metadata of a game.
@@ -157,7 +169,10 @@ class GameInfo:
     ``"in-play"`` (decided during the game, e.g. Dou Dizhu's landlord); the
     actual grouping of a finished game is in :attr:`Outcome.teams`.
     ``dummies`` names engine-played seats that may join a table (Farm Hand's
-    Mac and Donald); they appear in :attr:`Outcome.dummies`.
+    Mac and Donald); they appear in :attr:`Outcome.dummies`.  ``result``
+    says what a game's outcome is worth (:class:`Result`): its place, or
+    its payoff, the score (Dou Dizhu's stakes, multiplied by bombs and
+    spring), by which the leaderboard then ranks the game.
     """
 
     id: str
@@ -168,12 +183,17 @@ class GameInfo:
     teams: str = "none"
     dummies: tuple[str, ...] = ()
     summary: str = ""
+    result: str = "place"
 
     def __init__(self, id: str, version: str, players: tuple[int, ...],
                  options: tuple[Option, ...] = (), simultaneous: bool = False,
-                 teams: str = "none", dummies: tuple[str, ...] = (), summary: str = "") -> None:
+                 teams: str = "none", dummies: tuple[str, ...] = (), summary: str = "",
+                 result: str = "place") -> None:
+        if result not in tuple(Result):
+            raise ValueError(f"game '{id}': result is 'place' or 'payoff', not {result!r}")
         init_fields(self, id=id, version=version, players=players, options=options,
-                    simultaneous=simultaneous, teams=teams, dummies=dummies, summary=summary)
+                    simultaneous=simultaneous, teams=teams, dummies=dummies, summary=summary,
+                    result=Result(result))
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -511,4 +531,4 @@ def _adopt_old_override(cls: type, base: type, name: str) -> None:
 
 __all__ = ["PARTS", "Action", "DummyResult", "Engine", "GameError", "GameInfo", "GameUnit",
            "IllegalAction", "Observation", "Option", "OptionError", "Outcome", "PlayerCountError",
-           "Seat", "State", "competition_ranks", "replay", "resolve"]
+           "Result", "Seat", "State", "competition_ranks", "replay", "resolve"]

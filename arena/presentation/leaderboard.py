@@ -10,7 +10,9 @@ more than another.  Its keys are documented in docs/tournaments.md.
   with how many games it entered; no mean score (scores of different games
   do not add up), the place share instead.
 * one entry per game: every participant, dummies included and marked,
-  ranked by the game's rating, with mean score and place and their
+  ranked by the game's rating (a game whose result is its payoff,
+  ``GameInfo.result``, by its fitted expected payoff, shown with its
+  interval; ``ranked_by`` says which), with mean score and place and their
   intervals; ``players`` splits the statistics by table size and
   ``head_to_head`` holds a matrix per table size.
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -35,10 +37,13 @@ from arena.results.store import Store, StoredGame
 
 FORMATS = ("table", "json", "csv", "html")
 OVERALL = "overall"
+#: the store's meta entry naming the games (ids, comma-separated) whose
+#: result is their payoff (``GameInfo.result``): the runner writes it
+PAYOFF_META = "payoff"
 COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
            "strength", "entered",
            "games", "seats", "wins", "mean_score", "score_low", "score_high",
-           "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
+           "payoff", "payoff_low", "payoff_high", "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
 #: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
 PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
                 "diff_low", "diff_high"]
@@ -118,8 +123,10 @@ def _pair(interval: stats.Interval | None) -> list[float] | None:
     return None if interval is None else [round(interval[0], 3), round(interval[1], 3)]
 
 
-def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[str, Any]:
-    """One participant's line of a table (``rank`` is filled in by the caller)."""
+def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
+        payoff: bool = False) -> dict[str, Any]:
+    """One participant's line of a table (``rank`` is filled in by the
+    caller; ``payoff``: with the fitted expected payoff)."""
     line: dict[str, Any] = {"bot": summary.name, "dummy": summary.dummy}
     if rated is not None:
         mu = rated.mu.get(summary.name)
@@ -135,6 +142,9 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[st
     if scores:
         line["mean_score"] = _round(summary.mean_score)
         line["score_interval"] = _pair(summary.score_interval)
+    if payoff:
+        line["payoff"] = _round(summary.payoff)
+        line["payoff_interval"] = _pair(summary.payoff_interval)
     line["place"] = _round(summary.place)
     line["place_interval"] = _pair(summary.place_interval)
     for kind in FAULTS:
@@ -143,13 +153,15 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool) -> dict[st
 
 
 def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
-            scores: bool) -> list[dict[str, Any]]:
-    if rated is not None:
+            scores: bool, payoff: bool = False) -> list[dict[str, Any]]:
+    if payoff:
+        names = sorted(summaries, key=lambda n: (-(summaries[n].payoff or 0.0), n))
+    elif rated is not None:
         position = {name: index for index, name in enumerate(rated.order)}
         names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
     else:
         names = sorted(summaries, key=lambda n: (-summaries[n].place, n))
-    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores)}
+    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores, payoff=payoff)}
             for rank, name in enumerate(names, start=1)]
 
 
@@ -185,11 +197,15 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
 
 
 def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
-          stopped: str | None = None, rater=None, tally=None) -> dict[str, Any]:
+          stopped: str | None = None, rater=None, tally=None,
+          payoff: Collection[str] = ()) -> dict[str, Any]:
     """The leaderboard document (see the module docstring; ``rater``: see
     :func:`ratings`; ``tally``: a :class:`arena.ratings.stats.Tally` that already
     holds the games up to its ``last_id``, the others are added to it --
-    with both, ``games`` need hold only the games after those)."""
+    with both, ``games`` need hold only the games after those).  The games
+    of ``payoff`` (ids) are ranked by their fitted expected payoff
+    (:meth:`arena.ratings.stats.Tally.payoffs`), the others by rating;
+    ``ranked_by`` says which."""
     games = list(games)
     pools = ratings(games, history=history, rater=rater)
     if tally is None:
@@ -209,7 +225,8 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
         rated = pools.get(game_id, Rated([], {}, {}))
         entry: dict[str, Any] = {
             "games": figures.counts[game_id],
-            "bots": _ranked(figures.games[game_id], rated, True),
+            "ranked_by": "payoff" if game_id in payoff else "rating",
+            "bots": _ranked(figures.games[game_id], rated, True, game_id in payoff),
             "players": {str(size): {"games": table.games,
                                     "bots": _ranked(table.bots, None, True)}
                         for size, table in figures.tables[game_id].items()},
@@ -260,7 +277,8 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     after = min(tally.last_id, rater.last_id) if rater is not None else -1
     meta = content["meta"]
     board = build(list(store.games(after=after)), history=history, name=meta.get("name", ""),
-                  stopped=meta.get("stopped"), rater=rater, tally=tally)
+                  stopped=meta.get("stopped"), rater=rater, tally=tally,
+                  payoff=[game for game in meta.get(PAYOFF_META, "").split(",") if game])
     board = json.loads(json.dumps(board))   # as a cache hit gives it back
     boards[str(history)] = board
     states = {"tally": tally.state()}
@@ -306,6 +324,7 @@ def flat(line: dict[str, Any]) -> dict[str, Any]:
     out = dict(line)
     for key, low, high in (("interval", "interval_low", "interval_high"),
                            ("score_interval", "score_low", "score_high"),
+                           ("payoff_interval", "payoff_low", "payoff_high"),
                            ("place_interval", "place_low", "place_high")):
         pair = out.pop(key, None) or ["", ""]
         out[low], out[high] = pair
@@ -354,7 +373,9 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
 
     entry = board[pool]
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
-    table = Table(title=f"{pool} ({entry['games']} games)", title_justify="left")
+    payoff = entry.get("ranked_by") == "payoff"
+    by = ", ranked by payoff: points a game above the average participant" if payoff else ""
+    table = Table(title=f"{pool} ({entry['games']} games{by})", title_justify="left")
     overall = pool == OVERALL
     columns = [("#", "right"), ("bot", "left")]
     columns += ([("strength", "right"), ("±2σ", "right"), ("entered", "right")] if overall else
@@ -362,6 +383,8 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
     if not overall:
         columns += [("mean score [95%]", "right")]
+    if payoff:
+        columns += [("payoff [95%]", "right")]
     columns += [("place [95%]", "right"), ("faults", "left")]
     for name, justify in columns:
         table.add_column(name, justify=justify)
@@ -375,6 +398,8 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
         cells += [str(line["games"]), str(line["seats"]), str(line["wins"])]
         if not overall:
             cells.append(f"{line['mean_score']:.2f} [{_interval_text(line['score_interval'])}]")
+        if payoff:
+            cells.append(f"{line['payoff']:+.2f} [{_interval_text(line['payoff_interval'])}]")
         cells.append(f"{line['place']:.2f} [{_interval_text(line['place_interval'])}]")
         cells.append(", ".join(f"{kind} {line['faults_' + kind]}" for kind in FAULTS
                                if line["faults_" + kind]) or "-")

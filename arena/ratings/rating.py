@@ -32,10 +32,15 @@ How a game becomes pairwise comparisons (:func:`comparisons`):
   A bot is then neither rewarded nor punished for how often it takes a role.
 * **Faults** (timeout, crash, protocol, illegal): the faulted seat leaves the
   ranking; it *loses* to every other seat and dummy (weight as above) and,
-  as the extra penalty, loses once more (weight 1) to a fixed reference of
-  strength mu = 25.  So a fault costs more than any honest last place.  In a
-  team game the fallback policy that finished the seat stands in the team at
-  mu = 25, and the teammates are rated on the result the team earned.
+  as the extra penalty, loses once more (weight 1) to the mean of the
+  table's other honest participants.  So a fault costs more than any honest
+  last place.  These losses (:func:`penalties`) are fitted for the faulted
+  bot alone (:func:`arena.ratings.thurstone.fit`), so a fault moves no other
+  bot: the others are rated as if the seat had not been there.  In a team
+  game the fallback policy that finished the seat stands in the team at the
+  pool's mean strength (``AVERAGE``; a fixed mu of 25 would anchor the
+  closed pool, and one game against it moved every bot), and the teammates
+  are rated on the result the team earned.
 * **Statistics** count seats: a bot in two seats of one game has played two
   games there; each seat in the first place (shared or not) is a win.
 
@@ -51,15 +56,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import trueskill
-
 from arena.ratings import thurstone
+from arena.ratings.matchmaking import Belief
 from arena.results.store import StoredGame
-from arena.ratings.thurstone import FIXED, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
+from arena.ratings.thurstone import AVERAGE, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
 
-#: TrueSkill's parameters; the rated planner's match quality uses the package
-ENV = trueskill.TrueSkill(mu=thurstone.MU, sigma=thurstone.SIGMA, beta=thurstone.BETA,
-                          tau=25.0 / 300, draw_probability=0.10)
 OVERALL = "overall"
 DUMMY_PREFIX = "dummy:"
 
@@ -153,7 +154,7 @@ def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
             ranked = [game.ranks[s] for s in seats if honest[s]]
             if not ranked:
                 continue
-            members = tuple(sorted(game.bots[s] if honest[s] else FIXED for s in seats))
+            members = tuple(sorted(game.bots[s] if honest[s] else AVERAGE for s in seats))
             role = f"team of {len(seats)}" if uneven else f"seat {seats[0]}"
             sides.append((members, _role(game.players, role), min(ranked)))
         count = len(sizes)
@@ -174,17 +175,26 @@ def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
             a = (members_a, role_a if both else NO_ROLE)
             b = (members_b, role_b if both else NO_ROLE)
             rows.append((comparison(a, b, rank_b - rank_a), denominator))
-    for seat, bot in enumerate(game.bots):
-        if honest[seat]:
+    return rows
+
+
+def penalties(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
+    """What a fault costs, fitted for the faulted bot alone: each faulted
+    seat loses to every other honest seat and dummy (an honest last place,
+    weight as in :func:`comparisons`) and once more, at weight 1, to the mean
+    of them all (the fixed reference when there are none)."""
+    honest = [bot for bot, fault in zip(game.bots, game.faults) if not fault]
+    honest += [DUMMY_PREFIX + name for name, _score, _rank in game.dummies]
+    sides = len(set(game.teams)) if len(set(game.teams)) < game.players else game.players
+    denominator = max(1, sides + len(game.dummies) - 1)
+    rows = []
+    for bot, fault in zip(game.bots, game.faults):
+        if not fault:
             continue
         loser = ((bot,), NO_ROLE)
-        for other, other_bot in enumerate(game.bots):
-            if honest[other] and other_bot != bot:
-                rows.append((comparison(((other_bot,), NO_ROLE), loser, 1), denominator))
-        for name, _score, _rank in game.dummies:
-            rows.append((comparison(((DUMMY_PREFIX + name,), NO_ROLE), loser, 1),
-                         denominator))
-        rows.append((comparison(((FIXED,), NO_ROLE), loser, 1), 1))
+        others = sorted(name for name in honest if name != bot)
+        rows += [(comparison(((other,), NO_ROLE), loser, 1), denominator) for other in others]
+        rows.append((comparison((tuple(others) or (AVERAGE,), NO_ROLE), loser, 1), 1))
     return rows
 
 
@@ -217,7 +227,31 @@ def _count(tallies: dict[str, _Tally], game: StoredGame) -> None:
             tally.wins += 1
 
 
+def _sides(fitted: Fit, players: int, sides: Sequence[Sequence[str]]) -> list[tuple[float, float]]:
+    """Each side's (mu, sigma) as the fit models it (:meth:`Fit.sides`): its
+    members' mean, plus its size's role term where the sides differ in size
+    (a seat's role is left out: the sides are not seated)."""
+    uneven = len({len(side) for side in sides}) > 1
+    terms = []
+    for side in sides:
+        coefficients = {bot: side.count(bot) / len(side) for bot in side}
+        if uneven:
+            coefficients[_role(players, f"team of {len(side)}")] = 1.0
+        terms.append(coefficients)
+    return fitted.sides(terms)
+
+
 # -- the rater ------------------------------------------------------------------------
+
+def _rows_state(counts: thurstone.Counts) -> list:
+    return [[[list(w[0]), w[1]], [list(l[0]), l[1]], draw, [[d, n] for d, n in by_weight.items()]]
+            for (w, l, draw), by_weight in counts.items()]
+
+
+def _rows_from_state(rows: list) -> thurstone.Counts:
+    return {((tuple(w_members), w_role), (tuple(l_members), l_role), draw): dict(weights)
+            for (w_members, w_role), (l_members, l_role), draw, weights in rows}
+
 
 class Rater:
     """Evidence and statistics per game, fed one game at a time; each pool
@@ -248,10 +282,10 @@ class Rater:
                                                           **fitted.roles}.items()}
         return {
             "games": self.games, "last_id": self.last_id, "counts": dict(self.counts),
-            "evidence": {name: [[[list(w[0]), w[1]], [list(l[0]), l[1]], draw,
-                                 [[d, n] for d, n in by_weight.items()]]
-                                for (w, l, draw), by_weight in evidence.counts.items()]
+            "evidence": {name: _rows_state(evidence.counts)
                          for name, evidence in self.evidence.items()},
+            "penalties": {name: _rows_state(evidence.penalties)
+                          for name, evidence in self.evidence.items() if evidence.penalties},
             "tallies": {name: {bot: [t.games, t.wins, t.score_sum, dict(t.faults)]
                                for bot, t in tallies.items()}
                         for name, tallies in self.tallies.items()},
@@ -268,10 +302,8 @@ class Rater:
         rater.last_id = data["last_id"]
         rater.counts = Counter(data["counts"])
         for name, rows in data["evidence"].items():
-            evidence = rater.evidence[name] = Evidence()
-            for (w_members, w_role), (l_members, l_role), draw, weights in rows:
-                row = ((tuple(w_members), w_role), (tuple(l_members), l_role), draw)
-                evidence.counts[row] = {d: n for d, n in weights}
+            rater.evidence[name] = Evidence(_rows_from_state(rows),
+                                            _rows_from_state(data["penalties"].get(name, [])))
         for name, tallies in data["tallies"].items():
             rater.tallies[name] = {bot: _Tally(games, wins, score_sum, Counter(faults))
                                    for bot, (games, wins, score_sum, faults) in tallies.items()}
@@ -283,6 +315,8 @@ class Rater:
         evidence = self.evidence.setdefault(game.game, Evidence())
         for row, denominator in comparisons(game):
             evidence.add(row, denominator)
+        for row, denominator in penalties(game):
+            evidence.add_penalty(row, denominator)
         _count(self.tallies.setdefault(game.game, {}), game)
         self.counts[game.game] += 1
         self.games += 1
@@ -306,6 +340,23 @@ class Rater:
     def ratings(self, name: str) -> dict[str, tuple[float, float]]:
         """``{bot: (mu, sigma)}`` of one game's pool."""
         return dict(self.fit(name).ratings) if name in self.counts else {}
+
+    def first_place(self, name: str, players: int,
+                    sides: Sequence[Sequence[str]]) -> list[float]:
+        """P(each side finishes first) in a game of pool ``name`` at a table
+        of ``players`` seats, each side given by its members (one bot in a
+        free-for-all)."""
+        return thurstone.first_place_probabilities(_sides(self.fit(name), players, sides))
+
+    def above(self, name: str, players: int, a: Sequence[str], b: Sequence[str]) -> float:
+        """P(side ``a`` finishes above side ``b``) in a game of pool ``name``
+        at a table of ``players`` seats (sides as in :meth:`first_place`)."""
+        return thurstone.beat_probability(*_sides(self.fit(name), players, [a, b]))
+
+    def belief(self, name: str) -> Belief:
+        """One game's pool as matchmaking sees it: each player's ``(mu,
+        sigma)`` and the covariance of the mus."""
+        return Belief.of_fit(self.fit(name))
 
     def pool(self, name: str) -> Pool:
         fitted = self.fit(name)

@@ -20,6 +20,9 @@ What is counted, per participant (a bot, or an engine-played dummy shown as
   the seats that did not fault.
 * head-to-head, for two participants in the same game on different teams:
   who finished above whom (by place), and the mean score difference.
+* ``payoff`` (per game) -- the points a game above the average participant,
+  fitted to all the head-to-head score differences at once
+  (:meth:`Tally.payoffs`): what a game whose result is its payoff ranks by.
 
 The bootstrap is a *Poisson* bootstrap over deals: in resample ``r`` every
 deal counts ``w`` times, ``w`` drawn from Poisson(1) by a random stream
@@ -123,6 +126,9 @@ class Summary:
     score_interval: Interval | None = None
     place: float = 0.0
     place_interval: Interval | None = None
+    #: a game's figures only: the fitted expected payoff (:meth:`Tally.payoffs`)
+    payoff: float | None = None
+    payoff_interval: Interval | None = None
 
     @property
     def dummy(self) -> bool:
@@ -216,6 +222,17 @@ def intervals(sums: np.ndarray, counts: np.ndarray,
             low, high = np.quantile(kept, [tail, 1.0 - tail])
             result[row] = (float(low), float(high))
     return result
+
+
+def _payoff_fit(incidence: np.ndarray, diffs: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per column of ``diffs`` / ``counts`` (each pair's summed score
+    difference and games: the whole data, or one resample), the payoffs
+    ``theta`` minimising the squared error of ``theta_a - theta_b`` over
+    every game of every pair, of least norm (summing to 0 over each
+    connected group of participants)."""
+    laplacian = np.einsum("pr,pi,pj->rij", counts, incidence, incidence)
+    right = np.einsum("pr,pi->ri", diffs, incidence)
+    return np.einsum("rij,rj->ir", np.linalg.pinv(laplacian, hermitian=True), right)
 
 
 def _accumulate(sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: np.ndarray,
@@ -434,13 +451,50 @@ class Tally:
                                                    -meeting.score_diff, mirror)
         return dict(result)
 
+    def payoffs(self, tables: Sequence[TableKey],
+                summaries: dict[str, Summary]) -> dict[str, Summary]:
+        """``summaries`` (of ``tables``) with each participant's fitted
+        expected payoff: the score a game it makes above the average
+        participant, from every head-to-head mean score difference at once
+        (least squares, each pair weighted by the games it met in, the
+        payoffs summing to 0), so a bot that met mostly strong opponents is
+        not held down by them; with its interval over the resampled deals
+        (a resample in which none of its deals came up left out)."""
+        met: dict[tuple[str, str], list[_Pair]] = defaultdict(list)
+        for table in tables:
+            for names, pair in self.pairs.get(table, {}).items():
+                met[names].append(pair)
+        if not met:
+            return summaries
+        pairs = sorted(met)
+        names = sorted({name for pair in pairs for name in pair})
+        incidence = np.zeros((len(pairs), len(names)))
+        for row, (a, b) in enumerate(pairs):
+            incidence[row, names.index(a)], incidence[row, names.index(b)] = 1.0, -1.0
+        diffs = np.array([[sum(p.diff for p in met[pair]) / SCORE_GRID] for pair in pairs])
+        counts = np.array([[float(sum(p.games for p in met[pair]))] for pair in pairs])
+        fitted = _payoff_fit(incidence, diffs, counts)[:, 0]
+        blocks = np.array([self._block(met[pair], 2) for pair in pairs])
+        resampled = _payoff_fit(incidence, blocks[:, 0] / SCORE_GRID, blocks[:, 1])
+        seen = np.abs(incidence).T @ blocks[:, 1] > 0
+        tail = (1.0 - LEVEL) / 2
+        for i, name in enumerate(names):
+            summary = summaries[name]
+            summary.payoff = float(fitted[i])
+            kept = resampled[i][seen[i]]
+            if summary.score_interval is not None and len(kept):
+                low, high = np.quantile(kept, [tail, 1.0 - tail])
+                summary.payoff_interval = (float(low), float(high))
+        return summaries
+
     def statistics(self) -> Statistics:
         by_game: dict[str, list[TableKey]] = defaultdict(list)
         for table in sorted(self.tables):
             by_game[table[0]].append(table)
         return Statistics(
             overall=self.summaries(sorted(self.tables), scores=False, dummies=False),
-            games={game_id: self.summaries(held) for game_id, held in by_game.items()},
+            games={game_id: self.payoffs(held, self.summaries(held))
+                   for game_id, held in by_game.items()},
             tables={game_id: {size: Table(game_id, size, self.tables[(game_id, size)],
                                           self.summaries([(game_id, size)]),
                                           self.meetings([(game_id, size)]))

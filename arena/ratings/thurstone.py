@@ -31,9 +31,10 @@ What makes it order-free and fast:
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from statistics import NormalDist
@@ -52,12 +53,14 @@ BETA = 25.0 / 6
 ROLE_SIGMA = 25.0 / 3
 #: the noise of one comparison: two performances, each with variance BETA**2
 SCALE = math.sqrt(2.0) * BETA
-#: a fixed participant of strength MU (the fault reference, the fallback)
-FIXED = "\0fixed"
+#: a participant of the pool's mean strength (the fallback that finishes a
+#: faulted seat): a fixed strength such as MU would anchor the closed pool,
+#: and one game against it would move every bot's mu
+AVERAGE = "\0average"
 ROLE_PREFIX = "role:"
 
 NO_ROLE = ""
-#: a side of a comparison: its members (team mean; FIXED members count at MU)
+#: a side of a comparison: its members (team mean; AVERAGE: the players' mean)
 #: and its role term (NO_ROLE: none)
 Side = tuple[tuple[str, ...], str]
 #: (winner, loser, draw) -- for a draw the two sides are in sorted order
@@ -78,40 +81,50 @@ def comparison(a: Side, b: Side, outcome: int) -> Row:
     return (min(a, b), max(a, b), True)
 
 
+#: ``{row: {d: how many comparisons of weight 1/d gave it}}``
+Counts = dict[Row, dict[int, int]]
+
+
+def _count(counts: Counts, row: Row, denominator: int) -> None:
+    by_weight = counts.get(row)
+    if by_weight is None:
+        by_weight = counts[row] = {}
+    by_weight[denominator] = by_weight.get(denominator, 0) + 1
+
+
 @dataclass
 class Evidence:
     """Comparison rows with their weights, as exact integer counts.
 
     ``counts[row][d]`` is how many comparisons of weight ``1/d`` gave
-    ``row``.  Integers add exactly, so the same games in any order make the
-    same evidence."""
+    ``row``; ``penalties`` holds the fault penalties the same way (a loss
+    of the faulted bot, fitted for that bot alone: see :func:`fit`).
+    Integers add exactly, so the same games in any order make the same
+    evidence."""
 
-    counts: dict[Row, dict[int, int]] = field(default_factory=dict)
+    counts: Counts = field(default_factory=dict)
+    penalties: Counts = field(default_factory=dict)
 
     def add(self, row: Row, denominator: int = 1) -> None:
-        by_weight = self.counts.get(row)
-        if by_weight is None:
-            by_weight = self.counts[row] = {}
-        by_weight[denominator] = by_weight.get(denominator, 0) + 1
+        _count(self.counts, row, denominator)
+
+    def add_penalty(self, row: Row, denominator: int = 1) -> None:
+        _count(self.penalties, row, denominator)
 
 
 @lru_cache(maxsize=200_000)
-def _row_terms(row: Row) -> tuple[tuple[tuple[str, float], ...], float]:
-    """A row's (parameter, coefficient) terms of ``winner - loser`` and the
-    constant from FIXED members."""
+def _row_terms(row: Row) -> tuple[tuple[str, float], ...]:
+    """A row's (parameter, coefficient) terms of ``winner - loser``
+    (AVERAGE among them: :func:`_arrays` spreads it over the players)."""
     winner, loser, _ = row
     terms: dict[str, float] = {}
-    offset = 0.0
     for sign, (members, role) in ((1.0, winner), (-1.0, loser)):
         share = sign / len(members)
         for member in members:
-            if member == FIXED:
-                offset += share * MU
-            else:
-                terms[member] = terms.get(member, 0.0) + share
+            terms[member] = terms.get(member, 0.0) + share
         if role:
             terms[role] = terms.get(role, 0.0) + sign
-    return tuple(terms.items()), offset
+    return tuple(terms.items())
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +139,46 @@ class Fit:
     iterations: int
     params: tuple[str, ...] = ()
     covariance: np.ndarray | None = None
+
+    def relative_covariance(self, players: Sequence[str]) -> np.ndarray:
+        """The covariance of ``players``' mus relative to the pool's mean
+        (their sigmas are the square roots of its diagonal)."""
+        if not players:
+            return np.zeros((0, 0))
+        where = [self.params.index(name) for name in players]
+        return _relative(self.covariance, self.params)[np.ix_(where, where)]
+
+    def sides(self, sides: Sequence[Mapping[str, float]]) -> list[tuple[float, float]]:
+        """Each side's ``(mu, sigma)`` for a prediction, a side given as
+        ``{player or role: coefficient}`` (a team: each member ``1/size``):
+        the means, and independent sigmas whose sums of squares are the
+        posterior variances of the differences between the sides (exact for
+        two or three sides, least squares beyond), since only differences
+        decide places and the sides' strengths are correlated (a bot always
+        in one role is known as bot plus role, not apart).  A name the fit
+        lacks is at its prior (MU, SIGMA for a player; none for a role)."""
+        index = {name: i for i, name in enumerate(self.params)}
+        known = np.zeros((len(sides), len(self.params)))
+        mean = np.zeros(len(sides))
+        extra = np.zeros(len(sides))
+        for row, side in enumerate(sides):
+            for name, coef in side.items():
+                if name in index:
+                    known[row, index[name]] += coef
+                    fitted = self.ratings.get(name) or self.roles[name]
+                    mean[row] += coef * fitted[0]
+                elif not name.startswith(ROLE_PREFIX):
+                    mean[row] += coef * MU
+                    extra[row] += (coef * SIGMA) ** 2
+        cov = known @ self.covariance @ known.T if self.params else np.zeros((len(sides),) * 2)
+        cov = cov + np.diag(extra)
+        pairs = list(itertools.combinations(range(len(sides)), 2))
+        system = np.zeros((len(pairs), len(sides)))
+        for row, (i, j) in enumerate(pairs):
+            system[row, [i, j]] = 1.0
+        differences = np.array([cov[i, i] + cov[j, j] - 2 * cov[i, j] for i, j in pairs])
+        variance = np.linalg.lstsq(system, differences, rcond=None)[0] if pairs else np.diag(cov)
+        return [(float(m), math.sqrt(max(0.0, float(v)))) for m, v in zip(mean, variance)]
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """The posterior mean and sd of ``mu[a] - mu[b]``."""
@@ -181,28 +234,51 @@ def _draw_margin(weights: np.ndarray, draw: np.ndarray) -> float:
     return SCALE * NormalDist().inv_cdf(0.5 + share / 2) if share > 0 else 0.0
 
 
+def _arrays(counts: Counts, index: Mapping[str, int]):
+    """The rows of ``counts`` in sorted order as arrays: the design (each
+    row's coefficients of ``winner - loser`` over the parameters of
+    ``index``, an AVERAGE member's spread evenly over the players), the
+    weights and which rows are draws."""
+    rows = sorted(counts)
+    w = np.array([sum(by_weight[d] / d for d in sorted(by_weight))
+                  for by_weight in (counts[row] for row in rows)])
+    players = [i for name, i in index.items() if not name.startswith(ROLE_PREFIX)]
+    where = []
+    for r, row in enumerate(rows):
+        for name, coef in _row_terms(row):
+            if name == AVERAGE:
+                where += [(r, i, coef / len(players)) for i in players]
+            else:
+                where.append((r, index[name], coef))
+    design = np.zeros((len(rows), len(index)))
+    if where:
+        r_index, c_index, coefs = zip(*where)
+        np.add.at(design, (np.array(r_index), np.array(c_index)), np.array(coefs))
+    draw = np.array([row[2] for row in rows], dtype=bool)
+    return rows, design, w, draw
+
+
+def _names(counts: Counts) -> set[str]:
+    return {name for row in counts for name, _ in _row_terms(row)} - {AVERAGE}
+
+
 def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
         tolerance: float = 1e-10, max_iterations: int = 100) -> Fit:
     """The MAP ratings from ``evidence`` (warm-started from ``start``:
     ``{player or role: mu}``, e.g. the previous fit's).  Rows, weights and
     parameters are put in sorted order first, so every sum is the same for
-    any order the games came in."""
-    rows = sorted(evidence.counts)
-    w = np.array([sum(by_weight[d] / d for d in sorted(by_weight))
-                  for by_weight in (evidence.counts[row] for row in rows)])
-    terms = [_row_terms(row) for row in rows]
-    params = sorted({name for row_terms, _ in terms for name, _ in row_terms})
+    any order the games came in.
+
+    The fault penalties are left out of the joint fit and then fitted for
+    each faulted bot alone, every other parameter held where the joint fit
+    put it (:func:`_penalise`): in a closed pool any evidence against an
+    absolute reference moves the pool's mean, so a fault fitted jointly
+    would move every innocent bot with it."""
+    params = sorted(_names(evidence.counts) | _names(evidence.penalties))
     if not params:
         return Fit({}, {}, 0.0, 0)
     index = {name: i for i, name in enumerate(params)}
-    design = np.zeros((len(rows), len(params)))
-    offset = np.array([constant for _, constant in terms])
-    where = [(r, index[name], coef) for r, (row_terms, _) in enumerate(terms)
-             for name, coef in row_terms]
-    if where:
-        r_index, c_index, coefs = zip(*where)
-        np.add.at(design, (np.array(r_index), np.array(c_index)), np.array(coefs))
-    draw = np.array([row[2] for row in rows], dtype=bool)
+    _, design, w, draw = _arrays(evidence.counts, index)
     is_role = np.array([name.startswith(ROLE_PREFIX) for name in params], dtype=bool)
     mean = np.where(is_role, 0.0, MU)
     precision = np.where(is_role, 1.0 / ROLE_SIGMA ** 2, 1.0 / SIGMA ** 2)
@@ -212,7 +288,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     margin = _draw_margin(w, draw)
 
     def posterior(t):
-        value, grad, hess = _terms(design @ t + offset, draw, margin)
+        value, grad, hess = _terms(design @ t, draw, margin)
         dev = t - mean
         return float(w @ value - 0.5 * (precision * dev * dev).sum()), grad, hess
 
@@ -235,15 +311,56 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     negative_hessian = (design * (-w * hess)[:, None]).T @ design + np.diag(precision)
     covariance = np.linalg.inv(negative_hessian)
     sigma = _relative_sigma(covariance, params)
+    penalised = _penalise(evidence.penalties, index, theta, design, w, draw, margin, tolerance)
     ratings, roles = {}, {}
     for name, mu, s in zip(params, theta, sigma):
+        mu = penalised.get(name, mu)
         (roles if name.startswith(ROLE_PREFIX) else ratings)[name] = (float(mu), float(s))
     return Fit(ratings, roles, margin, iterations, tuple(params), covariance)
 
 
-def _relative_sigma(covariance: np.ndarray, params: list[str]) -> np.ndarray:
+def _penalise(penalties: Counts, index: Mapping[str, int], theta: np.ndarray,
+              design: np.ndarray, w: np.ndarray, draw: np.ndarray,
+              margin: float, tolerance: float) -> dict[str, float]:
+    """Each faulted bot's mu with its own fault penalties: its comparisons of
+    the joint fit (``design``, at ``theta``) and its penalty rows, every other
+    parameter held at ``theta``.  One dimension, concave: Newton's method to
+    ``tolerance``."""
+    if not penalties:
+        return {}
+    rows, p_design, p_w, p_draw = _arrays(penalties, index)
+    joint, p_joint = design @ theta, p_design @ theta
+    result = {}
+    for bot in sorted({loser[0][0] for _, loser, _ in rows}):
+        i = index[bot]
+        mine = design[:, i] != 0
+        own = np.array([loser == ((bot,), NO_ROLE) for _, loser, _ in rows], dtype=bool)
+        coef = np.concatenate([design[mine, i], p_design[own, i]])
+        base = np.concatenate([joint[mine], p_joint[own]])
+        weight = np.concatenate([w[mine], p_w[own]])
+        drawn = np.concatenate([draw[mine], p_draw[own]])
+        shift = 0.0
+        for _ in range(100):
+            _, grad, hess = _terms(base + coef * shift, drawn, margin)
+            gradient = coef @ (weight * grad) - (theta[i] + shift - MU) / SIGMA ** 2
+            curvature = (coef * coef) @ (-weight * hess) + 1.0 / SIGMA ** 2
+            step = gradient / curvature
+            shift += step
+            if abs(step) < tolerance:
+                break
+        result[bot] = float(theta[i] + shift)
+    return result
+
+
+def _relative_sigma(covariance: np.ndarray, params: Sequence[str]) -> np.ndarray:
     """Each parameter's sd given the mean of its group (the players; each
-    player count's roles).
+    player count's roles): the diagonal of :func:`_relative`."""
+    return np.sqrt(np.clip(np.diag(_relative(covariance, params)), 0.0, None))
+
+
+def _relative(covariance: np.ndarray, params: Sequence[str]) -> np.ndarray:
+    """The covariance given the mean of each group of parameters (the
+    players; each player count's roles).
 
     The games fix only differences: adding one number to every player leaves
     every likelihood as it is, so that common mode keeps its prior variance
@@ -257,8 +374,7 @@ def _relative_sigma(covariance: np.ndarray, params: list[str]) -> np.ndarray:
     for row, members in enumerate(groups.values()):
         means[row, members] = 1.0 / len(members)
     across = covariance @ means.T
-    conditional = covariance - across @ np.linalg.solve(means @ across, across.T)
-    return np.sqrt(np.clip(np.diag(conditional), 0.0, None))
+    return covariance - across @ np.linalg.solve(means @ across, across.T)
 
 
 # -- predictions ----------------------------------------------------------------
@@ -282,7 +398,7 @@ _NODES, _NODE_WEIGHTS = np.polynomial.hermite_e.hermegauss(48)
 _NODE_WEIGHTS = _NODE_WEIGHTS / _NODE_WEIGHTS.sum()
 
 
-def first_place_probabilities(ratings: list[tuple[float, float]]) -> list[float]:
+def first_place_probabilities(ratings: Sequence[tuple[float, float]]) -> list[float]:
     """P(each player's performance is the best of the table), free-for-all,
     with performance variance ``BETA**2 + sigma**2`` (Gauss-Hermite)."""
     mus = np.array([mu for mu, _ in ratings])

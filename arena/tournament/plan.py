@@ -27,9 +27,11 @@ Formats:
 * ``swiss`` -- rounds; each round sorts the bots by points so far (rank-based
   points per game, ``(n - rank) / (n - 1)``) and seats neighbours together,
   avoiding bots that have already met where possible; the rest sit out (bye).
-* ``rated`` -- matchmaking: the bot with the highest sigma gets the table of
-  best TrueSkill match quality, batch by batch, until every sigma is below
-  the target or the game budget is spent.
+* ``rated`` -- matchmaking by expected information
+  (:mod:`arena.ratings.matchmaking`): batch by batch, the tables expected to
+  shrink most the sigmas still above the target, every pair met before any
+  meets again, until every sigma is below the target or the game budget is
+  spent.
 
 Seating (duplicate deals): each deal seed is replayed with the lineup rotated
 through all seats (``rotate``; the default except for fixed-team games), in all
@@ -323,10 +325,10 @@ class SwissPlanner(Planner):
 
 
 class RatedPlanner(Planner):
-    """TrueSkill matchmaking: fill each batch with the best-quality tables for
-    the most uncertain bots, until every sigma of the group (game entry and
-    table size, rated on its own games) is below the target or the group's
-    game budget is spent."""
+    """Matchmaking by expected information: fill each batch with the tables
+    expected to teach most about the bots still too uncertain, until every
+    sigma of the group (game entry and table size, rated on its own games)
+    is below the target or the group's game budget is spent."""
 
     reads_games = True
     reads_ratings = True
@@ -381,19 +383,18 @@ class RatedPlanner(Planner):
 
     def _tables(self, entry: GameEntry, group: str, players: int, step: int, size: int,
                 results: Results) -> list[tuple[str, ...]]:
-        """Up to ``size`` tables of one group for this step, most uncertain
-        bot first, each the best match quality for its focus bot among the
-        tables of bots not yet seated; [] (and the group finished) once
-        every sigma is below the target or the budget is spent."""
-        from arena.ratings.rating import ENV
+        """Up to ``size`` tables of one group for this step, chosen by
+        expected information (:func:`arena.ratings.matchmaking.choose`); []
+        (and the group finished) once every sigma is below the target or
+        the budget is spent."""
+        from arena.ratings import matchmaking
 
-        played = sum(len(results.games.get(item.id, []))
-                     for (g, _), items in results.planned.items() if g == group
-                     for item in items)
-        ratings = results.ratings(group) if results.ratings else {}
-        current = {bot: ratings.get(bot, (ENV.mu, ENV.sigma)) for bot in entry.bots}
-        if played >= self.tournament.budget or all(s < self.tournament.sigma
-                                                   for _, s in current.values()):
+        planned = [item for (g, _), items in results.planned.items() if g == group
+                   for item in items]
+        played = sum(len(results.games.get(item.id, [])) for item in planned)
+        belief = matchmaking.Belief.of(entry.bots, results.ratings(group)
+                                       if results.ratings else {})
+        if played >= self.tournament.budget or belief.settled(self.tournament.sigma):
             self.finished.add(group)
             return []
         candidates = lineups(entry.bots, players, entry.repeats)
@@ -401,32 +402,10 @@ class RatedPlanner(Planner):
         if len(candidates) > self.CANDIDATES:
             candidates = rng.sample(candidates, self.CANDIDATES)
         per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
-        tables = []
-        busy: set[str] = set()
-        budget_left = self.tournament.budget - played
-        by_sigma = sorted(entry.bots, key=lambda bot: (-current[bot][1], bot))
-        for focus in by_sigma:
-            if len(tables) >= size or budget_left < per_table:
-                break
-            if focus in busy:
-                continue
-            options = [t for t in candidates if focus in t and not busy & set(t)] or \
-                      [t for t in candidates if focus in t]
-            if not options:
-                continue
-            best = max(options, key=lambda t: (_quality(current, t), -candidates.index(t)))
-            tables.append(best)
-            busy.update(best)
-            budget_left -= per_table
-        return tables
-
-
-def _quality(current: dict[str, tuple[float, float]], table: tuple[str, ...]) -> float:
-    """TrueSkill's match quality of a table, every seat a side of its own."""
-    import trueskill
-    from arena.ratings.rating import ENV
-
-    return ENV.quality([(trueskill.Rating(*current[bot]),) for bot in table])
+        tables = (self.tournament.budget - played) // per_table
+        rules = matchmaking.Rules(self.tournament.sigma, games_per_table=per_table)
+        met = matchmaking.meetings([item.lineup for item in planned for _ in item.deals])
+        return matchmaking.choose(belief, candidates, min(size, tables), rules, met)
 
 
 def make_planner(tournament: Tournament, key: SecretKey) -> Planner:

@@ -26,11 +26,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from arena.game import Result
 from arena.match import seeds
+from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
 from arena.match.referee import Entrant, Limit
@@ -207,8 +210,9 @@ class _Finished:
 
 
 class _GroupRatings:
-    """``{bot: (mu, sigma)}`` of one plan group (game entry and table size)
-    for rated matchmaking, kept by the run: the games stored before it are
+    """The ratings of one plan group (game entry and table size) for rated
+    matchmaking (a :class:`~arena.ratings.matchmaking.Belief`: ``{bot: (mu,
+    sigma)}`` and the covariance), kept by the run: the games stored before it are
     read once, each game the run stores is handed in (:meth:`add`), and a
     call adds the games that came since the last one and refits from the
     last fit -- so no game is rated twice and the store is not read again.
@@ -228,7 +232,7 @@ class _GroupRatings:
     def add(self, item: MatchItem, index: int, game: StoredGame) -> None:
         self.pending.append(((item.order, index), item.group, game))
 
-    def __call__(self, group: str) -> dict[str, tuple[float, float]]:
+    def __call__(self, group: str) -> Mapping[str, tuple[float, float]]:
         self.pending.sort(key=lambda entry: entry[0])
         for _, game_group, game in self.pending:
             self.raters.setdefault(game_group, (game.game, Rater()))[1].add(game)
@@ -236,7 +240,7 @@ class _GroupRatings:
         if group not in self.raters:
             return {}
         game_id, rater = self.raters[group]
-        return rater.ratings(game_id)
+        return rater.belief(game_id)
 
 
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
@@ -305,7 +309,9 @@ class Plan:
     ``fingerprint``, ``file`` and ``conditions`` tie the folder's store to
     it (a resumed run must match them); ``planner`` makes the planner from
     the folder's key and the executor's workers; ``executor`` makes the
-    executor (once the store is known to be this plan's)."""
+    executor (once the store is known to be this plan's); ``payoff`` names
+    the games whose result is their payoff (``GameInfo.result``: the
+    leaderboard ranks them by it)."""
 
     name: str
     kind: str                   # what the log calls it: a format, "match"...
@@ -316,6 +322,7 @@ class Plan:
     file: str = ""
     conditions: dict[str, Any] | None = None
     stop: StopRule | None = None
+    payoff: tuple[str, ...] = ()
 
 
 def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Plan:
@@ -329,10 +336,12 @@ def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Pl
     stop = None
     if tournament.stop_confidence is not None or tournament.stop_budget is not None:
         stop = StopRule(tournament.stop_confidence, tournament.stop_budget)
+    payoff = tuple(sorted({entry.id for entry in tournament.games
+                           if registry.engine(entry.id).info.result == Result.PAYOFF}))
     return Plan(tournament.name, tournament.format, tournament.fingerprint(),
                 tournament_seats(tournament, registry), planner,
                 lambda: _executor_for(tournament, given_registry), tournament.path,
-                tournament.conditions(), stop)
+                tournament.conditions(), stop, payoff)
 
 
 def table_plan(name: str, kind: str, fingerprint: str, entrants: list[Entrant], planner,
@@ -537,6 +546,7 @@ class _Run:
         self.results.ratings = self.ratings
         self.finished = _Finished(store.finished_keys())
         store.set_meta("stopped", None)
+        store.set_meta(PAYOFF_META, ",".join(plan.payoff) or None)
         self.stopper = _stopper_for(plan.stop, store)
         _check(self.stopper)
         self.items: dict[str, MatchItem] = {}

@@ -104,6 +104,7 @@ class DouDizhu(Engine):
         players=(3,),
         teams="in-play",
         summary="Fight the Landlord: auction, then the landlord sheds cards against two peasants",
+        result="payoff",
     )
 
     def _new_game(self, players: int, seed: int, options: dict[str, Any]):
