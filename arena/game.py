@@ -251,7 +251,7 @@ class Outcome:
 def competition_ranks(scores: Sequence[float]) -> list[int]:
     """1 + the number of strictly higher scores, for each score."""
     ordered = sorted(scores, reverse=True)
-    first_index = {}
+    first_index: dict[float, int] = {}
     for index, score in enumerate(ordered):
         first_index.setdefault(score, index)
     return [first_index[score] + 1 for score in scores]
@@ -302,8 +302,7 @@ class State(ABC):
         if len(acting) == 1 == len(actions):  # the hot path: one seat to act
             seat = acting[0]
             action = actions.get(seat, _MISSING)
-            kind = type(action)
-            if (kind is str or kind is int) and self.is_legal(seat, action):
+            if (type(action) is str or type(action) is int) and self.is_legal(seat, action):
                 return self._apply(actions)
         self._check(acting, actions)
         self._apply(actions)
@@ -318,8 +317,8 @@ class State(ABC):
                 action = actions.get(seat, _MISSING)
                 if action is _MISSING:
                     break
-                kind = type(action)
-                if (kind is not str and kind is not int) or not self.is_legal(seat, action):
+                if (type(action) is not str and type(action) is not int) \
+                        or not self.is_legal(seat, action):
                     raise IllegalAction(self._refusal(seat, action))
             else:
                 return
@@ -355,8 +354,8 @@ class State(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("apply")
         if own is not None and cls._apply is State._apply:
-            cls._apply = own
-            cls.apply = State.apply
+            setattr(cls, "_apply", own)
+            setattr(cls, "apply", State.apply)
 
     @abstractmethod
     def outcome(self) -> Outcome:
@@ -367,7 +366,7 @@ class State(ABC):
         """An independent copy, cheap enough to call thousands of times a
         second (search bots copy before every simulated move)."""
 
-    def secrets(self, seat: Seat) -> list[list]:
+    def secrets(self, seat: Seat) -> list[list[Any]]:
         """Values ``seat`` may not see, for the referee's leak audit
         (:mod:`arena.audit`): each other hand, undealt cards, a draw pile,
         unrevealed bottom cards... as lists of card codes.  None by default."""
@@ -410,8 +409,8 @@ class Engine(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("new_game")
         if own is not None and cls._new_game is Engine._new_game:
-            cls._new_game = own
-            cls.new_game = Engine.new_game
+            setattr(cls, "_new_game", own)
+            setattr(cls, "new_game", Engine.new_game)
 
     @abstractmethod
     def sample_state(self, observation: Observation, rng: random.Random) -> State:

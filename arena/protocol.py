@@ -21,7 +21,8 @@ import msgpack
 #: imported at run time: see :mod:`arena.messages`)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from collections.abc import Mapping
+    from typing import Any, BinaryIO, Final
 
     from arena.messages import Act, GameOver, Goodbye, Hello, Limits, NewGame
 
@@ -31,14 +32,14 @@ HEADER = struct.Struct(">I")
 MAX_BOT_FRAME = 1 << 20
 
 # referee -> bot
-HELLO = "hello"
-NEW_GAME = "new_game"
-ACT = "act"
-GAME_OVER = "game_over"
-GOODBYE = "goodbye"
+HELLO: Final = "hello"
+NEW_GAME: Final = "new_game"
+ACT: Final = "act"
+GAME_OVER: Final = "game_over"
+GOODBYE: Final = "goodbye"
 # bot -> referee
-READY = "ready"
-ACTION = "action"
+READY: Final = "ready"
+ACTION: Final = "action"
 
 
 class ProtocolError(Exception):
@@ -50,7 +51,7 @@ _MESSAGES = frozenset({"Limits", "Hello", "Ready", "NewGame", "Clock", "Act", "A
                        "GameOver", "Goodbye", "TO_BOT", "FROM_BOT"})
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """``protocol.Hello``, ``protocol.TO_BOT``...: the message schemas,
     imported when first asked for (PEP 562)."""
     if name in _MESSAGES:
@@ -78,13 +79,13 @@ def new_game(index: int, seat: int, players: int, seed: int) -> NewGame:
     return {"type": NEW_GAME, "index": index, "seat": seat, "players": players, "seed": seed}
 
 
-def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> Act:
+def act(observation: dict[str, Any], legal: list[Any], move: float, bank: float) -> Act:
     """The bot must answer ``action`` with one element of ``legal``."""
     return {"type": ACT, "observation": observation, "legal": legal,
             "clock": {"move": move, "bank": bank}}
 
 
-def game_over(seat: int, scores: list, ranks: list, observation: dict[str, Any]) -> GameOver:
+def game_over(seat: int, scores: list[float], ranks: list[int], observation: dict[str, Any]) -> GameOver:
     """After each game; no answer."""
     return {"type": GAME_OVER, "seat": seat, "scores": scores, "ranks": ranks,
             "observation": observation}
@@ -95,8 +96,8 @@ def goodbye() -> Goodbye:
     return {"type": GOODBYE}
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    body = msgpack.packb(message)
+def encode(message: Mapping[str, Any]) -> bytes:
+    body: bytes = msgpack.packb(message)
     return HEADER.pack(len(body)) + body
 
 
@@ -146,7 +147,7 @@ def read_message(stream: BinaryIO) -> dict[str, Any] | None:
     return decode(body)
 
 
-def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
+def write_message(stream: BinaryIO, message: Mapping[str, Any]) -> None:
     stream.write(encode(message))
     stream.flush()
 

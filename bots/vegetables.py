@@ -42,6 +42,21 @@ class View:
     __slots__ = ("tops", "hand", "grounds", "opp_grounds", "silos", "tractors",
                  "opp_tractors", "opp_locked", "loc", "score", "opp_score",
                  "q_mid", "q_high", "wells", "grounds_played")
+    tops: list[int]  # per stack, the number on top (0: empty)
+    hand: list[int]  # cards as indices (engines.vegetables.game.CARD)
+    grounds: list[int]
+    opp_grounds: list[int]
+    silos: list[list[int]]  # front first
+    tractors: int
+    opp_tractors: int
+    opp_locked: int
+    loc: list[int]  # per card: MINE, OPP, UNKNOWN or ELSEWHERE
+    score: int
+    opp_score: int
+    q_mid: float  # the chance a hidden card of 5-12 is the opponent's
+    q_high: float  # ... of 13-20
+    wells: list[int]
+    grounds_played: int
 
     def copy(self) -> "View":
         other = View.__new__(View)
@@ -168,7 +183,7 @@ class PlannerBot(Bot):
 
     def value(self, terms: Terms) -> float:
         """The weighted sum of a position's :meth:`terms`."""
-        value = terms.score - terms.opp_score
+        value: float = terms.score - terms.opp_score
         value += 10.0 * terms.unfinished * (terms.opp_block - self.block_risk * terms.no_reserve)
         value += self.reserve_weight * min(terms.reserve, self.reserve_cap)
         value += self.tractor_weight * terms.tractors
