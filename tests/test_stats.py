@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from arena.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
-from arena.store import StoredGame
+from arena.ratings.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
+from arena.results.store import StoredGame
 
 _ids = iter(range(1, 10_000))
 

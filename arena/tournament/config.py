@@ -20,11 +20,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BotSpec, BotSpecError
+from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.game import GameError
-from arena.referee import Limit
+from arena.match.referee import Limit
 from arena.sandbox import ResourceLimits
-from arena.teams import Teams
+from arena.game.teams import Teams
 from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, Key, Seating,
                                    key, names)
 
@@ -108,7 +108,7 @@ class Tournament:
     def conditions(self) -> dict[str, Any]:
         """What the games are played under without changing the plan: the
         time control and each bot's resource limits.  A store refuses a
-        resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
+        resumed run under other conditions (:meth:`arena.results.store.Store.claim`)."""
         return {"time": self.time.as_dict(),
                 "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
 
@@ -266,7 +266,7 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
 
 
 def _parse_time(c: TableReader, table: dict) -> Limit:
-    """``[time]``: the referee's :class:`~arena.referee.Limit`, its defaults
+    """``[time]``: the referee's :class:`~arena.match.referee.Limit`, its defaults
     where a key is left out."""
     c.unknown(table, names("time"), "time.")
     return Limit(**{name: c.read(table, "time", name, f"time.{name}")

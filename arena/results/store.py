@@ -1,0 +1,484 @@
+"""The results store: one SQLite file (WAL) in the tournament's results folder.
+
+Tables:
+
+* ``meta`` -- the tournament's name, its plan fingerprint, its file and its
+  key's fingerprint (never the key itself, which lives in the folder's
+  ``key`` file).
+* ``items`` -- every planned match (id, plan order, game, lineup, deals), so a
+  resumed tournament and the ratings see the plan without the TOML file.
+* ``games`` -- one row per finished game, committed the moment it arrives:
+  tournament, game, options, seed, bots by seat, scores, ranks, teams,
+  faults, moves, time used, duration, and the whole
+  :class:`~arena.records.GameRecord` (with its move record, the replay) as
+  zlib-compressed JSON.  ``key`` (``"{item id}/{index}"``) is unique, so no
+  game is ever stored twice.
+
+Only the tournament driver writes; readers (``arena leaderboard`` during a
+run) are welcome.  Every game is its own transaction, in WAL mode with
+``synchronous=NORMAL``: a commit has written the game to the WAL file (in the
+operating system's cache) before it returns, so after ``kill -9`` of any
+process every committed game is there and none is half-written.  What
+``NORMAL`` gives up against ``FULL`` is an ``fsync`` per commit (only
+checkpoints sync): a power cut or a kernel crash may lose the last games
+committed before it -- never the store's consistency -- and a resumed run plays
+them again.  That trade keeps a commit well under a millisecond
+(``benchmarks/store.py``); a game is cheap to replay, a machine's power rarely
+fails mid-tournament.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import os
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.results.items import MatchItem
+from arena.records import GameRecord
+
+FILE_NAME = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS items (
+    id TEXT PRIMARY KEY,
+    ord INTEGER NOT NULL,
+    grp TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    item TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    tournament TEXT NOT NULL,
+    game TEXT NOT NULL,
+    version TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed TEXT NOT NULL,          -- 64-bit, beyond SQLite's signed integers
+    players INTEGER NOT NULL,
+    bots TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    ranks TEXT NOT NULL,
+    teams TEXT NOT NULL,
+    faults TEXT NOT NULL,
+    dummies TEXT NOT NULL,
+    moves INTEGER NOT NULL,
+    time_used TEXT NOT NULL,
+    duration REAL NOT NULL,
+    finished REAL NOT NULL,
+    record BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_order ON games (ord, idx);
+"""
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+@dataclass
+class StoredGame:
+    """A finished game as the ratings and the leaderboard see it."""
+
+    id: int
+    key: str
+    item: str
+    order: int
+    index: int
+    game: str
+    players: int
+    bots: list[str]
+    scores: list[float]
+    ranks: list[int]
+    teams: list[int]
+    faults: list[str | None]
+    #: each :class:`~arena.game.DummyResult` as the row it is stored as,
+    #: ``[name, score, rank]`` (:func:`dummy_rows`), read by position
+    dummies: list[list[Any]]
+    moves: int = 0
+    duration: float = 0.0
+    seed: int = 0                 # the deal: the same seed at one game and table size
+
+    @property
+    def deal(self) -> tuple[str, int, int]:
+        """Games of one deal (its seatings, and every table given the same
+        seed) share this key; the statistics resample whole deals."""
+        return (self.game, self.players, self.seed)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, key: str = "", item: str = "") -> "StoredGame":
+        """The store's view of a game record not read from the store."""
+        seats = record.seats
+        return cls(0, key, item, 0, 0, record.game, record.players, [s.bot for s in seats],
+                   [s.score for s in seats], [s.rank for s in seats], [s.team for s in seats],
+                   [s.fault for s in seats], dummy_rows(record),
+                   len(record.steps), record.duration, record.seed)
+
+    @property
+    def ranked(self) -> int:
+        """How many places the game had (bot seats and dummies)."""
+        return len(self.ranks) + len(self.dummies)
+
+
+def dummy_rows(record: GameRecord) -> list[list[Any]]:
+    """The record's dummies as the store keeps them: ``[name, score, rank]``."""
+    return [[d.name, d.score, d.rank] for d in record.dummies]
+
+
+def encode_record(record: GameRecord) -> bytes:
+    return zlib.compress(json.dumps(record.to_dict(), separators=(",", ":")).encode(), 6)
+
+
+def decode_record(blob: bytes) -> GameRecord:
+    return GameRecord.from_dict(json.loads(zlib.decompress(blob)))
+
+
+def _sound(method):
+    """SQLite's errors about the file (damaged pages found late, a disk
+    gone read-only) become a :class:`StoreError` naming the store."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(_problem(self.path, error)) from None
+        return rows
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(_problem(self.path, error)) from None
+    return call
+
+
+class Store:
+    """The SQLite results store of one results folder.
+
+    ``create=True`` is the tournament driver (it writes); ``create=False`` a
+    reader (``arena leaderboard``, ``arena replay``), which opens the file
+    read-only and so never changes it.  A new store is built under a
+    temporary name and renamed into place, so a ``results.sqlite`` is never
+    left half-made: an empty (0-byte) or otherwise unsound file there is not
+    one of ours and is refused (:class:`StoreError`), never overwritten.
+    """
+
+    def __init__(self, folder: str | Path, *, create: bool = True):
+        self.folder = Path(folder)
+        self.path = self.folder / FILE_NAME
+        if not self.path.exists():
+            if not create:
+                if self.folder.is_file():
+                    raise StoreError(f"no results store in {self.folder}: it is a file, "
+                                     f"not a results folder")
+                raise StoreError(f"no results store in {self.folder} (expected {self.path})")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._build()
+        check_file(self.path)
+        if create:
+            _check_writable(self.path)
+        try:
+            self.db = self._connect(writer=create)
+            tables = {name for (name,) in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"meta", "items", "games"} <= tables:
+                raise StoreError(f"{self.path}: an SQLite file but not a results store "
+                                 f"(no meta, items and games tables)")
+            if create:
+                # the driver adds to it: not to a store with damaged pages
+                verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+                if verdict != "ok":
+                    raise StoreError(f"{self.path}: the results store is damaged "
+                                     f"({_first_problem(verdict)}); restore it from a copy")
+                self.db.executescript(SCHEMA)       # indexes added by newer versions
+        except sqlite3.Error as error:
+            raise StoreError(_problem(self.path, error)) from None
+
+    def _connect(self, writer: bool) -> sqlite3.Connection:
+        if writer:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")   # durable against kill -9, see above
+            return db
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        if not os.access(self.path, os.W_OK) or not os.access(self.folder, os.W_OK):
+            # a read-only store (a read-only mount, an immutable file): nobody
+            # writes it, and SQLite cannot open WAL's shared memory beside it
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+
+    def _build(self) -> None:
+        """A new, empty store: made under a temporary name, then renamed."""
+        partial = self.path.with_name(self.path.name + ".new")
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            leftover.unlink(missing_ok=True)
+        db = sqlite3.connect(partial, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+        os.replace(partial, self.path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the tournament ------------------------------------------------------
+    @_sound
+    def meta(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    @_sound
+    def claim(self, name: str, fingerprint: str, file: str = "",
+              conditions: dict[str, Any] | None = None) -> None:
+        """Tie this store to a tournament; refuse another tournament's store,
+        and the same tournament under other ``conditions`` (time control,
+        resource limits): games played under two time controls would be
+        rated as one."""
+        meta = self.meta()
+        if meta.get("fingerprint") not in (None, fingerprint):
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' with a different plan "
+                f"(games, bots, format, seed or deals changed); use another results folder"
+            )
+        given = json.dumps(conditions or {}, sort_keys=True)
+        if "conditions" in meta and meta["conditions"] != given:
+            changed = _changes(json.loads(meta["conditions"]), conditions or {})
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' played under other "
+                f"conditions ({changed}); restore them or use another results folder")
+        with self.db:
+            self.db.execute("BEGIN")
+            for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file),
+                               ("conditions", given)):
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
+
+    @_sound
+    def bind_key(self, fingerprint: str) -> None:
+        """Tie this store to the tournament's secret key (by its public
+        fingerprint): its deals came from that key and no other."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('key', ?)", (fingerprint,))
+        stored = self.meta()["key"]
+        if stored != fingerprint:
+            raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
+                             f"this one {fingerprint}); give the tournament's own key")
+
+    @_sound
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
+        with self.db:
+            if value is None:
+                self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- the plan -------------------------------------------------------------
+    @_sound
+    def add_items(self, items: Iterable) -> None:
+        """Record planned matches (items already stored keep their order)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR IGNORE INTO items (id, ord, grp, round, data) VALUES (?, ?, ?, ?, ?)",
+                [(item.id, item.order, item.group, item.round, json.dumps(item.to_dict()))
+                 for item in items],
+            )
+
+    @_sound
+    def items(self) -> list[MatchItem]:
+        rows = self.db.execute("SELECT data FROM items ORDER BY ord")
+        return [MatchItem.from_dict(json.loads(data)) for (data,) in rows]
+
+    # -- games ----------------------------------------------------------------
+    @_sound
+    def finished_keys(self) -> set[str]:
+        return {key for (key,) in self.db.execute("SELECT key FROM games")}
+
+    @_sound
+    def add_game(self, item, index: int, record: GameRecord, tournament: str = "") -> int | None:
+        """Commit one finished game at once; returns its id (None if the key
+        was already stored: a game is never stored twice)."""
+        seats = record.seats
+        row = (
+            item.key(index), item.id, item.order, index, tournament, record.game,
+            record.version, json.dumps(record.options, sort_keys=True), str(record.seed),
+            record.players, json.dumps([s.bot for s in seats]),
+            json.dumps([s.score for s in seats]), json.dumps([s.rank for s in seats]),
+            json.dumps([s.team for s in seats]), json.dumps([s.fault for s in seats]),
+            json.dumps(dummy_rows(record)),
+            len(record.steps), json.dumps([round(s.time_used, 4) for s in seats]),
+            record.duration, time.time(), encode_record(record),
+        )
+        with self.db:
+            cursor = self.db.execute(
+                "INSERT OR IGNORE INTO games (key, item, ord, idx, tournament, game, version, "
+                "options, seed, players, bots, scores, ranks, teams, faults, dummies, moves, "
+                "time_used, duration, finished, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        return cursor.lastrowid if cursor.rowcount else None
+
+    @_sound
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    @_sound
+    def fingerprint(self, up_to: int | None = None) -> tuple[int, int, float]:
+        """(games, largest id, sum of finishing times) of the games with ids up
+        to ``up_to`` (default: all), in one scan: any game added or replaced
+        changes it (the leaderboard cache's key, :mod:`arena.presentation.board_cache`)."""
+        return tuple(self.db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), -1), TOTAL(finished) FROM games "
+            "WHERE id <= ?", (up_to if up_to is not None else 2 ** 63 - 1,)).fetchone())
+
+    @_sound
+    def games(self, game: str | None = None, after: int = -1) -> Iterator[StoredGame]:
+        """Finished games in plan order (item order, then index in the item);
+        ``after``: only those stored after the game with that id."""
+        sql = ("SELECT id, key, item, ord, idx, game, players, bots, scores, ranks, teams, "
+               "faults, dummies, moves, duration, seed FROM games WHERE id > ?")
+        args: tuple = (after,)
+        if game is not None:
+            sql += " AND game = ?"
+            args += (game,)
+        sql += " ORDER BY ord, idx"
+        loads = json.loads
+        for (id_, key, item, order, index, game_id, players, bots, scores, ranks, teams,
+             faults, dummies, moves, duration, seed) in self.db.execute(sql, args):
+            yield StoredGame(id_, key, item, order, index, game_id, players, loads(bots),
+                             loads(scores), loads(ranks), loads(teams), loads(faults),
+                             loads(dummies), moves, duration, int(seed))
+
+    @_sound
+    def records(self) -> Iterator[tuple[int, str, str, float, GameRecord]]:
+        """Every game's ``(id, key, tournament, finished, record)`` in plan order."""
+        rows = self.db.execute("SELECT id, key, tournament, finished, record FROM games "
+                               "ORDER BY ord, idx")
+        for id_, key, tournament, finished, blob in rows:
+            yield id_, key, tournament, finished, decode_record(blob)
+
+    @_sound
+    def game_ids(self) -> list[str]:
+        return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]
+
+    @_sound
+    def record(self, ref: str | int) -> tuple[int, str, GameRecord]:
+        """A stored game by its id (the number) or its key."""
+        text = str(ref)
+        if text.isdigit():
+            row = self.db.execute("SELECT id, key, record FROM games WHERE id = ?",
+                                  (int(text),)).fetchone()
+        else:
+            row = self.db.execute("SELECT id, key, record FROM games WHERE key = ?",
+                                  (text,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game '{ref}' in {self.path}")
+        return row[0], row[1], decode_record(row[2])
+
+
+def _changes(stored: dict[str, Any], given: dict[str, Any], prefix: str = "") -> str:
+    """``time.move 1.0 -> 0.5, ...``: what differs between two nested dicts."""
+    found = []
+    for key in sorted(set(stored) | set(given)):
+        old, new = stored.get(key), given.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            found.append(_changes(old, new, f"{prefix}{key}."))
+        elif old != new:
+            found.append(f"{prefix}{key} {old} -> {new}")
+    return ", ".join(part for part in found if part)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> None:
+    """Refuse a file that cannot be a sound store, before SQLite sees it:
+    empty, not SQLite, or shorter than its header says (truncated)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read the results store: "
+                         f"{error.strerror or error}") from None
+    if size == 0:
+        raise StoreError(f"{path}: an empty file (0 bytes), not a results store; "
+                         f"remove it to start afresh")
+    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
+        raise StoreError(f"{path}: not a results store (not an SQLite database)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]      # the header's page count is current
+    wal = Path(f"{path}-wal")
+    checkpointed = not wal.exists() or wal.stat().st_size == 0
+    if valid and checkpointed and size < pages * page_size:
+        raise StoreError(f"{path}: truncated ({size} bytes, its header says "
+                         f"{pages * page_size}); restore it from a copy or use another "
+                         f"results folder")
+
+
+def _first_problem(verdict: str) -> str:
+    """``quick_check``'s verdict on one line: its first problem, and how many
+    more (a damaged store may list a hundred, one per line)."""
+    problems = [line for line in verdict.splitlines() if not line.startswith("***")]
+    more = f", and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return (problems[0] if problems else verdict) + more
+
+
+def _check_writable(path: Path) -> None:
+    """The driver writes the store: open it (and its WAL) for writing, which
+    writes nothing -- permission bits alone say yes to root, even on a
+    read-only mount or an immutable file."""
+    for file in (path, Path(f"{path}-wal")):
+        try:
+            os.close(os.open(file, os.O_RDWR))
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise StoreError(f"{file}: the results store is read-only "
+                             f"({error.strerror or error})") from None
+
+
+def _problem(path: Path, error: sqlite3.Error) -> str:
+    """One line for what SQLite said about the store at ``path``."""
+    text = str(error)
+    if "readonly" in text:
+        return f"{path}: the results store is read-only ({text})"
+    if "malformed" in text or "not a database" in text:
+        return f"{path}: the results store is damaged ({text}); restore it from a copy"
+    return f"{path}: cannot use the results store: {text}"
+
+
+def find_store(results: str | Path | None) -> Path:
+    """The results folder to read: the one given, or the most recently written
+    store under ``results/`` (or ``results/`` itself)."""
+    if results is not None:
+        return Path(results)
+    base = Path("results")
+    if (base / FILE_NAME).exists():
+        return base
+    stores = sorted(base.glob(f"*/{FILE_NAME}"), key=lambda p: p.stat().st_mtime)
+    if not stores:
+        raise StoreError("no results store found under results/ (give the results folder)")
+    return stores[-1].parent
