@@ -21,7 +21,7 @@ def self_test(level: str) -> list[tuple[str, bool]]:
     # its command names, not the arena's package
     process = BotProcess([sys.executable, probe.__file__], level=level)
     try:
-        line = process.popen.stdout.readline()
+        line = process.pipes()[1].readline()
     finally:
         process.kill()
     report = json.loads(line)

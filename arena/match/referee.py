@@ -33,12 +33,13 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
 from arena.match import audit as leak_audit
 from arena.botkit import protocol
+from arena.botkit.messages import Limits
 from arena.match import seeds
 from arena.plugins.botspec import BotSpec
 from arena.match.connection import Channel, PollSet
@@ -84,7 +85,7 @@ class Limit:
         if self.move <= 0 or self.startup <= 0:
             raise ValueError("time limits 'startup' and 'move' must be positive")
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> Limits:
         return {"startup": self.startup, "move": self.move, "bank": self.bank}
 
 
@@ -318,7 +319,7 @@ class _Match:
                 self.live[index] = waiting[index]
         return faults
 
-    def _sessions(self, exclude: set[int] = frozenset()) -> list[Session]:
+    def _sessions(self, exclude: Set[int] = frozenset()) -> list[Session]:
         return [session for i, session in self.live.items() if i not in exclude]
 
     def _drop(self, index: int) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from arena.botkit import messages, protocol
 from arena.match.connection import Channel, PollSet, exchange
@@ -175,13 +175,13 @@ class Session:
         legal = self._legal
         if legal is None:
             return Answer(fault=self._hello_fault(reply))
-        deadline = self._deadline
+        deadline = cast("MoveClock", self._deadline)  # act() started it: _legal is set
         if isinstance(reply, Fault):
             if reply.kind != FaultKind.TIMEOUT:
                 return Answer(fault=self.place(reply))
-            return Answer(fault=self._timeout())
+            return Answer(fault=self._timeout(deadline))
         if deadline.charged(at) > deadline.allowed:      # answered, but after its time
-            return Answer(fault=self._timeout())
+            return Answer(fault=self._timeout(deadline))
         try:
             action = protocol.expect_action(reply)
         except protocol.ProtocolError as error:
@@ -193,9 +193,8 @@ class Session:
                 f"played {action!r}, not one of the {len(legal)} legal actions")))
         return Answer(action, deadline.spent)
 
-    def _timeout(self) -> Fault:
-        return self.place(Fault(FaultKind.TIMEOUT,
-                                self._deadline.overrun(self._seconds, self._bank)))
+    def _timeout(self, deadline: MoveClock) -> Fault:
+        return self.place(Fault(FaultKind.TIMEOUT, deadline.overrun(self._seconds, self._bank)))
 
     def _hello_fault(self, reply: dict[str, Any] | Fault) -> Fault | None:
         if isinstance(reply, Fault):

@@ -58,7 +58,9 @@ def code_key() -> str:
     a cache hit needs neither numpy nor the rating code)."""
     digest = hashlib.sha256()
     for name in SOURCES:
-        digest.update(Path(importlib.util.find_spec(name).origin).read_bytes())
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None, f"{name} is a module of the arena"
+        digest.update(Path(spec.origin).read_bytes())
     return digest.hexdigest()
 
 

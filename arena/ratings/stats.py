@@ -349,11 +349,11 @@ class Tally:
                         pair = pairs.get((a, b))
                         if pair is None:
                             pair = pairs[(a, b)] = _Pair(self._new_rows(2))
-                        place = sa.place - sb.place
+                        ahead = sa.place - sb.place
                         pair.games += 1
-                        pair.above += place > 0
-                        pair.ties += place == 0
-                        pair.below += place < 0
+                        pair.above += ahead > 0
+                        pair.ties += ahead == 0
+                        pair.below += ahead < 0
                         diff = round((sa.score - sb.score) * SCORE_GRID)
                         pair.diff += diff
                         pair.deals.see(game.seed)

@@ -133,6 +133,7 @@ class Fit:
         """The posterior mean and sd of ``mu[a] - mu[b]``."""
         i, j = self.params.index(a), self.params.index(b)
         cov = self.covariance
+        assert cov is not None, "a fit with players has their covariance"
         mean = self.ratings[a][0] - self.ratings[b][0]
         return mean, math.sqrt(max(0.0, cov[i, i] + cov[j, j] - 2 * cov[i, j]))
 
@@ -142,7 +143,7 @@ def _phi(z: np.ndarray) -> np.ndarray:
 
 
 def _cdf(z: np.ndarray) -> np.ndarray:
-    return 0.5 * _erfc(-z / _SQRT2).astype(float)
+    return 0.5 * np.asarray(_erfc(-z / _SQRT2), dtype=float)
 
 
 def _terms(d: np.ndarray, draw: np.ndarray, margin: float):
@@ -237,7 +238,8 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     negative_hessian = (design * (-w * hess)[:, None]).T @ design + np.diag(precision)
     covariance = np.linalg.inv(negative_hessian)
     sigma = _relative_sigma(covariance, params)
-    ratings, roles = {}, {}
+    ratings: dict[str, tuple[float, float]] = {}
+    roles: dict[str, tuple[float, float]] = {}
     for name, mu, s in zip(params, theta, sigma):
         (roles if name.startswith(ROLE_PREFIX) else ratings)[name] = (float(mu), float(s))
     return Fit(ratings, roles, margin, iterations, tuple(params), covariance)

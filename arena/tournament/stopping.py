@@ -94,7 +94,7 @@ class Stopper:
     def _separated(self, group, a: str, b: str, alpha: float) -> bool:
         first, second = sorted((a, b))
         total, deals = self.sums.get((group, first, second), (0.0, 0))
-        return separated(total, deals, alpha)
+        return separated(total, int(deals), alpha)  # [sum of the gaps, the deals' count]
 
     def reason(self) -> str | None:
         """Why the tournament may stop now, or None."""

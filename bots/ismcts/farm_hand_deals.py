@@ -112,7 +112,7 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     or to the end of the trick that brings its tricks to ``until``.
     Returns (leader, trick, cards the dummies played, over)."""
     me, table = rnd.me, rnd.table
-    shown = []
+    shown: list[int] = []
     while True:
         if len(trick) == table:
             place = _winner(trick)
@@ -227,7 +227,7 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
         raise _OutOfTime
     (hands, leader, trick, won), = worlds
     me, points = rnd.me, rnd.points
-    best = None
+    values = []
     for card in _playable(hand, trick):
         after, tally = [list(held) for held in hands], list(won)
         lead, rest_of_trick, _, over = _advance(rnd, after, leader, trick + [card], tally)
@@ -236,8 +236,8 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
         else:
             rest = [other for other in hand if other != card]
             value = _one_values(rnd, [(after, lead, rest_of_trick, tally)], rest, bids, turns - 1)
-        best = value if best is None else [max(pair) for pair in zip(best, value)]
-    return best
+        values.append(value)
+    return [max(column) for column in zip(*values)]
 
 
 def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
 from arena.game import Action, State
 
@@ -44,7 +45,7 @@ _BUILDER = BuilderBot()
 
 def meld_first(state: State, seat: int, rng: random.Random) -> Action:
     """A random meld if there is one, else a random legal action."""
-    legal = state.legal_actions(seat)
+    legal = cast("list[str]", state.legal_actions(seat))  # Hand and Foot's actions are strings
     melds = [action for action in legal if action.startswith(MELDS)]
     return rng.choice(melds or legal)
 

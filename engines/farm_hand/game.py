@@ -43,7 +43,7 @@ Rulings beyond the rules page (all documented in ``docs/games/farm-hand.md``):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from arena.game import Engine, GameInfo, Observation, Outcome, State
 from engines.farm_hand.cards import (
@@ -297,7 +297,7 @@ class FarmHandState(State):
 
     def _end_round(self) -> None:
         points = self._round
-        bids = self._bids
+        bids = cast("list[int]", self._bids)  # every seat has bid by the end of a round
         won = self._won
         gained = tuple(round_score(bids[s], won[s], points) for s in range(self._table))
         for seat, score in enumerate(gained):

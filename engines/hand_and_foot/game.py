@@ -73,7 +73,7 @@ from __future__ import annotations
 import random
 from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
-from typing import Any
+from typing import Any, cast
 
 from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
                         Outcome, State)
@@ -127,7 +127,7 @@ def _moves(rank: str, has_set: bool, count: int, two: bool, joker: bool) -> tupl
         kind, needed, per_wild = "meld:", 1, 0
     else:
         kind, needed, per_wild = "new:", 3, 2
-    moves = []
+    moves: list[tuple[str, int, str | None]] = []
     if count >= needed:
         moves.append((kind + rank, needed, None))
     if two and count >= per_wild:
@@ -284,7 +284,7 @@ class HandAndFootState(State):
         self._round = 0
         self._first = -1
         self._phase = DRAW
-        self._turn = 0
+        self._turn: int | None = 0
         # per seat: its Hand, or None while only the counts below say what
         # it holds (the moves keep the counts; see the _hands property)
         self._hand_lists: list[list[str] | None] = []
@@ -316,11 +316,11 @@ class HandAndFootState(State):
             for seat, hand in enumerate(self._hand_lists):
                 if hand is None:
                     self._hand(seat)
-        return self._hand_lists
+        return cast("list[list[str]]", self._hand_lists)  # every None listed just above
 
     @_hands.setter
     def _hands(self, hands: list[list[str]]) -> None:
-        self._hand_lists = hands
+        self._hand_lists = list(hands)
 
     def _hand(self, seat: int) -> list[str]:
         """The Hand of ``seat`` (see _hands), listed only if need be."""
@@ -371,7 +371,8 @@ class HandAndFootState(State):
     # ------------------------------------------------------------- sampling
     def _deal_hidden(self, seat: int, observation: Observation, unknown: list[str]) -> None:
         size = self._options["hand_size"]
-        hands, feet = [], []
+        hands: list[list[str] | None] = []
+        feet: list[list[str]] = []
         at = 0
         for other in range(self.players):
             if other == seat:
