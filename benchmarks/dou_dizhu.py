@@ -54,7 +54,6 @@ import random
 import statistics
 import sys
 import time
-
 from pathlib import Path
 
 from support.baseline import ROOT, run_child, tree_of, worktree
@@ -75,8 +74,7 @@ def verdict(ratio: float) -> str:
 
 def random_playouts(games: int, base_seed: int) -> tuple[float, float]:
     """Games per second and mean steps per game."""
-    from engines.dou_dizhu import DouDizhu
-    from engines.dou_dizhu import moves as M
+    from engines.dou_dizhu import DouDizhu, moves as M
 
     engine = DouDizhu()
     M._LEAD_CACHE.clear()
@@ -106,9 +104,9 @@ def rlcard_playouts(games: int, base_seed: int) -> float | None:
     env = DoudizhuGame()  # one game object, reset by init_game, as RLCard's env uses it
     for game in range(games):
         env.np_random.seed(base_seed + game)
-        state, player = env.init_game()
+        state, _ = env.init_game()
         while not env.is_over():
-            state, player = env.step(rng.choice(state["actions"]))
+            state, _ = env.step(rng.choice(state["actions"]))
         env.judger.judge_payoffs(env.round.landlord_id, env.winner_id)  # as outcome() on ours
     return games / (time.process_time() - start)
 

@@ -34,12 +34,11 @@ from pathlib import Path
 # after PYTHONPATH, which names the other checkout in a --baseline child
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from arena.botkit.inprocess import play_game  # noqa: E402
-from bots.farm_hand import CounterBot  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
-from engines.farm_hand import FarmHand  # noqa: E402
-
-from support.baseline import ROOT, run_child, tree_of, worktree  # noqa: E402
+from arena.botkit.inprocess import play_game
+from bots.farm_hand import CounterBot
+from bots.random_bot import RandomBot
+from engines.farm_hand import FarmHand
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 ENGINE = FarmHand()
 

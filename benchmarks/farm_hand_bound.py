@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.ismcts import farm_hand_deals as deals  # noqa: E402
-from engines import engine_for  # noqa: E402
-from engines.farm_hand.cards import CARD_ID, SUIT_CARDS, SUIT_INDEX  # noqa: E402
-from engines.farm_hand.game import sample_hands  # noqa: E402
+from bots.ismcts import farm_hand_deals as deals
+from engines import engine_for
+from engines.farm_hand.cards import CARD_ID, SUIT_CARDS, SUIT_INDEX
+from engines.farm_hand.game import sample_hands
 
 #: an exact bid's score when the chance of one is what is maximised (a miss
 #: costs at most 6, so the chance is read to within 6 / EXACT)

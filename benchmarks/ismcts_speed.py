@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.plugins import installed  # noqa: E402
-from bots.ismcts.knowledge import for_game  # noqa: E402
-from bots.ismcts.search import Search  # noqa: E402
+from arena.plugins import installed
+from bots.ismcts.knowledge import for_game
+from bots.ismcts.search import Search
 
 #: (game, players, options): the two-seat table where there is one
 TABLES = [("farm-and-furious", 2, {}), ("dou-dizhu", 3, {}), ("farm-hand", 3, {}),

@@ -37,11 +37,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.ratings import stats  # noqa: E402
-from arena.results.store import Store  # noqa: E402
-from tournament import fill_store  # noqa: E402  (the tournament benchmark's synthetic store)
-from arena.presentation.leaderboard import ratings  # noqa: E402
-from arena.results.store import StoredGame  # noqa: E402
+from tournament import fill_store
+
+from arena.presentation.leaderboard import ratings
+from arena.ratings import stats
+from arena.results.store import (
+    Store,
+    StoredGame,
+)
 
 
 def synthetic(games: int, bots: int = 10, seed: int = 1) -> list[StoredGame]:

@@ -47,7 +47,6 @@ import math
 import os
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -88,8 +87,8 @@ class _Timed:
 def measure(level: str, pinned: bool, games: int) -> dict:
     """Microseconds per answer: the referee's (engine and start-up left out)
     and the bare pipe's, on the same frames."""
-    from arena.match import connection, referee
     from arena.botkit import protocol
+    from arena.match import connection, referee
     from arena.plugins import installed
 
     if pinned:

@@ -17,11 +17,10 @@ import subprocess
 import sys
 import time
 
-from arena.botkit import protocol
-from arena.plugins.botspec import BotSpec
 from arena import DISTRIBUTION, plugins
-from arena.plugins import sandboxed as plugin_sandbox
-from arena.plugins import installed
+from arena.botkit import protocol
+from arena.plugins import installed, sandboxed as plugin_sandbox
+from arena.plugins.botspec import BotSpec
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import math
+import os
 import random
 import re
 import resource
@@ -346,8 +346,7 @@ def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
     plan played in this process through the bot kit's dispatch
     (:func:`arena.botkit.inprocess.play_game`), which is what any arena must pay
     however lean its referee."""
-    from arena.botkit import inprocess
-    from arena.botkit import load
+    from arena.botkit import inprocess, load
 
     _, items, entries = _planned(path, deals)
     registry = installed()

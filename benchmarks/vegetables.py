@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.botkit.inprocess import play_game  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
-from bots.vegetables import PlannerBot  # noqa: E402
-from engines.vegetables import Vegetables  # noqa: E402
+from arena.botkit.inprocess import play_game
+from bots.random_bot import RandomBot
+from bots.vegetables import PlannerBot
+from engines.vegetables import Vegetables
 
 ENGINE = Vegetables()
 

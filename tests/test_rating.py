@@ -10,8 +10,8 @@ import pytest
 
 from arena.ratings import thurstone
 from arena.ratings.rating import OVERALL, Rater, comparisons, compute
-from arena.results.store import StoredGame
 from arena.ratings.thurstone import FIXED
+from arena.results.store import StoredGame
 
 
 def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0,

@@ -32,15 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.botkit import messages, protocol
-from arena.match import seeds
-from arena.plugins.botspec import ANY_GAME, BotSpec
-from arena.match.connection import Channel
-from arena.records.faults import Fault, FaultKind, Stage
 from arena.game import Action, Engine, State
-from arena.records import GameRecord
+from arena.match import seeds
+from arena.match.connection import Channel
 from arena.match.referee import Deal, Entrant, Limit, play_match
-from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.match.session import Session, bank_after
+from arena.plugins.botspec import ANY_GAME, BotSpec
+from arena.records import GameRecord
+from arena.records.faults import Fault, FaultKind, Stage
+from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 
 #: how long a bot must stay silent after a message that expects no answer
 QUIET = 0.1

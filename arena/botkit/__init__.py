@@ -20,14 +20,14 @@ import importlib
 import random
 import sys
 
+from arena.botkit import protocol
+
 TYPE_CHECKING = False  # typing costs a bot's start-up ~10 ms: annotations only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, BinaryIO
 
     from arena.botkit.messages import Action, Ready
-
-from arena.botkit import protocol
 
 
 class Bot:

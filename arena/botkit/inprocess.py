@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.botkit import Bot, answer, handle, protocol
-from arena.game import Engine, Outcome
 from arena.botkit.messages import Limits
+from arena.game import Engine, Outcome
 
 #: the time control reported to bots that are not timed (``hello``'s limits, ``act``'s clock)
 UNTIMED: Limits = {"startup": 1.0, "move": 1.0, "bank": 0.0}

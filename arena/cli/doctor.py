@@ -7,8 +7,8 @@ import sys
 
 import typer
 
-from arena.cli._app import app
 from arena import DISTRIBUTION
+from arena.cli._app import app
 from arena.plugins import sandboxed_distributions
 from arena.plugins.sandboxed import discover
 from arena.sandbox import BotProcess, SandboxError, probe
@@ -56,7 +56,7 @@ def doctor() -> None:
         checks = self_test(level)
     except (SandboxError, ValueError, OSError) as error:
         typer.echo(f"self-test FAILED: {error}")
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     for name, passed in checks:
         typer.echo(f"{'ok    ' if passed else 'FAILED'}  {name}")
     if not all(passed for _, passed in checks):

@@ -230,7 +230,7 @@ class Outcome:
         scores: Sequence[float],
         teams: Sequence[int] | None = None,
         dummies: Mapping[str, float] | None = None,
-    ) -> "Outcome":
+    ) -> Outcome:
         """Rank by score, higher is better, equal scores sharing a rank
         (standard competition ranking: 1, 1, 3), dummies included."""
         dummy_items = list((dummies or {}).items())
@@ -354,15 +354,16 @@ class State(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("apply")
         if own is not None and cls._apply is State._apply:
-            setattr(cls, "_apply", own)
-            setattr(cls, "apply", State.apply)
+            # setattr: mypy refuses an assignment to a method
+            setattr(cls, "_apply", own)  # noqa: B010
+            setattr(cls, "apply", State.apply)  # noqa: B010
 
     @abstractmethod
     def outcome(self) -> Outcome:
         """Scores, ranks and teams; only valid once the game is over."""
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy, cheap enough to call thousands of times a
         second (search bots copy before every simulated move)."""
 
@@ -409,8 +410,8 @@ class Engine(ABC):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("new_game")
         if own is not None and cls._new_game is Engine._new_game:
-            setattr(cls, "_new_game", own)
-            setattr(cls, "new_game", Engine.new_game)
+            setattr(cls, "_new_game", own)  # noqa: B010 -- as State's
+            setattr(cls, "new_game", Engine.new_game)  # noqa: B010
 
     @abstractmethod
     def sample_state(self, observation: Observation, rng: random.Random) -> State:

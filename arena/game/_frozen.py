@@ -59,7 +59,8 @@ class _DataclassFields:
 def frozen(cls: type[Any]) -> type[Any]:
     """Make ``cls`` a frozen value class over the fields its own annotations
     name, in their order (see the module's docstring)."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
+    # not inspect.get_annotations: inspect is the import this module saves
+    names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
 
     def values(self: object) -> tuple[object, ...]:
         return tuple([self.__dict__[name] for name in names])

@@ -19,8 +19,18 @@ from typing import Any
 
 import msgpack
 
-from arena.game import (Action, Engine, IllegalAction, Observation, OptionError, Outcome,
-                        PlayerCountError, Seat, State, competition_ranks)
+from arena.game import (
+    Action,
+    Engine,
+    IllegalAction,
+    Observation,
+    OptionError,
+    Outcome,
+    PlayerCountError,
+    Seat,
+    State,
+    competition_ranks,
+)
 
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)

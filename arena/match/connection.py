@@ -57,7 +57,10 @@ class Channel:
                  stderr_cap: int = ResourceLimits.output):
         self.process = process
         self._stderr_cap = stderr_cap
-        self._in, self._out, self._err = (pipe.fileno() for pipe in process.pipes())
+        popen = process.popen
+        assert popen.stdin and popen.stdout and popen.stderr, "a bot's three streams are pipes"
+        self._in, self._out, self._err = popen.stdin.fileno(), popen.stdout.fileno(), \
+            popen.stderr.fileno()
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._reader = protocol.FrameReader(frame_cap)
@@ -176,7 +179,7 @@ def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -
 def exchange(
     waiting: Mapping[Hashable, tuple[Channel, float | Deadline]],
     bystanders: Sequence[Channel] = (),
-    polls: "PollSet | None" = None,
+    polls: PollSet | None = None,
 ) -> dict[Hashable, tuple[dict[str, Any] | Fault, float]]:
     """Wait until every channel in ``waiting`` has sent one message or failed.
 

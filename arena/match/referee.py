@@ -37,20 +37,19 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
-from arena.match import audit as leak_audit
 from arena.botkit import protocol
 from arena.botkit.messages import Limits
-from arena.match import seeds
-from arena.plugins.botspec import BotSpec
-from arena.match.connection import Channel, PollSet
-from arena.records.faults import Fault, FaultKind, Stage
 from arena.game import DummyResult, Engine, Outcome, competition_ranks
+from arena.match import audit as leak_audit, seeds
+from arena.match.connection import Channel, PollSet
+from arena.match.session import Session, answers, bank_after
+from arena.plugins.botspec import BotSpec
 from arena.records import GameRecord, SeatRecord
+from arena.records.faults import Fault, FaultKind, Stage
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
-from arena.match.session import Session, answers, bank_after
 
 #: how long the referee waits for a move at most, in multiples of the time the
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
@@ -145,7 +144,7 @@ def play_match(
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
-    started: "Prestarted | None" = None,
+    started: Prestarted | None = None,
     linger: bool = False,
     on_fault: Callable[[int, int, Fault], None] | None = None,
 ) -> list[GameRecord]:
@@ -352,7 +351,7 @@ class _Match:
                 process.end(by=deadline)
 
     # -- one game ----------------------------------------------------------
-    def _sweep(self, seats: list["_SeatClock"], index_at: dict[int, int]) -> None:
+    def _sweep(self, seats: list[_SeatClock], index_at: dict[int, int]) -> None:
         """Fault every seat whose process broke while the referee was not
         asking it (a frame sent unasked, a crash): it is out of this game."""
         seat_of = {index: seat for seat, index in index_at.items()}

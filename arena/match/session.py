@@ -83,8 +83,17 @@ class Session:
     legal actions -- None for a ``hello`` -- and the seconds and bank it was
     given), and the judging of that answer."""
 
-    __slots__ = ("channel", "_clock", "_grace", "stage", "moves",
-                 "_deadline", "_legal", "_seconds", "_bank")
+    __slots__ = (
+        "_bank",
+        "_clock",
+        "_deadline",
+        "_grace",
+        "_legal",
+        "_seconds",
+        "channel",
+        "moves",
+        "stage",
+    )
 
     def __init__(self, channel: Channel, clock: ClockStart, grace: float):
         self.channel = channel
@@ -97,7 +106,7 @@ class Session:
         self._seconds = self._bank = 0.0
 
     # -- the conversation ----------------------------------------------------
-    def hello(self, message: messages.Hello, spent: float = 0.0) -> "Session":
+    def hello(self, message: messages.Hello, spent: float = 0.0) -> Session:
         """Ask for ``ready`` within the start-up limit the message carries
         (once: a session is one process), less the ``spent`` seconds of it
         the bot used already (a pre-started bot's CPU before its hello,
@@ -115,7 +124,7 @@ class Session:
         self.channel.send(message)
         self._sent(Stage.NEW_GAME, 0)
 
-    def act(self, message: messages.Act) -> "Session":
+    def act(self, message: messages.Act) -> Session:
         """Ask for a legal action, the move's clock starting now; the
         session, to wait on."""
         clock = message["clock"]

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 import trueskill
 
 from arena.ratings import thurstone
-from arena.results.store import StoredGame
 from arena.ratings.thurstone import FIXED, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
+from arena.results.store import StoredGame
 
 #: TrueSkill's parameters; the rated planner's match quality uses the package
 ENV = trueskill.TrueSkill(mu=thurstone.MU, sigma=thurstone.SIGMA, beta=thurstone.BETA,
@@ -248,9 +248,9 @@ class Rater:
                                                           **fitted.roles}.items()}
         return {
             "games": self.games, "last_id": self.last_id, "counts": dict(self.counts),
-            "evidence": {name: [[[list(w[0]), w[1]], [list(l[0]), l[1]], draw,
+            "evidence": {name: [[[list(w[0]), w[1]], [list(lost[0]), lost[1]], draw,
                                  [[d, n] for d, n in by_weight.items()]]
-                                for (w, l, draw), by_weight in evidence.counts.items()]
+                                for (w, lost, draw), by_weight in evidence.counts.items()]
                          for name, evidence in self.evidence.items()},
             "tallies": {name: {bot: [t.games, t.wins, t.score_sum, dict(t.faults)]
                                for bot, t in tallies.items()}
@@ -259,7 +259,7 @@ class Rater:
         }
 
     @classmethod
-    def from_state(cls, data: dict) -> "Rater":
+    def from_state(cls, data: dict) -> Rater:
         """The rater :meth:`state` described; every pool is refitted on first
         use, from the saved means (the same optimum as a fresh fit, within
         :func:`arena.ratings.thurstone.fit`'s tolerance)."""

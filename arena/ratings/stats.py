@@ -475,7 +475,7 @@ class Tally:
         return self.sums[:self._rows].astype("<f8").tobytes()
 
     @classmethod
-    def from_state(cls, data: dict, sums: bytes) -> "Tally":
+    def from_state(cls, data: dict, sums: bytes) -> Tally:
         """The tally :meth:`state` and :meth:`sums_bytes` described."""
         tally = cls()
         tally.games, tally.last_id = data["games"], data["last_id"]

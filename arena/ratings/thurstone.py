@@ -45,7 +45,7 @@ from statistics import NormalDist
 # the first to load numpy, as in the arena command.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 MU = 25.0
 SIGMA = 25.0 / 3
@@ -221,7 +221,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
 
     current, grad, hess = posterior(theta)
     iterations = 0
-    for iterations in range(1, max_iterations + 1):
+    for iterations in range(1, max_iterations + 1):  # noqa: B007 -- the count, read after
         gradient = design.T @ (w * grad) - precision * (theta - mean)
         negative_hessian = (design * (-w * hess)[:, None]).T @ design + np.diag(precision)
         step = np.linalg.solve(negative_hessian, gradient)

@@ -130,7 +130,7 @@ class BotCgroups:
                     f.write(str(value))
 
     @classmethod
-    def existing(cls, paths: list[str]) -> "BotCgroups":
+    def existing(cls, paths: list[str]) -> BotCgroups:
         """Groups made earlier (by a referee now dead), to kill and remove."""
         group = cls.__new__(cls)
         group.paths = list(paths)

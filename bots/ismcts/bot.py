@@ -17,10 +17,9 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena.botkit import Bot
-from engines import engine_for
-
 from bots.ismcts.knowledge import for_game
 from bots.ismcts.search import Search
+from engines import engine_for
 
 
 @dataclass(frozen=True)

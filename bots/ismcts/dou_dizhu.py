@@ -30,7 +30,6 @@ from functools import partial
 from typing import cast
 
 from arena.game import Action, Observation, State
-
 from bots.dou_dizhu import GreedyBot
 from bots.ismcts.knowledge import Knowledge, rank_rewards
 

@@ -24,9 +24,7 @@ import random
 from typing import cast
 
 from arena.game import Action, Outcome, State
-
-from bots.farm_hand import CounterBot
-from bots.farm_hand import seek as seek_card
+from bots.farm_hand import CounterBot, seek as seek_card
 from bots.ismcts.farm_hand_deals import decide
 from bots.ismcts.knowledge import Knowledge, random_rollout, rank_rewards
 from engines.farm_hand.cards import CARD_CODE, CARD_ID

@@ -37,10 +37,15 @@ import random
 import time
 
 from arena.game import Action, Observation
-
 from bots.farm_hand import seek
-from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, DECK_SIZE, round_score,
-                                     trick_winner)
+from engines.farm_hand.cards import (
+    CARD_ID,
+    CARD_NUMBER,
+    CARD_SUIT,
+    DECK_SIZE,
+    round_score,
+    trick_winner,
+)
 from engines.farm_hand.game import sample_hands
 
 #: deals solved per decision when the clock allows, and first (to time it)
@@ -62,7 +67,7 @@ class _Round:
     """The fixed facts of the round being solved, from the observation, and
     the monotonic deadline of the solve."""
 
-    __slots__ = ("me", "table", "points", "deadline")
+    __slots__ = ("deadline", "me", "points", "table")
 
     def __init__(self, observation: Observation, deadline: float):
         self.deadline = deadline
@@ -204,7 +209,7 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
     for card in _playable(hand, worlds[0][2]):
         rest = [other for other in hand if other != card]
         total = [0] * len(bids)
-        for (shown, over), group in _after(rnd, worlds, card).items():
+        for (_shown, over), group in _after(rnd, worlds, card).items():
             if over:
                 for index, bid in enumerate(bids):
                     total[index] += sum(round_score(bid, won[rnd.me], rnd.points)

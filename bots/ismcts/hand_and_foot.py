@@ -23,9 +23,8 @@ import random
 from typing import cast
 
 from arena.game import Action, State
-
-from bots.ismcts.knowledge import Knowledge, whose_turn
 from bots.hand_and_foot import BuilderBot
+from bots.ismcts.knowledge import Knowledge, whose_turn
 from engines.hand_and_foot.cards import VALUE, books, set_wilds
 
 #: rollout moves at most (a turn is rarely longer)

@@ -24,7 +24,6 @@ import random
 from typing import cast
 
 from arena.game import Action, State
-
 from bots.ismcts.knowledge import Knowledge, whose_turn
 from bots.ismcts.vegetables_weights import BIAS, WEIGHTS
 from bots.vegetables import PlannerBot, Terms, view_of

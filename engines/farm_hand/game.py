@@ -87,7 +87,7 @@ class FarmHand(Engine):
         state._deal()
         return state
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> "FarmHandState":
+    def sample_state(self, observation: Observation, rng: random.Random) -> FarmHandState:
         """Rebuild the state from ``observation``; the numbers of every card
         hidden from the seat are drawn at random among the cards it cannot
         have seen, each keeping its known suit (and a dummy's hand its order)."""

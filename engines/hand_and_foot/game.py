@@ -75,12 +75,24 @@ from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
 from typing import Any, cast
 
-from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
-                        Outcome, State)
-from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
-                                         RANK_VALUE, VALUE, books, can_go_out,
-                                         max_meld_value, meld_value, set_wilds, shuffle,
-                                         sort_cards, threshold)
+from arena.game import Engine, GameInfo, Observation, Option, OptionError, Outcome, State
+from engines.hand_and_foot.cards import (
+    DECK,
+    JOKER,
+    NATURAL_RANKS,
+    ORDER,
+    PENALTY,
+    RANK_VALUE,
+    VALUE,
+    books,
+    can_go_out,
+    max_meld_value,
+    meld_value,
+    set_wilds,
+    shuffle,
+    sort_cards,
+    threshold,
+)
 
 PLAYERS = (2, 4, 6, 8, 9)
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
@@ -421,7 +433,7 @@ class HandAndFootState(State):
                                      rng.random()))
             hand[out], place[index] = place[index], hand[out]
             hand.sort(key=_KEY)
-        for other, cards in enumerate(self._hands):
+        for cards in self._hands:
             cards.sort(key=_KEY)
 
     # ----------------------------------------------------------------- rounds
@@ -467,7 +479,7 @@ class HandAndFootState(State):
     def round_scores(self, goer: int | None = None) -> list[int]:
         """Each team's score for the round as it stands (``goer`` went out)."""
         result = []
-        for team, sets in enumerate(self._sets):
+        for sets in self._sets:
             clean, dirty = books(sets)
             result.append(500 * clean + 250 * dirty + _laid(sets))
         for seat in range(self.players):
@@ -806,9 +818,8 @@ class HandAndFootState(State):
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
-        if not self._melded[team]:
-            if _laid(self._sets[team]) >= self.threshold(team):
-                self._melded[team] = True
+        if not self._melded[team] and _laid(self._sets[team]) >= self.threshold(team):
+            self._melded[team] = True
         if not any(self._held[seat]):
             if self._in_foot[seat]:
                 self._end_round(seat)
