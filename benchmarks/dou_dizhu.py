@@ -55,6 +55,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 
@@ -234,20 +235,21 @@ def same_records(ref: str, games: int) -> None:
 
 
 def duplicate_match(deals: int, base_seed: int):
+    from arena.botkit import Bot
     from arena.botkit.inprocess import play_game
     from bots.dou_dizhu import GreedyBot
     from bots.random_bot import RandomBot
     from engines.dou_dizhu import DouDizhu
 
     engine = DouDizhu()
-    stats = {
+    stats: dict[str, Any] = {
         "games": 0, "draws": 0, "payoff": [],
         "landlord": [0, 0], "peasant": [0, 0],
         "landlord_payoff": 0.0, "peasant_payoff": 0.0,
     }
     for deal in range(deals):
         for seat in range(3):
-            bots = [RandomBot(), RandomBot(), RandomBot()]
+            bots: list[Bot] = [RandomBot(), RandomBot(), RandomBot()]
             bots[seat] = GreedyBot()
             outcome = play_game(engine, bots, base_seed + deal)
             stats["games"] += 1

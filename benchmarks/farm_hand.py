@@ -34,6 +34,7 @@ from pathlib import Path
 # after PYTHONPATH, which names the other checkout in a --baseline child
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
+from arena.botkit import Bot
 from arena.botkit.inprocess import play_game
 from bots.farm_hand import CounterBot
 from bots.random_bot import RandomBot
@@ -55,11 +56,13 @@ def playouts_per_second(players: int, games: int, seed: int) -> float:
 
 
 def versus_random(games: int) -> dict[str, float]:
-    bot_scores, wins, firsts, random_scores = [], 0, 0, []
+    bot_scores: list[float] = []
+    random_scores: list[float] = []
+    wins = firsts = 0
     start = time.perf_counter()
     for game in range(games):
         seat = game % 4
-        bots = [RandomBot() for _ in range(4)]
+        bots: list[Bot] = [RandomBot() for _ in range(4)]
         bots[seat] = CounterBot()
         outcome = play_game(ENGINE, bots, seed=game)
         bot_scores.append(outcome.scores[seat])

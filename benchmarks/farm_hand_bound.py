@@ -46,7 +46,7 @@ def every_deal(observation, cap: int):
     """Every table of hands consistent with the observation at a bid (the
     dummies' hands in their order), or None when there are more than ``cap``."""
     seat, own = observation["seat"], [CARD_ID[code] for code in observation["hand"]]
-    places = [[] for _ in SUIT_CARDS]   # per suit: (seat, index) of its hidden cards
+    places: list[list[tuple[int, int]]] = [[] for _ in SUIT_CARDS]   # per suit: (seat, index) of its hidden cards
     for other, suits in enumerate(observation["hand_suits"]):
         if other != seat:
             for index, suit in enumerate(suits):
@@ -59,10 +59,11 @@ def every_deal(observation, cap: int):
         choices.append(list(permutations([c for c in cards if c not in own], len(places[suit]))))
     tables = []
     for picked in product(*choices):
-        hands = [list(own) if other == seat else [None] * len(suits)
-                 for other, suits in enumerate(observation["hand_suits"])]
-        for suit, cards in enumerate(picked):
-            for (other, index), card in zip(places[suit], cards):
+        hands: list[list[int | None]] = [
+            list(own) if other == seat else [None] * len(suits)
+            for other, suits in enumerate(observation["hand_suits"])]
+        for suit, dealt in enumerate(picked):
+            for (other, index), card in zip(places[suit], dealt):
                 hands[other][index] = card
         tables.append(hands)
     return tables
@@ -84,7 +85,8 @@ def best(observation, legal, tables, points: int) -> float:
 
 def first_bids(seed: int) -> dict[int, tuple]:
     """Rounds 1-4's bid observations and legal bids of the solitaire game ``seed``."""
-    state, bids = engine_for("farm-hand").new_game(1, seed), {}
+    state = engine_for("farm-hand").new_game(1, seed)
+    bids: dict[int, tuple] = {}
     while state.to_act() and len(bids) < 4:
         observation = state.observation(0)
         if observation["phase"] == "bid":

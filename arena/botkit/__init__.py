@@ -25,7 +25,7 @@ from arena.botkit import protocol
 TYPE_CHECKING = False  # typing costs a bot's start-up ~10 ms: annotations only
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, BinaryIO
+    from typing import IO, Any
 
     from arena.botkit.messages import Action, Ready
 
@@ -90,7 +90,7 @@ def answer(bot: Bot, message: Mapping[str, Any]) -> Action:
             "action": bot.act(message["observation"], message["legal"], message["clock"])}
 
 
-def run(bot: Bot, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+def run(bot: Bot, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
     """Serve the referee until goodbye or end of input."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer

@@ -21,7 +21,7 @@ import msgpack
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, BinaryIO, Final
+    from typing import IO, Any, Final
 
     from arena.botkit.messages import Act, GameOver, Goodbye, Hello, Limits, NewGame
 
@@ -118,7 +118,7 @@ class FrameReader:
         return messages
 
 
-def read_message(stream: BinaryIO) -> dict[str, Any] | None:
+def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
     """Blocking read of one message (the bot side); None at end of stream."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
@@ -130,7 +130,7 @@ def read_message(stream: BinaryIO) -> dict[str, Any] | None:
     return decode(body)
 
 
-def write_message(stream: BinaryIO, message: Mapping[str, Any]) -> None:
+def write_message(stream: IO[bytes], message: Mapping[str, Any]) -> None:
     stream.write(encode(message))
     stream.flush()
 
