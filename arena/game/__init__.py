@@ -352,11 +352,7 @@ class State(ABC):
         back in front of it, so such an engine keeps working and is checked
         like every other (its own checks are then merely redundant)."""
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("apply")
-        if own is not None and cls._apply is State._apply:
-            # setattr: mypy refuses an assignment to a method
-            setattr(cls, "_apply", own)  # noqa: B010
-            setattr(cls, "apply", State.apply)  # noqa: B010
+        _adopt_old_override(cls, State, "apply")
 
     @abstractmethod
     def outcome(self) -> Outcome:
@@ -408,10 +404,7 @@ class Engine(ABC):
         That method becomes the class's ``_new_game`` (same arguments, now
         given resolved options) behind the base's ``new_game``."""
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("new_game")
-        if own is not None and cls._new_game is Engine._new_game:
-            setattr(cls, "_new_game", own)  # noqa: B010 -- as State's
-            setattr(cls, "new_game", Engine.new_game)  # noqa: B010
+        _adopt_old_override(cls, Engine, "new_game")
 
     @abstractmethod
     def sample_state(self, observation: Observation, rng: random.Random) -> State:
@@ -434,6 +427,17 @@ def replay(
     for actions in steps:
         state.apply({int(seat): action for seat, action in actions.items()})
     return state
+
+
+def _adopt_old_override(cls: type, base: type, name: str) -> None:
+    """Make a subclass written to the old contract, which overrides the public
+    method ``name`` itself (and not ``_name``), one of the new: its method
+    becomes ``_name`` and the base's checking ``name`` goes back in front."""
+    own = cls.__dict__.get(name)
+    hook = "_" + name
+    if own is not None and getattr(cls, hook) is getattr(base, hook):
+        setattr(cls, hook, own)
+        setattr(cls, name, getattr(base, name))
 
 
 __all__ = ["Action", "DummyResult", "Engine", "GameError", "GameInfo", "IllegalAction",
