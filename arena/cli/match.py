@@ -48,7 +48,8 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
     """Look up every bot and give each a distinct display name
     (``random``, ``random#2``, ...)."""
     registry = installed()
-    entrants, seen = [], {}
+    entrants: list[Entrant] = []
+    seen: dict[str, int] = {}
     for name in names:
         spec = registry.bot(name)
         if not spec.plays(game_id):
@@ -195,7 +196,7 @@ def match(
         secret = match_key(seed, key, results)
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError, BadKey,
             OSError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
     deals = match_deals(secret, games, bot, rotate, engine.info.teams)
@@ -205,7 +206,7 @@ def match(
             store = MatchStore(results, game, len(bot), options, [e.name for e in entrants],
                                deals)
         except StoreError as error:
-            raise fail(str(error))
+            raise fail(str(error)) from None
         if len(store.todo) < len(deals) and not as_json:
             typer.echo(f"{len(deals) - len(store.todo)} of {len(deals)} games already "
                        f"stored in {results}")
@@ -244,12 +245,13 @@ def _play_by_seating(engine, entrants, deals, options, limit: Limit, level: str,
     process meets a deal twice; ``on_game(record, deal index)`` as each
     ends.  The records, in deal order."""
     played: list[tuple[int, GameRecord]] = []
-    for _, group in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
-                            key=lambda d: d.seating):
-        group = list(group)
+    for _, seating_deals in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
+                                    key=lambda d: d.seating):
+        group = list(seating_deals)
         indices = iter(d.index for d in group)
         played += zip((d.index for d in group), play_match(
             engine, entrants, group, options, limit,
-            on_game=lambda record: on_game(record, next(indices)),
+            # called while play_match runs, within this iteration
+            on_game=lambda record: on_game(record, next(indices)),  # noqa: B023
             sandbox=level, audit=audit))
     return [record for _, record in sorted(played, key=lambda pair: pair[0])]

@@ -60,9 +60,9 @@ def sprt(
         level = choose_level(sandbox)
         secret = match_key(seed, key, None)
     except ValueError as error:     # includes an SPRT setting out of range, a bad key
-        raise fail(str(error))
+        raise fail(str(error)) from None
     except (UnknownName, GameError, BotSpecError, SandboxError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
     a, b = (Entrant(name, spec) for name, spec in zip(bot, specs))

@@ -51,10 +51,12 @@ class HookSpecs:
     @hookspec
     def register_games(self) -> list[Engine]:
         """Game engines (instances of :class:`arena.game.Engine`) this plugin adds."""
+        raise NotImplementedError  # a specification: pluggy calls the plugins' hooks
 
     @hookspec
     def register_bots(self) -> list[BotSpec]:
         """Bots (:class:`arena.plugins.botspec.BotSpec` launch specs) this plugin adds."""
+        raise NotImplementedError  # a specification, as register_games
 
 
 class UnknownName(LookupError):
@@ -145,7 +147,8 @@ def trusted(point: EntryPoint) -> bool:
 
 def sandboxed_distributions() -> list[str]:
     """Installed distributions whose plugins register in the plugin sandbox."""
-    return sorted({p.dist.name for p in entry_points(group=GROUP) if not trusted(p)})
+    return sorted({p.dist.name for p in entry_points(group=GROUP)
+                   if p.dist is not None and not trusted(p)})
 
 
 def load(points: list[EntryPoint] | None = None) -> Registry:
@@ -156,13 +159,13 @@ def load(points: list[EntryPoint] | None = None) -> Registry:
         points = list(entry_points(group=GROUP)) + list(entry_points(group=ENGINE_GROUP))
     untrusted: set[str] = set()
     for point in sorted(points, key=lambda p: p.name):
-        if not trusted(point):
+        if point.dist is not None and not trusted(point):
             untrusted.add(point.dist.name)
             continue
         try:
             module = point.load()
         except Exception as error:
-            dist = f" ({point.dist.name})" if getattr(point, "dist", None) else ""
+            dist = f" ({point.dist.name})" if point.dist is not None else ""
             registry.errors.append(f"plugin '{point.name}'{dist}: {one_line(error)}")
             continue
         registry.add_plugin(point.name, module)

@@ -67,6 +67,7 @@ class BotSpec:
         """The command line that starts this bot."""
         if self.entry is not None:
             return [sys.executable, "-m", "arena.botkit", self.entry]
+        assert self.command is not None, "a spec has an entry or a command"
         return list(self.command)
 
     @classmethod

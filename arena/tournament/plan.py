@@ -118,7 +118,7 @@ def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
     """For each block of ``match_deals`` deals, one item per seating playing
     every deal of the block in that seating: a bot process meets each deal
     once, and the block's items together replay each deal in every seating."""
-    items = []
+    items: list[MatchItem] = []
     seating_list = seatings(table, entry.seating)
     tag = f"/r{round_}" if tournament.format in (Format.SWISS, Format.RATED) else ""
     chunk = tournament.match_deals
@@ -238,7 +238,7 @@ class SwissPlanner(Planner):
 
     def estimate(self) -> int:
         total = 0
-        for entry, label, players in self.groups():
+        for entry, _label, players in self.groups():
             tables = max(1, len(entry.bots) // players)
             games = len(seatings(tuple(f"b{i}" for i in range(players)), entry.seating))
             total += tables * games * entry.deals * (self.tournament.rounds or 1)
@@ -382,7 +382,7 @@ class RatedPlanner(Planner):
         if len(candidates) > self.CANDIDATES:
             candidates = rng.sample(candidates, self.CANDIDATES)
         per_table = len(seatings(candidates[0], entry.seating)) if candidates else 1
-        tables = []
+        tables: list[tuple[str, ...]] = []
         busy: set[str] = set()
         budget_left = self.tournament.budget - played
         by_sigma = sorted(entry.bots, key=lambda bot: (-current[bot][1], bot))

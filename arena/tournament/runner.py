@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from arena.match import seeds
 from arena.ratings.rating import Rater
@@ -36,7 +36,7 @@ from arena.results.store import FILE_NAME, Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
-from arena.tournament.plan import MatchItem, Results, make_planner
+from arena.tournament.plan import MatchItem, Results, SwissPlanner, make_planner
 from arena.tournament.stopping import Enough, StopRule, Stopper
 
 log = logging.getLogger("arena.tournament")
@@ -239,14 +239,14 @@ class _GroupRatings:
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
     """The Swiss table of every group (``label/Np``) from the stored rounds.
     The planner deals nothing here, so any key serves."""
-    planner = make_planner(tournament, seeds.Key.from_public_seed(tournament.seed))
+    planner = SwissPlanner(tournament, seeds.Key.from_public_seed(tournament.seed))
     results = _results_view(store)
     return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
             for entry, label, players in planner.groups()}
 
 
 def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
-             finished: set[str]) -> list[MatchJob]:
+             finished: _Finished | set[str]) -> list[MatchJob]:
     """A job per item with the deals not stored yet (none for finished items)."""
     jobs = []
     for item in items:
@@ -366,6 +366,7 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
         completed = not summary.missing
     except Enough as stop:
         summary.stopped = str(stop)
+        assert store is not None, "the stopping rule is asked as the games are stored"
         store.set_meta("stopped", summary.stopped)
         log.info("stopped: %s", summary.stopped)
     except KeyboardInterrupt:

@@ -10,7 +10,7 @@ counted, so the decision is the one taken at that deal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from arena.records import GameRecord
@@ -30,7 +30,7 @@ class Outcome:
     test: SPRT
 
 
-def difference(records: list[GameRecord], a: str, b: str) -> float:
+def difference(records: Sequence[GameRecord], a: str, b: str) -> float:
     """A's mean place minus B's over the games of one deal (in the games where
     they play on different teams)."""
     gaps = []
