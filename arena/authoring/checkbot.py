@@ -35,7 +35,8 @@ from arena.botkit import messages, protocol
 from arena.game import Action, Engine, State
 from arena.match import seeds
 from arena.match.connection import Channel
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.deals import Deal
+from arena.match.referee import Entrant, Limit, play_match
 from arena.match.session import Session, bank_after
 from arena.plugins.botspec import ANY_GAME, BotSpec
 from arena.records import GameRecord

@@ -20,7 +20,8 @@ from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.cli.match import entrants_for, parse_options
 from arena.game import GameError
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.deals import Deal
+from arena.match.referee import Entrant, Limit, play_match
 from arena.plugins import UnknownName, installed
 from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.sandbox import SandboxError
