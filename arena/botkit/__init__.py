@@ -22,7 +22,7 @@ import sys
 
 from arena.botkit import protocol
 
-TYPE_CHECKING = False  # typing costs a bot's start-up ~10 ms: annotations only
+TYPE_CHECKING = False  # typing is a large part of a bot's start-up: annotations only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import IO, Any

@@ -57,8 +57,8 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-able dicts and lists, sharing nothing mutable
         with it -- what ``dataclasses.asdict`` gives, without its deep copy
-        of every immutable leaf (a move record has thousands: it cost
-        0.3 ms a game, made once in the worker and once for the store)."""
+        of every immutable leaf (a move record has thousands, and a game's
+        is made twice: in the worker and for the store)."""
         return {
             "game": self.game, "version": self.version, "options": _plain(self.options),
             "seed": self.seed, "players": self.players,
