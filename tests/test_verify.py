@@ -6,12 +6,12 @@ import random
 
 from arena.records import GameRecord, SeatRecord
 from arena.records.verify import problems
-from engines import engine_for
+from engines import unit_for
 
 
 def _played(game="farm-and-furious", players=2, seed=7):
     """A record as the referee would store it: random legal moves to the end."""
-    engine = engine_for(game)
+    engine = unit_for(game).engine
     state = engine.new_game(players, seed, None)
     rng = random.Random(seed)
     steps = []

@@ -16,7 +16,6 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-
 ANY_GAME = "*"
 COMMAND_PREFIX = "cmd:"
 #: programs whose first non-option argument is a script file to run
@@ -72,7 +71,7 @@ class BotSpec:
 
     @classmethod
     def from_command(cls, text: str, name: str | None = None,
-                     files: tuple[str, ...] = ()) -> "BotSpec":
+                     files: tuple[str, ...] = ()) -> BotSpec:
         """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here).
 
         A bot runs in a private working folder, so every argument naming an

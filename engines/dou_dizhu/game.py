@@ -41,14 +41,14 @@ from __future__ import annotations
 import _random
 import random
 
-from arena.game import TYPE_CHECKING, Engine, GameInfo, Outcome, State
+from arena.game import TYPE_CHECKING, Engine, GameInfo, GameUnit, Outcome, State
 
 if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
     from typing import Any
 
     from arena.game import Observation
 from engines.dou_dizhu import moves as M
-from engines.dou_dizhu.moves import NRANKS, UNIT
+from engines.dou_dizhu.moves import NRANKS, UNIT as RANK_UNIT
 
 DECK = tuple([r for r in range(13) for _ in range(4)] + [M.SMALL_JOKER, M.BIG_JOKER])
 DECK_COUNTS = tuple([4] * 13 + [1, 1])
@@ -73,9 +73,9 @@ _OUTCOMES: dict = {}
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-#: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
+#: the deck as packed units (``moves.UNIT[rank]``): a hand dealt from it packs by
 #: one ``sum`` of its slice
-_DECK_UNITS = tuple(UNIT[r] for r in DECK)
+_DECK_UNITS = tuple(RANK_UNIT[r] for r in DECK)
 
 
 def shuffled_deck(rng: random.Random, deck=DECK) -> list:
@@ -493,3 +493,9 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
         state._phase = PLAY
         state._turn = obs["to_act"]
     return state
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(DouDizhu(), encoding="engines.dou_dizhu.encoding:DouDizhuEncoding",
+                knowledge="bots.ismcts.dou_dizhu:KNOWLEDGE",
+                view="engines.dou_dizhu.view:DouDizhuView", rules="../../docs/games/dou-dizhu.md")
