@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup tournament test bench mutate clean
+.PHONY: setup tournament lint test bench mutate clean
 
 setup: $(STAMP)
 
@@ -35,7 +35,13 @@ $(STAMP): pyproject.toml
 tournament: $(STAMP)
 	$(BIN)/arena tournament tournaments/quick.toml
 
-test: $(STAMP)
+# the checkers (pyproject's [tool.ruff] and [tool.mypy]): lint, format, types
+lint: $(STAMP)
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -54,8 +54,8 @@ import random
 import statistics
 import sys
 import time
-
 from pathlib import Path
+from typing import Any
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 
@@ -75,8 +75,7 @@ def verdict(ratio: float) -> str:
 
 def random_playouts(games: int, base_seed: int) -> tuple[float, float]:
     """Games per second and mean steps per game."""
-    from engines.dou_dizhu import DouDizhu
-    from engines.dou_dizhu import moves as M
+    from engines.dou_dizhu import DouDizhu, moves as M
 
     engine = DouDizhu()
     M._LEAD_CACHE.clear()
@@ -106,9 +105,9 @@ def rlcard_playouts(games: int, base_seed: int) -> float | None:
     env = DoudizhuGame()  # one game object, reset by init_game, as RLCard's env uses it
     for game in range(games):
         env.np_random.seed(base_seed + game)
-        state, player = env.init_game()
+        state, _ = env.init_game()
         while not env.is_over():
-            state, player = env.step(rng.choice(state["actions"]))
+            state, _ = env.step(rng.choice(state["actions"]))
         env.judger.judge_payoffs(env.round.landlord_id, env.winner_id)  # as outcome() on ours
     return games / (time.process_time() - start)
 
@@ -236,20 +235,21 @@ def same_records(ref: str, games: int) -> None:
 
 
 def duplicate_match(deals: int, base_seed: int):
+    from arena.botkit import Bot
     from arena.botkit.inprocess import play_game
     from bots.dou_dizhu import GreedyBot
     from bots.random_bot import RandomBot
     from engines.dou_dizhu import DouDizhu
 
     engine = DouDizhu()
-    stats = {
+    stats: dict[str, Any] = {
         "games": 0, "draws": 0, "payoff": [],
         "landlord": [0, 0], "peasant": [0, 0],
         "landlord_payoff": 0.0, "peasant_payoff": 0.0,
     }
     for deal in range(deals):
         for seat in range(3):
-            bots = [RandomBot(), RandomBot(), RandomBot()]
+            bots: list[Bot] = [RandomBot(), RandomBot(), RandomBot()]
             bots[seat] = GreedyBot()
             outcome = play_game(engine, bots, base_seed + deal)
             stats["games"] += 1

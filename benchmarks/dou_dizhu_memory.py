@@ -22,7 +22,6 @@ import argparse
 import json
 import random
 import time
-from pathlib import Path
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 
@@ -33,8 +32,7 @@ def rss_kib() -> int:
 
 
 def measure(games: int) -> dict:
-    from engines.dou_dizhu import DouDizhu
-    from engines.dou_dizhu import moves as M
+    from engines.dou_dizhu import DouDizhu, moves as M
 
     engine = DouDizhu()
     rng = random.Random(7)

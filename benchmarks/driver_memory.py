@@ -28,7 +28,6 @@ import resource
 import shutil
 import tempfile
 import tracemalloc
-from pathlib import Path
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 

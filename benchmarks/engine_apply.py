@@ -29,7 +29,6 @@ import json
 import random
 import statistics
 import time
-from pathlib import Path
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 
@@ -93,7 +92,7 @@ def child() -> None:
 
     import arena
 
-    figures = {"tree": tree_of(arena)}
+    figures: dict[str, object] = {"tree": tree_of(arena)}
     for module, name, players, games, options in TABLES:
         engine = getattr(importlib.import_module(module), name)()
         recorded = positions(engine, players, games, options)

@@ -10,6 +10,7 @@ import statistics
 import sys
 import time
 
+from arena.botkit import Bot
 from arena.botkit.inprocess import play_game
 from bots.farm_and_furious import Racer
 from bots.random_bot import RandomBot
@@ -35,7 +36,7 @@ def racer_against_random(players: int, games: int) -> tuple[float, float]:
     wins, ranks = 0, 0
     for game in range(games):
         seat = game % players
-        bots = [RandomBot() for _ in range(players)]
+        bots: list[Bot] = [RandomBot() for _ in range(players)]
         bots[seat] = Racer()
         outcome = play_game(ENGINE, bots, seed=game)
         wins += outcome.ranks[seat] == 1

@@ -34,12 +34,12 @@ from pathlib import Path
 # after PYTHONPATH, which names the other checkout in a --baseline child
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from arena.botkit.inprocess import play_game  # noqa: E402
-from bots.farm_hand import CounterBot  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
-from engines.farm_hand import FarmHand  # noqa: E402
-
-from support.baseline import ROOT, run_child, tree_of, worktree  # noqa: E402
+from arena.botkit import Bot
+from arena.botkit.inprocess import play_game
+from bots.farm_hand import CounterBot
+from bots.random_bot import RandomBot
+from engines.farm_hand import FarmHand
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 ENGINE = FarmHand()
 
@@ -56,11 +56,13 @@ def playouts_per_second(players: int, games: int, seed: int) -> float:
 
 
 def versus_random(games: int) -> dict[str, float]:
-    bot_scores, wins, firsts, random_scores = [], 0, 0, []
+    bot_scores: list[float] = []
+    random_scores: list[float] = []
+    wins = firsts = 0
     start = time.perf_counter()
     for game in range(games):
         seat = game % 4
-        bots = [RandomBot() for _ in range(4)]
+        bots: list[Bot] = [RandomBot() for _ in range(4)]
         bots[seat] = CounterBot()
         outcome = play_game(ENGINE, bots, seed=game)
         bot_scores.append(outcome.scores[seat])

@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.ismcts import farm_hand_deals as deals  # noqa: E402
-from engines import unit_for  # noqa: E402
-from engines.farm_hand.cards import CARD_ID, SUIT_CARDS, SUIT_INDEX  # noqa: E402
-from engines.farm_hand.game import sample_hands  # noqa: E402
+from bots.ismcts import farm_hand_deals as deals
+from engines import unit_for
+from engines.farm_hand.cards import CARD_ID, SUIT_CARDS, SUIT_INDEX
+from engines.farm_hand.game import sample_hands
 
 #: an exact bid's score when the chance of one is what is maximised (a miss
 #: costs at most 6, so the chance is read to within 6 / EXACT)
@@ -46,7 +46,7 @@ def every_deal(observation, cap: int):
     """Every table of hands consistent with the observation at a bid (the
     dummies' hands in their order), or None when there are more than ``cap``."""
     seat, own = observation["seat"], [CARD_ID[code] for code in observation["hand"]]
-    places = [[] for _ in SUIT_CARDS]   # per suit: (seat, index) of its hidden cards
+    places: list[list[tuple[int, int]]] = [[] for _ in SUIT_CARDS]   # per suit: (seat, index) of its hidden cards
     for other, suits in enumerate(observation["hand_suits"]):
         if other != seat:
             for index, suit in enumerate(suits):
@@ -59,10 +59,11 @@ def every_deal(observation, cap: int):
         choices.append(list(permutations([c for c in cards if c not in own], len(places[suit]))))
     tables = []
     for picked in product(*choices):
-        hands = [list(own) if other == seat else [None] * len(suits)
-                 for other, suits in enumerate(observation["hand_suits"])]
-        for suit, cards in enumerate(picked):
-            for (other, index), card in zip(places[suit], cards):
+        hands: list[list[int | None]] = [
+            list(own) if other == seat else [None] * len(suits)
+            for other, suits in enumerate(observation["hand_suits"])]
+        for suit, dealt in enumerate(picked):
+            for (other, index), card in zip(places[suit], dealt):
                 hands[other][index] = card
         tables.append(hands)
     return tables
@@ -84,7 +85,8 @@ def best(observation, legal, tables, points: int) -> float:
 
 def first_bids(seed: int) -> dict[int, tuple]:
     """Rounds 1-4's bid observations and legal bids of the solitaire game ``seed``."""
-    state, bids = unit_for("farm-hand").engine.new_game(1, seed), {}
+    state = unit_for("farm-hand").engine.new_game(1, seed)
+    bids: dict[int, tuple] = {}
     while state.to_act() and len(bids) < 4:
         observation = state.observation(0)
         if observation["phase"] == "bid":

@@ -34,7 +34,6 @@ import json
 import random
 import statistics
 import time
-from pathlib import Path
 
 from support.baseline import ROOT, run_child, tree_of, worktree
 

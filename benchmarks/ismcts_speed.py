@@ -24,13 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.plugins import installed  # noqa: E402
-from bots.ismcts.knowledge import for_game  # noqa: E402
-from bots.ismcts.search import Search  # noqa: E402
+from arena.plugins import installed
+from bots.ismcts.knowledge import for_game
+from bots.ismcts.search import Search
 
 #: (game, players, options): the two-seat table where there is one
-TABLES = [("farm-and-furious", 2, {}), ("dou-dizhu", 3, {}), ("farm-hand", 3, {}),
-          ("vegetables", 2, {}), ("hand-and-foot", 2, {})]
+TABLES: list[tuple[str, int, dict[str, object]]] = [
+    ("farm-and-furious", 2, {}), ("dou-dizhu", 3, {}), ("farm-hand", 3, {}), ("vegetables", 2, {}),
+    ("hand-and-foot", 2, {})]
 
 
 def mid_game(engine, players, options, seed):

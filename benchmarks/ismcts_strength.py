@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.botkit import load  # noqa: E402
-from arena.botkit.inprocess import UNTIMED, play_game  # noqa: E402
-from arena.plugins import installed  # noqa: E402
-from bots.ismcts.bot import IsmctsBot  # noqa: E402
+from arena.botkit import load
+from arena.botkit.inprocess import UNTIMED, play_game
+from arena.plugins import installed
+from bots.ismcts.bot import IsmctsBot
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,9 @@ def play_deal(table: Table, deal: int, settings: dict) -> dict[str, float]:
     registry = installed()
     engine = registry.engine(table.game)
     rival = registry.bot(table.rival).entry
-    figures = {"first": [], "score": [], "rank": [], "mine": []}
+    if rival is None:
+        raise SystemExit(f"{table.rival}: not a Python bot of this tree")
+    figures: dict[str, list[float]] = {"first": [], "score": [], "rank": [], "mine": []}
     for mine in table.seatings():
         bots = [ismcts(settings) if me else load(rival) for me in mine]
         outcome = play_game(engine, bots, seed=deal, options=dict(table.options))

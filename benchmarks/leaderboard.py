@@ -37,18 +37,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.ratings import stats  # noqa: E402
-from arena.results.store import Store  # noqa: E402
-from tournament import fill_store  # noqa: E402  (the tournament benchmark's synthetic store)
-from arena.presentation.leaderboard import ratings  # noqa: E402
-from arena.results.store import StoredGame  # noqa: E402
+from tournament import fill_store
+
+from arena.presentation.leaderboard import ratings
+from arena.ratings import stats
+from arena.results.store import (
+    Store,
+    StoredGame,
+)
 
 
 def synthetic(games: int, bots: int = 10, seed: int = 1) -> list[StoredGame]:
     rng = random.Random(seed)
     names = [f"bot{i}" for i in range(bots)]
     strength = {name: rng.gauss(0, 1) for name in names}
-    result = []
+    result: list[StoredGame] = []
     for k in range(0, games, 2):
         a, b = rng.sample(names, 2)
         luck = rng.gauss(0, 1)
@@ -116,13 +119,14 @@ def cli_figures(count: int, repeats: int) -> None:
         fill_store(str(saved), count)
         first = cli_seconds(str(saved))
         cli_seconds(str(saved), "--format", "html")        # the charted document cached too
-        again, grown, charted, floor = [], [], [], []
+        runs: dict[str, list[float]] = {"again": [], "grown": [], "charted": [], "floor": []}
         for _ in range(repeats):                           # interleaved
-            again.append(cli_seconds(str(saved)))
-            grown.append(grown_seconds(saved, work, count // 100))
-            charted.append(grown_seconds(saved, work, count // 100, "--format", "html"))
-            floor.append(floor_seconds())
-    again, grown, charted, floor = (statistics.median(x) for x in (again, grown, charted, floor))
+            runs["again"].append(cli_seconds(str(saved)))
+            runs["grown"].append(grown_seconds(saved, work, count // 100))
+            runs["charted"].append(grown_seconds(saved, work, count // 100, "--format", "html"))
+            runs["floor"].append(floor_seconds())
+    again, grown, charted, floor = (statistics.median(runs[name])
+                                    for name in ("again", "grown", "charted", "floor"))
     print(f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each, "
           f"medians of {repeats} (goal: <= 1 s after the first):")
     print(f"  first look, from scratch (the baseline):     {first:6.2f} s")

@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.plugins import installed  # noqa: E402
-from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match  # noqa: E402
-from arena.sandbox import BotProcess  # noqa: E402
-from arena.sandbox.layers import choose_level, strict_available  # noqa: E402
-from arena.sandbox.usage import waited  # noqa: E402
+from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.plugins import installed
+from arena.sandbox import BotProcess
+from arena.sandbox.layers import choose_level, strict_available
+from arena.sandbox.usage import waited
 
 THINKER = Path(__file__).resolve().parents[1] / "tests" / "bots" / "thinker.py"
 SPIN = "import time\nwhile True: time.sleep(0.001)"

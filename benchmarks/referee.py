@@ -47,11 +47,16 @@ import math
 import os
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
+from unittest import mock
 
 from support.baseline import ROOT, child_command, python_for, tree_of, worktree
+from support.wire import LIMITS, pipes
+
+if TYPE_CHECKING:
+    from arena.game import Engine
 
 GAME = "vegetables"
 LEVELS = ("none", "basic", "strict")
@@ -88,8 +93,8 @@ class _Timed:
 def measure(level: str, pinned: bool, games: int) -> dict:
     """Microseconds per answer: the referee's (engine and start-up left out)
     and the bare pipe's, on the same frames."""
-    from arena.match import connection, referee
     from arena.botkit import protocol
+    from arena.match import connection, referee
     from arena.plugins import installed
 
     if pinned:
@@ -97,7 +102,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
     registry = installed()
     spec = registry.bot("random")
     engine_time = [0.0, 0.0]
-    engine = _Timed(registry.engine(GAME), engine_time)
+    engine = cast("Engine", _Timed(registry.engine(GAME), engine_time))  # forwards to one
     frames: list[tuple[int, bytes, bool]] = []        # (bot, frame, answer owed)
     bots: dict[int, int] = {}
     send = connection.Channel.send
@@ -121,16 +126,13 @@ def measure(level: str, pinned: bool, games: int) -> dict:
                 spent[1] += time.process_time() - cpu
         return timed
 
-    connection.Channel.send = recording
-    referee._Match._start, referee._Match.play = timing(start, starting), timing(play, playing)
-    try:
+    with mock.patch.object(connection.Channel, "send", recording), \
+            mock.patch.object(referee._Match, "_start", timing(start, starting)), \
+            mock.patch.object(referee._Match, "play", timing(play, playing)):
         entrants = [referee.Entrant("a", spec), referee.Entrant("b", spec)]
         deals = [referee.Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
         records = referee.play_match(engine, entrants, deals, limit=referee.Limit(move=5.0),
                                      sandbox=level)
-    finally:
-        connection.Channel.send = send
-        referee._Match._start, referee._Match.play = start, play
     faults = [seat.fault for record in records for seat in record.seats if seat.fault]
     if faults or len(bots) != 2:
         raise SystemExit(f"the referee run went wrong: faults {faults[:3]}, {len(bots)} bots")
@@ -160,8 +162,9 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
         return math.nan                 # an older tree, without this clock
     process = BotProcess(argv, level=level)
     try:
-        protocol.write_message(process.popen.stdin, protocol.hello(GAME, {}, 2, 1, {}))
-        protocol.read_message(process.popen.stdout)
+        stdin, stdout = pipes(process.popen)
+        protocol.write_message(stdin, protocol.hello(GAME, {}, 2, 1, LIMITS))
+        protocol.read_message(stdout)
         figures = []
         for _ in range(5):
             began = time.perf_counter()
@@ -181,28 +184,30 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
 
     children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 for _ in range(2)]
+    streams = [pipes(child) for child in children]
     try:
         hellos = [index for index, (_, frame, _) in enumerate(frames)
                   if protocol.FrameReader().feed(frame)[0]["type"] == "hello"]
         for index in hellos:
             bot, frame, _ = frames[index]
-            children[bot].stdin.write(frame)
-            children[bot].stdin.flush()
-            protocol.read_message(children[bot].stdout)
+            stdin, stdout = streams[bot]
+            stdin.write(frame)
+            stdin.flush()
+            protocol.read_message(stdout)
         skip = set(hellos)
         started, cpu = time.perf_counter(), time.process_time()
         for index, (bot, frame, owed) in enumerate(frames):
             if index in skip:
                 continue
-            child = children[bot]
-            child.stdin.write(frame)
-            child.stdin.flush()
+            stdin, stdout = streams[bot]
+            stdin.write(frame)
+            stdin.flush()
             if owed:
-                protocol.read_message(child.stdout)
+                protocol.read_message(stdout)
         return time.perf_counter() - started, time.process_time() - cpu
     finally:
-        for child in children:
-            child.stdin.close()
+        for child, (stdin, _) in zip(children, streams):
+            stdin.close()
             child.wait()
 
 
@@ -226,27 +231,30 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
     children = [BotProcess(argv, level=level) for _ in range(2)]
     try:
         readers = [protocol.FrameReader() for _ in children]
+        fds = [tuple(pipe.fileno() for pipe in pipes(child.popen)) for child in children]
         polls = []
-        for child in children:
+        for _, stdout in fds:
             poll = select.poll()
-            poll.register(child.popen.stdout.fileno(), select.POLLIN)
+            poll.register(stdout, select.POLLIN)
             polls.append(poll)
         started = None
         for bot, message, owed in messages:
             if started is None and message["type"] != "hello":
                 started, cpu = time.perf_counter(), time.process_time()
             child = children[bot]
-            os.write(child.popen.stdin.fileno(), protocol.encode(message))
+            os.write(fds[bot][0], protocol.encode(message))
             if not owed:
                 continue
             clock = referee._MoveDeadline(child, 5.0, 0.05)
             answers: list = []
             while not answers:
                 polls[bot].poll(5000)
-                answers = readers[bot].feed(os.read(child.popen.stdout.fileno(), 65536))
+                answers = readers[bot].feed(os.read(fds[bot][1], 65536))
             clock.charged(time.monotonic())
             if message["type"] == "act" and answers[0].get("action") not in message["legal"]:
                 raise SystemExit(f"floor replay: an illegal answer {answers[0]}")
+        if started is None:
+            raise SystemExit("floor replay: no move after the hellos")
         return time.perf_counter() - started, time.process_time() - cpu
     finally:
         for child in children:

@@ -16,18 +16,19 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
-from arena.botkit import protocol
-from arena.plugins.botspec import BotSpec
 from arena import DISTRIBUTION, plugins
-from arena.plugins import sandboxed as plugin_sandbox
-from arena.plugins import installed
+from arena.botkit import protocol
+from arena.plugins import installed, sandboxed as plugin_sandbox
+from arena.plugins.botspec import BotSpec
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
+from support.wire import LIMITS, pipes
 
 ARGV = BotSpec("random", entry="bots.random_bot:RandomBot").argv()
 HELLO = protocol.hello("farm-and-furious", {"rooster": False, "track_length": 20,
-                                            "max_turns": 200}, 2, 1, {})
+                                            "max_turns": 200}, 2, 1, LIMITS)
 
 
 class Plain:
@@ -41,9 +42,13 @@ class Plain:
         self.popen.wait()
 
 
-def ask(process, message) -> dict:
-    protocol.write_message(process.popen.stdin, message)
-    return protocol.read_message(process.popen.stdout)
+def ask(process, message) -> dict[str, Any]:
+    stdin, stdout = pipes(process.popen)
+    protocol.write_message(stdin, message)
+    reply = protocol.read_message(stdout)
+    if reply is None:
+        raise SystemExit("the bot closed its output instead of answering")
+    return reply
 
 
 def start(level: str | None):
@@ -89,7 +94,7 @@ def end_ms(level: str, repeats: int) -> tuple[float, float, float]:
         for how in figures:
             process = start(level)
             ask(process, HELLO)
-            protocol.write_message(process.popen.stdin, {"type": "goodbye"})
+            protocol.write_message(pipes(process.popen)[0], {"type": "goodbye"})
             began = time.perf_counter()
             if how == "kill":
                 process.kill()
@@ -99,7 +104,8 @@ def end_ms(level: str, repeats: int) -> tuple[float, float, float]:
                 process.end(by=time.monotonic() + 0.2)   # as the referee's close
             figures[how].append((time.perf_counter() - began) * 1000)
             UNDERTAKER.drain()
-    return tuple(statistics.median(figures[how]) for how in ("kill", "end", "fault"))
+    kill, end, fault = (statistics.median(figures[how]) for how in ("kill", "end", "fault"))
+    return kill, end, fault
 
 
 def round_trip_us(level: str | None, moves: int) -> float:
@@ -133,15 +139,15 @@ def main() -> None:
         print(f"ending a strict bot, on the caller's path, median of {repeats}: all of it here "
               f"{kill:.1f} ms, after goodbye handed to the background {end:.2f} ms (goal <= 1 ms), "
               f"a faulted one stopped at once {fault:.2f} ms")
-        runs = {None: [], "strict": []}
+        runs: dict[str | None, list[float]] = {None: [], "strict": []}
         for _ in range(5):  # alternate, so drift in machine load hits both alike
-            for level in runs:
-                runs[level].append(round_trip_us(level, moves))
+            for sandbox in runs:
+                runs[sandbox].append(round_trip_us(sandbox, moves))
         bare, strict = statistics.median(runs[None]), statistics.median(runs["strict"])
         print(f"per-move round trip, median of 5 x {moves} moves: plain {bare:.1f} us, "
               f"strict {strict:.1f} us, x{strict / bare:.2f}")
 
-    discovery = {"here": [], "sandboxed": []}
+    discovery: dict[str, list[float]] = {"here": [], "sandboxed": []}
     for _ in range(repeats):
         for how in discovery:
             began = time.perf_counter()

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 from support.baseline import ROOT, child_command, worktree
 
@@ -66,7 +67,13 @@ def commit(folder: str, games: int) -> None:
     store.close()
 
 
-def _child(tree: Path, folder: str, games: int) -> subprocess.Popen:
+def _lines(child: subprocess.Popen[str]) -> IO[str]:
+    """What the child prints (it is started with its stdout a pipe)."""
+    assert child.stdout is not None, "started without a pipe"
+    return child.stdout
+
+
+def _child(tree: Path, folder: str, games: int) -> subprocess.Popen[str]:
     return subprocess.Popen(child_command(sys.executable, __file__, folder, games), cwd=tree,
                             env={**os.environ, "PYTHONPATH": str(tree)},
                             stdout=subprocess.PIPE, text=True)
@@ -77,7 +84,7 @@ def commit_time(tree: Path, scratch: Path, games: int) -> float:
     folder = tempfile.mkdtemp(dir=scratch)
     try:
         child = _child(tree, folder, games)
-        times = [float(line.split()[1]) for line in child.stdout]
+        times = [float(line.split()[1]) for line in _lines(child)]
         if child.wait() != 0 or len(times) != games:
             raise SystemExit(f"{tree}: the committing child failed")
         return statistics.median(times)
@@ -94,12 +101,13 @@ def lost_on_kill(tree: Path, scratch: Path, after: int) -> tuple[int, int]:
     try:
         child = _child(tree, folder, after * 100)
         reported = []
-        for line in child.stdout:
+        lines = _lines(child)
+        for line in lines:
             reported.append(int(line.split()[0]))
             if len(reported) >= after:
                 os.kill(child.pid, signal.SIGKILL)
                 break
-        reported += [int(line.split()[0]) for line in child.stdout]    # what was in the pipe
+        reported += [int(line.split()[0]) for line in lines]    # what was in the pipe
         child.wait()
         with Store(folder, create=False) as store:
             stored = {game.index for game in store.games()}

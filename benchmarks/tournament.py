@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import math
+import os
 import random
 import re
 import resource
@@ -34,6 +34,8 @@ import tomllib
 import zlib
 from collections import Counter
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,13 +45,14 @@ from arena.ratings.rating import compute  # noqa: E402
 from arena.results.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
 from support.baseline import python_for, worktree  # noqa: E402
+from support.wire import LIMITS, pipes  # noqa: E402
 
 
 def installed_part(path: Path, registry, deals: int | None):
     """The tournament file, without the games and bots not installed here."""
     data = tomllib.loads(path.read_text())
-    left_out = []
-    games = []
+    left_out: list[object] = []
+    games: list[object] = []
     for entry in data["games"]:
         game_id = entry["id"] if isinstance(entry, dict) else entry
         (games if game_id in registry.games else left_out).append(entry)
@@ -113,7 +116,7 @@ def cores_obtained(processes: int, seconds: float = 2.0) -> float:
 
 # -- another checkout, side by side -------------------------------------------------
 
-def cli_rate(tree: Path, text: str, workers: int) -> dict[str, float]:
+def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
     """One ``arena tournament`` of ``tree`` on the tournament ``text``: the
     games played and seconds taken (as the run itself reports them), the CPU
     seconds of the whole run (driver, workers, bots) and the seconds its bots
@@ -192,9 +195,9 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
     for name, values in runs.items():
         rates[name] = statistics.median(v["games"] / v["seconds"] for v in values)
         cpu[name] = statistics.median(v["cpu"] / v["games"] for v in values)
-        each = ", ".join(f"{v['games'] / v['seconds']:.1f}" for v in values)
+        per_run = ", ".join(f"{v['games'] / v['seconds']:.1f}" for v in values)
         print(f"    {name:9}: {values[0]['games']} games, {rates[name]:6.2f} games/s "
-              f"({each}), "
+              f"({per_run}), "
               f"{cpu[name] * 1000:5.1f} ms CPU per game")
     print(f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f} games/s, "
           f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game")
@@ -331,11 +334,12 @@ def starts_child(entry: str, level: str, count: int) -> None:
         argv = [sys.executable, "-I", "-S", "-c", _BARE_CODE.format(ready=ready)]
     else:
         argv = BotSpec("measured", entry=entry).argv()
-    hello = protocol.hello("farm-and-furious", {}, 2, 1, {})
+    hello = protocol.hello("farm-and-furious", {}, 2, 1, LIMITS)
     for _ in range(count):
         process = BotProcess(argv, level=level)
-        protocol.write_message(process.popen.stdin, hello)
-        if protocol.read_message(process.popen.stdout) is None:
+        stdin, stdout = pipes(process.popen)
+        protocol.write_message(stdin, hello)
+        if protocol.read_message(stdout) is None:
             raise SystemExit(f"{entry}: no answer to hello")
         process.kill()
 
@@ -346,21 +350,18 @@ def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
     plan played in this process through the bot kit's dispatch
     (:func:`arena.botkit.inprocess.play_game`), which is what any arena must pay
     however lean its referee."""
-    from arena.botkit import inprocess
-    from arena.botkit import load
+    from arena.botkit import answer, inprocess, load
 
     _, items, entries = _planned(path, deals)
     registry = installed()
     games = 0
     answers = [0]
-    handle = inprocess.handle
 
-    def counted(bot, message):  # every question play_game asks a bot goes through here
-        answers[0] += message["type"] == "act"
-        return handle(bot, message)
+    def counted(bot, message):  # every act play_game sends a bot goes through here
+        answers[0] += 1
+        return answer(bot, message)
 
-    inprocess.handle = counted
-    try:
+    with mock.patch.object(inprocess, "answer", counted):
         started = time.process_time()
         for item in items:
             engine = registry.engine(item.game)
@@ -369,8 +370,6 @@ def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
                                     seed=deal.seed, options=item.options)
                 games += 1
         used = time.process_time() - started
-    finally:
-        inprocess.handle = handle
     return used / games, answers[0] / games
 
 
@@ -397,8 +396,9 @@ def synthetic_game(rng: random.Random):
     if kind == 0:                     # farm-and-furious, free-for-all 2-5
         n = rng.randint(2, 5)
         bots = rng.sample(BOTS, n)
-        scores = [rng.randint(0, 20) for _ in range(n)]
-        teams, dummies, game = list(range(n)), [], "farm-and-furious"
+        scores: list[float] = [rng.randint(0, 20) for _ in range(n)]
+        dummies: list[list[Any]] = []
+        teams, game = list(range(n)), "farm-and-furious"
     elif kind == 1:                   # dou-dizhu: landlord vs two peasants
         bots = rng.sample(BOTS, 3)
         lord = rng.randrange(3)
@@ -425,7 +425,7 @@ def synthetic_game(rng: random.Random):
     everyone = scores + [d[1] for d in dummies]
     ordered = sorted(everyone, reverse=True)
     ranks = [ordered.index(s) + 1 for s in everyone]
-    faults = [None] * len(bots)
+    faults: list[str | None] = [None] * len(bots)
     if rng.random() < 0.02:
         faults[rng.randrange(len(bots))] = rng.choice(["timeout", "crash", "illegal"])
     return game, bots, scores, ranks[:len(bots)], teams, faults, \

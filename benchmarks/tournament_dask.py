@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from arena.plugins import installed  # noqa: E402
 from tournament import games_per_second, installed_part  # noqa: E402  (benchmarks/tournament.py)
+
+from arena.plugins import installed  # noqa: E402
 
 
 def cluster_start(workers: int) -> float:

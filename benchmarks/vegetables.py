@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.botkit.inprocess import play_game  # noqa: E402
-from bots.random_bot import RandomBot  # noqa: E402
-from bots.vegetables import PlannerBot  # noqa: E402
-from engines.vegetables import Vegetables  # noqa: E402
+from arena.botkit.inprocess import play_game
+from bots.random_bot import RandomBot
+from bots.vegetables import PlannerBot
+from engines.vegetables import Vegetables
 
 ENGINE = Vegetables()
 
@@ -33,7 +33,7 @@ ENGINE = Vegetables()
 def random_playouts(games: int, seed: int):
     rng = random.Random(seed)
     turns = decisions = 0
-    ends = collections.Counter()
+    ends: collections.Counter[str] = collections.Counter()
     start = time.perf_counter()
     for index in range(games):
         state = ENGINE.new_game(2, seed * 100_003 + index)
@@ -68,7 +68,7 @@ def bot_vs_random(games: int, seed: int):
     wins = draws = losses = 0
     margins = []
     mine = theirs = 0.0
-    ends = collections.Counter()
+    ends: collections.Counter[str] = collections.Counter()
     lengths = []
     start = time.perf_counter()
     for index in range(games):
@@ -111,7 +111,7 @@ def main() -> None:
     rate = statistics.median(run[0] for run in runs)
     turns = statistics.median(run[1] for run in runs)
     decisions = statistics.median(run[2] for run in runs)
-    ends = sum((run[3] for run in runs), collections.Counter())
+    ends: collections.Counter[str] = sum((run[3] for run in runs), collections.Counter())
     print(f"random playouts/s: {rate:.0f} (median of {repeats} x {playout_games} games)")
     print(f"mean game length (random vs random): {turns:.1f} turns, {decisions:.1f} decisions")
     total = sum(ends.values())

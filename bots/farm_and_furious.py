@@ -14,9 +14,14 @@ import itertools
 
 from arena.botkit import Bot
 from engines.farm_and_furious.game import (
-    BASE_HAND, DOG, DUCKLING, HEN, RABBIT, ROOSTER, WHISTLE,
+    BASE_HAND,
+    DOG,
+    DUCKLING,
+    HEN,
+    RABBIT,
+    ROOSTER,
+    WHISTLE,
 )
-
 
 
 def whistle_threshold(players: int) -> float:

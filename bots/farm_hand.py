@@ -28,8 +28,14 @@ from __future__ import annotations
 import _random
 
 from arena.botkit import Bot
-from engines.farm_hand.cards import (CARD_CODE, CARD_ID, CARD_NUMBER, CARD_SUIT, round_score,
-                                     trick_winner)
+from engines.farm_hand.cards import (
+    CARD_CODE,
+    CARD_ID,
+    CARD_NUMBER,
+    CARD_SUIT,
+    round_score,
+    trick_winner,
+)
 from engines.farm_hand.game import sample_hands
 
 

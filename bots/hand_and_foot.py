@@ -19,7 +19,6 @@ It sees only its observation and the legal actions.  Each decision:
 
 from __future__ import annotations
 
-
 from arena.botkit import Bot
 from engines.hand_and_foot.cards import JOKER, PENALTY, RANK_VALUE, VALUE, books
 
@@ -178,7 +177,7 @@ class BuilderBot(Bot):
                 continue
             if len(cards) >= 7 and _wilds(cards):
                 continue  # already a dirty book: wilds are better elsewhere
-            useful = _wilds(cards) > 0 and len(cards) >= 4 or (
+            useful = (_wilds(cards) > 0 and len(cards) >= 4) or (
                 not dirty and len(cards) >= 5) or (in_foot and len(hand) <= 3)
             if useful:
                 key = (len(cards), action.endswith(":2"))
@@ -186,7 +185,7 @@ class BuilderBot(Bot):
                     best = (key, action)
         if best:
             return best[1]
-        if wild_news and (len(hand) <= 4 or in_foot and len(hand) <= 6):
+        if wild_news and (len(hand) <= 4 or (in_foot and len(hand) <= 6)):
             return max(wild_news, key=lambda a: (a.endswith(":2"), RANK_VALUE[a.split(":")[1]]))
         return None
 

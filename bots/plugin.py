@@ -3,8 +3,8 @@
 Only launch specs live here: importing this module never imports bot code.
 """
 
-from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
+from arena.plugins.botspec import BotSpec
 
 
 @hookimpl

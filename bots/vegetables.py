@@ -39,11 +39,40 @@ MINE, OPP, UNKNOWN, ELSEWHERE = 0, 1, 2, 3
 class View:
     """What the bot knows, as small mutable arrays (cheap to copy)."""
 
-    __slots__ = ("tops", "hand", "grounds", "opp_grounds", "silos", "tractors",
-                 "opp_tractors", "opp_locked", "loc", "score", "opp_score",
-                 "q_mid", "q_high", "wells", "grounds_played")
+    __slots__ = (
+        "grounds",
+        "grounds_played",
+        "hand",
+        "loc",
+        "opp_grounds",
+        "opp_locked",
+        "opp_score",
+        "opp_tractors",
+        "q_high",
+        "q_mid",
+        "score",
+        "silos",
+        "tops",
+        "tractors",
+        "wells",
+    )
+    tops: list[int]  # per stack, the number on top (0: empty)
+    hand: list[int]  # cards as indices (engines.vegetables.game.CARD)
+    grounds: list[int]
+    opp_grounds: list[int]
+    silos: list[list[int]]  # front first
+    tractors: int
+    opp_tractors: int
+    opp_locked: int
+    loc: list[int]  # per card: MINE, OPP, UNKNOWN or ELSEWHERE
+    score: int
+    opp_score: int
+    q_mid: float  # the chance a hidden card of 5-12 is the opponent's
+    q_high: float  # ... of 13-20
+    wells: list[int]
+    grounds_played: int
 
-    def copy(self) -> "View":
+    def copy(self) -> View:
         other = View.__new__(View)
         other.tops = list(self.tops)
         other.hand = list(self.hand)
@@ -168,7 +197,7 @@ class PlannerBot(Bot):
 
     def value(self, terms: Terms) -> float:
         """The weighted sum of a position's :meth:`terms`."""
-        value = terms.score - terms.opp_score
+        value: float = terms.score - terms.opp_score
         value += 10.0 * terms.unfinished * (terms.opp_block - self.block_risk * terms.no_reserve)
         value += self.reserve_weight * min(terms.reserve, self.reserve_cap)
         value += self.tractor_weight * terms.tractors
@@ -306,9 +335,8 @@ class PlannerBot(Bot):
     def play_value(self, view: View, action: str) -> float:
         card = CARD[action.partition(":")[2]] if ":" in action else None
         new = self.after(view, action)
-        if action.startswith("play:") and card in view.grounds:
-            if any(new.silos):
-                return self.best_take(new)
+        if action.startswith("play:") and card in view.grounds and any(new.silos):
+            return self.best_take(new)
         value = self.evaluate(new)
         if card is not None and NUMBER[card] <= 16:
             follow = card + 4

@@ -115,8 +115,9 @@ def install_distribution():
         for relative, text in files.items():
             (home / module / relative).parent.mkdir(parents=True, exist_ok=True)
             (home / module / relative).write_text(textwrap.dedent(text))
-        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n%s" % (
-            name, "".join(f"Requires-Dist: {r}\n" for r in requires)))
+        requirements = "".join(f"Requires-Dist: {r}\n" for r in requires)
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n{requirements}")
         (info / "top_level.txt").write_text(module + "\n")
         meta = ["METADATA", "top_level.txt", "RECORD"]
         if entry_points:
@@ -127,7 +128,7 @@ def install_distribution():
         else:
             (site / f"{module}.pth").write_text(f"{editable}\n")
             (info / "direct_url.json").write_text(
-                '{"url": "file://%s", "dir_info": {"editable": true}}' % editable)
+                f'{{"url": "file://{editable}", "dir_info": {{"editable": true}}}}')
             records, meta = [f"{module}.pth"], meta + ["direct_url.json"]
         records += [f"{info.name}/{m}" for m in meta]
         (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))

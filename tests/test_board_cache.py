@@ -12,8 +12,8 @@ from test_leaderboard import store  # noqa: F401  (the demo store fixture, share
 from arena.presentation import board_cache
 from arena.presentation.leaderboard import build, from_store
 from arena.ratings.rating import Rater, compute
-from arena.records import GameRecord, SeatRecord
 from arena.ratings.stats import Tally
+from arena.records import GameRecord, SeatRecord
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.plugins.botspec import BotSpec
 from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.plugins.botspec import BotSpec
 from arena.sandbox import view
 
 BOTS = Path(__file__).parent / "bots"

@@ -15,11 +15,11 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 from werkzeug.serving import make_server
 
-from arena.presentation.frames import replay
 from arena.plugins import installed
+from arena.presentation.frames import replay
+from arena.presentation.web import create_app
 from arena.results.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
-from arena.presentation.web import create_app
 
 SHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"

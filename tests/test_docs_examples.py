@@ -4,9 +4,8 @@ to mark one and how to regenerate the outputs with ``--update``)."""
 
 import subprocess
 
-import pytest
-
 import docs_examples as docs
+import pytest
 from docs_examples import ROOT, matches, parse, run_file, updated
 
 TESTED = [path for path in docs.documented_files() if parse(path)]

@@ -5,10 +5,9 @@ import random
 
 import pytest
 
-from arena.game import IllegalAction, PlayerCountError
+from arena.game import IllegalAction, OptionError, PlayerCountError
 from arena.game.testing import check_engine
-from engines.dou_dizhu import DouDizhu, state_from_hands
-from engines.dou_dizhu import moves as M
+from engines.dou_dizhu import DouDizhu, moves as M, state_from_hands
 
 ENGINE = DouDizhu()
 
@@ -81,14 +80,14 @@ def test_bids_must_rise_and_a_passer_may_bid_again():
 
 
 def test_one_pass_after_a_bid_does_not_end_the_auction():
-    state, first = bid_sequence(5, [1, 0])
+    state, _ = bid_sequence(5, [1, 0])
     assert state.observation(0)["phase"] == "auction"
-    state, first = bid_sequence(5, [0, 1, 0])
+    state, _ = bid_sequence(5, [0, 1, 0])
     assert state.observation(0)["phase"] == "auction"
 
 
 def test_all_pass_redeals_and_three_redeals_draw():
-    state, first = bid_sequence(6, [0, 0])
+    state, _ = bid_sequence(6, [0, 0])
     hand = state.observation(0)["hand"]
     state.step(state.to_act()[0], "bid:0")
     obs = state.observation(0)
@@ -120,7 +119,7 @@ def test_redeal_then_bid_plays_normally():
 def test_only_three_players_and_no_options():
     with pytest.raises(PlayerCountError):
         ENGINE.new_game(4, 0)
-    with pytest.raises(Exception):
+    with pytest.raises(OptionError):
         ENGINE.new_game(3, 0, {"nonsense": 1})
 
 

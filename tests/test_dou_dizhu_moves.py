@@ -209,7 +209,7 @@ def test_lead_moves_are_exactly_the_readable_sub_hands(seed):
     assert set(moves) == expected
     for m in moves:
         (kind, length, rank), = M.readings(m)
-        tkey, r, packed, deltas, bomb, _ = M.INFO[m]
+        tkey, r, packed, _, bomb, _ = M.INFO[m]
         assert (tkey, r) == (M.typekey(kind, length), rank)
         assert packed == M.pack(M.counts_of(m))
         assert bomb == (1 if kind == M.BOMB else 2 if kind == M.ROCKET else 0)

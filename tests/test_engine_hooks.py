@@ -8,8 +8,16 @@ import random
 import msgpack
 import pytest
 
-from arena.game import (Engine, GameInfo, IllegalAction, Option, OptionError, Outcome,
-                        PlayerCountError, State)
+from arena.game import (
+    Engine,
+    GameInfo,
+    IllegalAction,
+    Option,
+    OptionError,
+    Outcome,
+    PlayerCountError,
+    State,
+)
 from arena.game.testing import check_engine
 from engines.dou_dizhu import DouDizhu
 from engines.farm_and_furious import FarmAndFurious
@@ -127,7 +135,7 @@ def test_a_hook_that_accepts_an_illegal_action_is_caught_by_the_base():
 
 def test_the_conformance_check_catches_an_is_legal_that_accepts_everything():
     # the base trusts is_legal; an engine whose is_legal lies is caught by check_engine
-    with pytest.raises(AssertionError, match="not in its legal list: apply.. accepted it"):
+    with pytest.raises(AssertionError, match=r"not in its legal list: apply.. accepted it"):
         check_engine(AcceptsAnything(), 5, hidden=False)
 
 

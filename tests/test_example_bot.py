@@ -87,7 +87,7 @@ def test_the_environment_is_its_own(env):
 
 def test_example_bot_is_listed_by_its_plugin(env):
     result = env.arena("bots")
-    line = next(l for l in result.stdout.splitlines() if l.startswith("example-bot "))
+    line = next(row for row in result.stdout.splitlines() if row.startswith("example-bot "))
     assert "any" in line and "example-bot" in line.split()[3]  # the plugin column
     assert result.stderr == ""
 
@@ -119,8 +119,8 @@ def fresh_bot(env):
 
 def test_new_bot_installed_editable_plays_at_once(env, fresh_bot):
     listed = env.arena("bots").stdout
-    assert any(l.startswith("fresh-bot ") and "farm-and-furious,vegetables" in l
-               for l in listed.splitlines()), listed
+    assert any(row.startswith("fresh-bot ") and "farm-and-furious,vegetables" in row
+               for row in listed.splitlines()), listed
     result = env.arena("match", "farm-and-furious", "--bot", "fresh-bot", "--bot", "random",
                        "--seed", "3", "--games", "2", "--sandbox", "strict", "--json")
     summary = json.loads(result.stdout)

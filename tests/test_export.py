@@ -6,8 +6,8 @@ import re
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.results.export import rerun
 from arena.plugins import installed
+from arena.results.export import rerun
 from arena.results.store import Store
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.plugins.botspec import BotSpec
 from arena.cli import app
 from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.plugins.botspec import BotSpec
 from arena.results.store import Store
 
 CHEATER = Path(__file__).parent / "bots" / "cheater.py"

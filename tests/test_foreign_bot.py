@@ -56,8 +56,9 @@ def test_plays_real_matches_without_faults(c_bot, game, players):
 
 
 def test_passes_check_bot(c_bot):
-    import arena.cli.checkbot  # noqa: F401  (registers the command)
     from typer.testing import CliRunner
+
+    import arena.cli.checkbot  # noqa: F401  (registers the command)
     from arena.cli import app
 
     result = CliRunner().invoke(app, ["check-bot", f"cmd:{c_bot}", "--game", "dou-dizhu",

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from arena.game._frozen import frozen, init_fields
 from arena.game import DummyResult, GameInfo, Option, Outcome
+from arena.game._frozen import frozen, init_fields
 
 
 @frozen
@@ -168,7 +168,7 @@ def test_the_contract_type_names_import_without_typing():
 
     assert game.Action == (str | int)
     assert isinstance({"seat": 0}, game.Observation)
-    with pytest.raises(AttributeError, match="module 'arena.game' has no attribute 'Nothing'"):
+    with pytest.raises(AttributeError, match=r"module 'arena.game' has no attribute 'Nothing'"):
         game.Nothing
 
 

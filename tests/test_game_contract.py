@@ -3,7 +3,15 @@ that the conformance check catches a broken engine."""
 
 import pytest
 
-from arena.game import GameInfo, IllegalAction, Option, OptionError, Outcome, PlayerCountError, competition_ranks
+from arena.game import (
+    GameInfo,
+    IllegalAction,
+    Option,
+    OptionError,
+    Outcome,
+    PlayerCountError,
+    competition_ranks,
+)
 from arena.game.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
@@ -135,12 +143,12 @@ def test_conformance_check_rejects_moves_after_the_end():
             strict = state.apply
             state.apply = lambda actions: None if state.is_over() else strict(actions)
             return state
-    with pytest.raises(AssertionError, match="a move after the game is over: apply.. accepted it"):
+    with pytest.raises(AssertionError, match=r"a move after the game is over: apply.. accepted it"):
         check_engine(PlaysOn(), 5, hidden=False)
 
 
 def test_conformance_check_demands_a_sampler_that_hides_something():
-    with pytest.raises(AssertionError, match="never changed any other seat.s view or any secret"):
+    with pytest.raises(AssertionError, match=r"never changed any other seat.s view or any secret"):
         check_engine(FarmAndFurious(), 20, hidden=True)
 
 

@@ -56,7 +56,7 @@ def test_a_missing_or_broken_part_is_reported_at_once():
 
 def test_a_knowledge_part_must_be_an_instance():
     unit = GameUnit(FarmAndFurious(), knowledge="bots.ismcts.knowledge:Knowledge")
-    with pytest.raises(AssertionError, match="is not an instance of bots.ismcts.knowledge"):
+    with pytest.raises(AssertionError, match=r"is not an instance of bots.ismcts.knowledge"):
         check_unit(unit)
 
 
@@ -88,7 +88,7 @@ def test_a_plugin_registers_a_unit_or_a_bare_engine(plugin_dir):
     assert registry.unit("farm-hand").view == "engines.farm_hand.view:FarmHandView"
     assert registry.unit("vegetables") == GameUnit(registry.engine("vegetables"))
     assert sorted(registry.games) == ["farm-hand", "vegetables"]
-    with pytest.raises(plugins.UnknownName, match="unknown game 'chess' .installed: farm-hand, "):
+    with pytest.raises(plugins.UnknownName, match=r"unknown game 'chess' .installed: farm-hand, "):
         registry.unit("chess")
 
 

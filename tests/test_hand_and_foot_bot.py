@@ -1,10 +1,11 @@
 """Hand and Foot: the builder bot plays legally, decides sensibly, beats random."""
 
+from test_hand_and_foot_rules import BOOKS, position
+
 from arena.botkit.inprocess import play_game
 from bots.hand_and_foot import BuilderBot
 from bots.random_bot import RandomBot
 from engines.hand_and_foot import HandAndFoot
-from test_hand_and_foot_rules import BOOKS, position
 
 ENGINE = HandAndFoot()
 

@@ -6,8 +6,14 @@ import pytest
 
 from arena.game import IllegalAction, OptionError
 from engines.hand_and_foot import HandAndFoot
-from engines.hand_and_foot.cards import (DECK, books, can_go_out, max_meld_value,
-                                         sort_cards, threshold)
+from engines.hand_and_foot.cards import (
+    DECK,
+    books,
+    can_go_out,
+    max_meld_value,
+    sort_cards,
+    threshold,
+)
 
 ENGINE = HandAndFoot()
 
@@ -168,7 +174,7 @@ def test_initial_meld_threshold(score, hand, ok):
     seen = 0
     while not state._melded[0]:
         assert not any(a.startswith("discard:") for a in legal(state)) or seen == 0
-        state.step(0, [a for a in legal(state) if a.startswith(("new:", "meld:"))][0])
+        state.step(0, next(a for a in legal(state) if a.startswith(("new:", "meld:"))))
         seen += 1
         assert legal(state)
     assert sum(max(0, _value(c)) for s in state._sets[0].values() for c in s) >= threshold(score)

@@ -10,9 +10,16 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.presentation.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
-    write_html
 from arena.game import DummyResult
+from arena.presentation.leaderboard import (
+    COLUMNS,
+    PAIR_COLUMNS,
+    chart,
+    from_store,
+    ratings,
+    render,
+    write_html,
+)
 from arena.records import GameRecord, SeatRecord
 from arena.results.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal

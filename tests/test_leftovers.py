@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.results.store import Store
 from arena.sandbox import cgroups
 from arena.sandbox.process import _descendants
 from arena.sandbox.uids import UidLease
-from arena.results.store import Store
 
 ROOT = Path(__file__).parents[1]
 ARENA = str(Path(sys.executable).parent / "arena")

@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers replay and leaderboard)
 from arena.cli import app
-from arena.presentation.match_summary import summarize
 from arena.game import DummyResult
+from arena.presentation.match_summary import summarize
 from arena.records import GameRecord, SeatRecord
 
 runner = CliRunner()
@@ -41,8 +41,8 @@ def test_the_text_output_ends_with_a_summary_line_per_bot():
     result = runner.invoke(app, DUEL)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert [l.split()[0] for l in lines[-2:]] == ["farm-and-furious-racer", "random"]
-    assert all(" 2 games  W " in l and " ± " in l for l in lines[-2:])
+    assert [line.split()[0] for line in lines[-2:]] == ["farm-and-furious-racer", "random"]
+    assert all(" 2 games  W " in line and " ± " in line for line in lines[-2:])
     doc = json.loads(runner.invoke(app, DUEL + ["--json"]).stdout)
     assert [s["bot"] for s in doc["summary"]] == ["farm-and-furious-racer", "random"]
     assert sum(s["wins"] + s["draws"] for s in doc["summary"]) >= 2

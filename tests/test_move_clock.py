@@ -10,10 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-
 from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _MoveDeadline, play_match
-from arena.sandbox.usage import Usage
 from arena.results.store import Store
+from arena.sandbox.usage import Usage
 from arena.tournament import load, run
 from arena.tournament.config import default_workers
 

@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 import arena.cli.newbot  # noqa: F401  (registers the command)
 from arena import plugins
-from arena.plugins.botspec import BotSpec
-from arena.cli import app
 from arena.authoring.newbot import Names, NewBotError, create
+from arena.cli import app
 from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.plugins.botspec import BotSpec
 
 runner = CliRunner()
 

@@ -12,9 +12,9 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from arena.plugins import sandboxed as plugin_sandbox
 from arena import plugins
 from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.plugins import sandboxed as plugin_sandbox
 
 PLUGIN = """
     import os

@@ -9,8 +9,8 @@ import msgpack
 import pytest
 
 from arena.botkit import protocol
-from arena.plugins.botspec import BotSpec
 from arena.match.referee import Deal, Entrant, Limit, _SeatClock, play_match
+from arena.plugins.botspec import BotSpec
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 

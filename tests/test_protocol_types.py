@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena.botkit import messages, protocol
-from arena.records.faults import FaultKind, Stage
 from arena.records import FAULTS, GameRecord, SeatRecord
+from arena.records.faults import FaultKind, Stage
 
 DOC = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
 
@@ -82,7 +82,7 @@ def test_the_constructors_build_exactly_the_typed_keys():
 def test_the_fault_kinds_are_the_documented_ones_in_order():
     table = re.search(r"## Faults\n\n(.*?)\n\n", DOC, re.S).group(1)
     assert re.findall(r"^\| `(\w+)`", table, re.M) == [kind.value for kind in FaultKind]
-    assert FAULTS == tuple(FaultKind)
+    assert tuple(FaultKind) == FAULTS
     assert {stage.value for stage in Stage} <= set(messages.TO_BOT)
 
 

@@ -7,7 +7,6 @@ import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
 from arena.results.store import Store
 
-
 GAMES = """
 [[games]]
 id = "farm-and-furious"

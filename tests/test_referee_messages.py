@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.plugins.botspec import BotSpec
 from arena.game import DummyResult, Outcome, competition_ranks
 from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _ranks_with_faults, play_match
+from arena.plugins.botspec import BotSpec
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import arena.rl as rl
-from arena.plugins.botspec import BotSpec
-from arena.plugins import installed
 from arena.match.referee import Deal, Entrant, play_match
+from arena.plugins import installed
+from arena.plugins.botspec import BotSpec
 
 RECORDER = Path(__file__).parent / "bots" / "rl_recorder.py"
 TABLES = {

@@ -1,9 +1,9 @@
 """The rated planner's group ratings as the runner keeps them: every stored
 game counts once, whatever order the workers committed the games in."""
 
-from arena.results.items import MatchItem, PlannedDeal
 from arena.ratings.rating import Rater
 from arena.records import GameRecord, SeatRecord
+from arena.results.items import MatchItem, PlannedDeal
 from arena.results.store import Store, StoredGame
 from arena.tournament.runner import _GroupRatings, _results_view
 

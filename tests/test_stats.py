@@ -3,7 +3,15 @@
 import numpy as np
 import pytest
 
-from arena.ratings.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
+from arena.ratings.stats import (
+    Tally,
+    compute,
+    deal_weights,
+    head_to_head,
+    intervals,
+    showings,
+    summarise,
+)
 from arena.results.store import StoredGame
 
 _ids = iter(range(1, 10_000))

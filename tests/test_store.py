@@ -100,7 +100,7 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
     with pytest.raises(StoreError, match=r"no results store in .*nothing \(expected .*results"):
         Store(tmp_path / "nothing", create=False)
     (tmp_path / "notes").write_text("x")
-    with pytest.raises(StoreError, match="no results store in .*notes: it is a file"):
+    with pytest.raises(StoreError, match=r"no results store in .*notes: it is a file"):
         Store(tmp_path / "notes", create=False)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(StoreError):

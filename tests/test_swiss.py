@@ -64,7 +64,7 @@ def test_sonneborn_berger_breaks_what_buchholz_leaves_tied():
         ranked = swiss.standings("abcd", rounds)
         keys = [(s.points, s.buchholz, s.sonneborn_berger) for s in ranked]
         assert keys == sorted(keys, reverse=True)
-        decided += any(a[:2] == b[:2] and a[2] != b[2] for a, b in zip(keys, keys[1:]))
+        decided += any(a[:2] == b[:2] and a[2] != b[2] for a, b in itertools.pairwise(keys))
     assert decided > 0
 
 
@@ -155,7 +155,7 @@ def test_swiss_planner_byes_rotate_and_rematches_wait():
     rng = random.Random(1)
     strength = {b: i for i, b in enumerate(reversed(bots))}      # b0 strongest
     sat_out = []
-    for round_ in range(7):
+    for _ in range(7):
         batch = planner.next_batch(results)
         seated = {b for i in batch for b in i.lineup}
         [bye] = set(bots) - seated
@@ -172,7 +172,7 @@ def test_swiss_planner_byes_rotate_and_rematches_wait():
     results = Results()
     strength = {b: rng.random() for b in bots}
     pairs = []
-    for round_ in range(7):
+    for _ in range(7):
         batch = planner.next_batch(results)
         pairs += [frozenset(i.lineup) for i in batch]
         play(batch, results, strength, rng)

@@ -5,7 +5,6 @@ from typer.testing import CliRunner
 
 from arena.tournament.config import ConfigError, load
 
-
 GOOD = """
 name = "small"
 seed = 7

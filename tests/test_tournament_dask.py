@@ -25,14 +25,18 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.ratings.rating import compute
 from arena.match.referee import Entrant
-from arena.sandbox.process import sandbox_orphans
+from arena.ratings.rating import compute
 from arena.results.store import Store
-from arena.tournament import ConfigError, load, plan, run
-from arena.tournament import dask_executor
-from arena.tournament.dask_executor import (ClusterError, DaskExecutor, check_workers,
-                                            differences, inventory)
+from arena.sandbox.process import sandbox_orphans
+from arena.tournament import ConfigError, dask_executor, load, plan, run
+from arena.tournament.dask_executor import (
+    ClusterError,
+    DaskExecutor,
+    check_workers,
+    differences,
+    inventory,
+)
 from arena.tournament.executor import GameEvent, JobDone, MatchJob
 
 TESTS = Path(__file__).parent
@@ -211,7 +215,7 @@ def test_plugin_differences_name_what_is_missing_or_another_version():
     assert differences(driver, worker) == ["game 'g' 1.1 (driver 1.0)", "no game 'h'", "no bot 'b'",
                                            "its plugin errors: plugin 'x': ImportError"]
     assert differences(driver, dict(driver, games={**driver["games"], "more": "1"})) == []
-    with pytest.raises(ClusterError, match="1 of 2 Dask workers .* tcp://b: no bot 'b'"):
+    with pytest.raises(ClusterError, match=r"1 of 2 Dask workers .* tcp://b: no bot 'b'"):
         check_workers(driver, {"tcp://a": driver, "tcp://b": dict(driver, bots={})})
     with pytest.raises(ClusterError, match="no workers"):
         check_workers(driver, {})

@@ -3,8 +3,7 @@ arrive in the driver, a worker that dies is replaced and its match failed."""
 
 import os
 
-from arena.tournament.executor import (GameEvent, InlineExecutor, JobDone, LocalExecutor,
-                                       MatchJob)
+from arena.tournament.executor import GameEvent, InlineExecutor, JobDone, LocalExecutor, MatchJob
 
 
 def job(name, games=3):

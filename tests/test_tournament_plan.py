@@ -8,8 +8,15 @@ import pytest
 
 from arena.match.seeds import SecretKey
 from arena.tournament.config import parse
-from arena.tournament.plan import (Results, SwissPlanner, RatedPlanner,
-                                   lineups, make_planner, plan, seatings)
+from arena.tournament.plan import (
+    RatedPlanner,
+    Results,
+    SwissPlanner,
+    lineups,
+    make_planner,
+    plan,
+    seatings,
+)
 
 KEY = SecretKey(bytes(range(32)))
 
@@ -252,7 +259,7 @@ def test_no_match_plays_a_deal_twice_and_every_deal_meets_every_seating():
     items = plan(t, KEY)
     for item in items:
         assert len({deal.seed for deal in item.deals}) == len(item.deals)
-    for (game, players, lineup), games in tables(items).items():
+    for (game, _, lineup), games in tables(items).items():
         expected = len(seatings(lineup, "permute" if game == "teams" else "rotate"))
         for seed in {seed for seed, _ in games}:
             assert len({bots for s, bots in games if s == seed}) == expected
@@ -425,7 +432,7 @@ def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berg
         table = {s.name: s for s in planner.standings(entry, "ffa/2p", results, round_)}
         keys = [(table[b].points, table[b].buchholz, table[b].sonneborn_berger) for b in order]
         assert keys == sorted(keys, reverse=True)
-        pairs = list(zip(keys, keys[1:]))
+        pairs = list(itertools.pairwise(keys))
         by_buchholz += sum(a[0] == b[0] and a[1] != b[1] for a, b in pairs)
         by_berger += sum(a[:2] == b[:2] and a[2] != b[2] for a, b in pairs)
     assert by_buchholz and by_berger         # each tie-break decided somewhere

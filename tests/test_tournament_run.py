@@ -2,12 +2,12 @@
 after a crash and after kill -9, Ctrl-C, faults, logs from the workers."""
 
 import json
-from collections import Counter
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest

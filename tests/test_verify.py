@@ -4,9 +4,9 @@ that was changed anywhere that matters does not."""
 import dataclasses
 import random
 
-from engines import unit_for
 from arena.records import GameRecord, SeatRecord
 from arena.records.verify import problems
+from engines import unit_for
 
 
 def _played(game="farm-and-furious", players=2, seed=7):

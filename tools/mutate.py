@@ -174,7 +174,7 @@ def sample(session: Path, size: int, seed: str, unevaluated: list) -> int:
         return len(chosen)
 
 
-def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Where the annotations of a module are, as ((line, col), (end line,
     end col)): a local variable's annotation is never evaluated, and none is
     under ``from __future__ import annotations``."""
@@ -182,7 +182,7 @@ def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__" and
                     any(alias.name == "annotations" for alias in node.names)
                     for node in tree.body)
-    found = []
+    found: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if postponed:
@@ -192,16 +192,17 @@ def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
             found += [n.annotation for n in ast.walk(node) if isinstance(n, ast.AnnAssign)]
         elif isinstance(node, ast.AnnAssign) and postponed:
             found.append(node.annotation)
-    return [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in found]
+    return [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in found
+            if n.end_lineno is not None and n.end_col_offset is not None]  # parse sets them
 
 
 def change(diff: str) -> tuple[str, str]:
     """A mutant as (old line, new line), stripped: how
     ``mutation-equivalents.toml`` names one, whatever line it is on."""
     lines = diff.splitlines()
-    old = next((l[1:] for l in lines if l.startswith("-") and not l.startswith("---")), "")
+    old = next((line[1:] for line in lines if line.startswith("-") and not line.startswith("---")), "")
     # a mutant that deletes a line (a statement removed) has no new line
-    new = next((l[1:] for l in lines if l.startswith("+") and not l.startswith("+++")), "")
+    new = next((line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")), "")
     return old.strip(), new.strip()
 
 
@@ -236,7 +237,7 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path)
     tool("cosmic-ray", "init", str(config), str(session), tree=tree)
     tool("cr-filter-operators", str(session), str(config), tree=tree)
     chosen = sample(session, size, str(conf.get("seed", "farm-arena")),
-                    annotations((ROOT / module).read_text()))
+                    annotation_spans((ROOT / module).read_text()))
     tool("cosmic-ray", "exec", str(config), str(session), tree=tree)
     return dict(tally(module), chosen=chosen, seconds=time.monotonic() - started)
 
@@ -291,7 +292,7 @@ def tally(module: str) -> dict:
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
     survivors, killed, run, incompetent, equivalent, timeouts = [], 0, 0, 0, 0, 0
     judged = set(equivalents().get(module, []))
-    unevaluated = annotations((ROOT / module).read_text())
+    unevaluated = annotation_spans((ROOT / module).read_text())
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             if result.worker_outcome == WorkerOutcome.SKIPPED:

@@ -27,21 +27,21 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.botkit import messages, protocol
+from arena.game import Action, Engine, State
 from arena.match import seeds
-from arena.plugins.botspec import ANY_GAME, BotSpec
 from arena.match.connection import Channel
 from arena.match.deals import Deal
-from arena.records.faults import Fault, FaultKind, Stage
-from arena.game import Engine, State
-from arena.records import GameRecord
 from arena.match.referee import Entrant, Limit, play_match
-from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.match.session import Session, bank_after
+from arena.plugins.botspec import ANY_GAME, BotSpec
+from arena.records import GameRecord
+from arena.records.faults import Fault, FaultKind, Stage
+from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 
 #: how long a bot must stay silent after a message that expects no answer
 QUIET = 0.1
@@ -56,7 +56,7 @@ class Problem:
     case: str                      # which check, e.g. "single legal action"
     kind: FaultKind
     detail: str
-    message: dict[str, Any] | None  # what it was sent (None: nothing sent yet)
+    message: Mapping[str, Any] | None  # what it was sent (None: nothing sent yet)
     stderr: str = ""                # the end of the bot's stderr
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,7 +136,7 @@ class _Conversation:
                                limit.grace)
         self.bank = limit.bank
 
-    def _check(self, case: str, fault: Fault | None, message: dict) -> None:
+    def _check(self, case: str, fault: Fault | None, message: Mapping[str, Any]) -> None:
         if fault is not None:
             raise _Mishandled(Problem(case, fault.kind, fault.detail, message,
                                       _tail(self.session.channel.stderr_text())))
@@ -224,7 +224,7 @@ def find_positions(engine: Engine, players: int, options: dict, seed: int,
             break
         rng = random.Random(f"positions:{seed}:{k}")
         state = engine.new_game(players, seed + k, options)
-        steps = []
+        steps: list[dict[int, Action]] = []
         while acting := state.to_act():
             chosen = {}
             for s in acting:
@@ -296,7 +296,7 @@ class _Checker:
             report.passed.append(case)
 
     def _referee_message(self, engine: Engine, record: GameRecord, deal: Deal, game: int,
-                         seat: int, fault: Fault) -> tuple[dict | None, str]:
+                         seat: int, fault: Fault) -> tuple[Mapping[str, Any] | None, str]:
         """Rebuild the message the faulted seat was handling, from the game's
         record and where the fault says it was, and say where that was."""
         if fault.stage == Stage.HELLO:
@@ -470,7 +470,7 @@ def check(name: str, *, registry=None, games: list[str] | None = None, rounds: i
     return reports
 
 
-def _short(message: dict | None, width: int) -> str:
+def _short(message: Mapping[str, Any] | None, width: int) -> str:
     if message is None:
         return "(nothing yet)"
     text = json.dumps(message, default=repr, separators=(", ", ": "))

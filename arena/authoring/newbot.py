@@ -45,7 +45,7 @@ class Names:
     cls: str            # the bot class
 
     @classmethod
-    def from_name(cls, name: str) -> "Names":
+    def from_name(cls, name: str) -> Names:
         if not NAME_PATTERN.match(name):
             raise NewBotError(
                 f"bot name {name!r}: use lowercase letters, digits and single hyphens "

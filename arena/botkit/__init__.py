@@ -20,11 +20,14 @@ import importlib
 import random
 import sys
 
+from arena.botkit import protocol
+
 TYPE_CHECKING = False  # typing is a large part of a bot's start-up: annotations only
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
+    from typing import IO, Any
 
-from arena.botkit import protocol
+    from arena.botkit.messages import Action, Ready
 
 
 class Bot:
@@ -44,24 +47,24 @@ class Bot:
     def __init__(self) -> None:
         self.rng = random.Random(0)   # until the referee's seeds arrive
 
-    def new_match(self, hello: dict[str, Any]) -> None:
+    def new_match(self, hello: Mapping[str, Any]) -> None:
         """Once per match: ``hello`` has the game id, its options, the number
         of players, the time limits and a ``seed`` for the bot's own chance."""
 
-    def new_game(self, game: dict[str, Any]) -> None:
+    def new_game(self, game: Mapping[str, Any]) -> None:
         """Before each game of the match: ``game["seat"]`` is this bot's seat."""
 
-    def act(self, observation: dict[str, Any], legal: list, clock: dict[str, float]):
+    def act(self, observation: dict[str, Any], legal: list[Any], clock: dict[str, float]) -> Any:
         """Return one element of ``legal``.  ``clock`` has ``move`` (seconds
         for this move) and ``bank`` (time bank left this game)."""
         raise NotImplementedError
 
-    def game_over(self, result: dict[str, Any]) -> None:
+    def game_over(self, result: Mapping[str, Any]) -> None:
         """After each game: final scores and ranks of every seat and this
         seat's final observation."""
 
 
-def handle(bot: Bot, message: dict[str, Any]) -> dict[str, Any] | None:
+def handle(bot: Bot, message: Mapping[str, Any]) -> Ready | Action | None:
     """Pass one referee message to the bot's hooks (seeding ``bot.rng`` as
     the class docstring says); return the reply it owes, if any."""
     kind = message["type"]
@@ -75,14 +78,19 @@ def handle(bot: Bot, message: dict[str, Any]) -> dict[str, Any] | None:
             bot.rng.seed(message["seed"])
         bot.new_game(message)
     elif kind == protocol.ACT:
-        return {"type": protocol.ACTION,
-                "action": bot.act(message["observation"], message["legal"], message["clock"])}
+        return answer(bot, message)
     elif kind == protocol.GAME_OVER:
         bot.game_over(message)
     return None
 
 
-def run(bot: Bot, stdin=None, stdout=None) -> None:
+def answer(bot: Bot, message: Mapping[str, Any]) -> Action:
+    """The bot's reply to an ``act`` message."""
+    return {"type": protocol.ACTION,
+            "action": bot.act(message["observation"], message["legal"], message["clock"])}
+
+
+def run(bot: Bot, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
     """Serve the referee until goodbye or end of input."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -96,7 +104,8 @@ def run(bot: Bot, stdin=None, stdout=None) -> None:
 
 def load(entry: str) -> Bot:
     module_name, _, class_name = entry.partition(":")
-    return getattr(importlib.import_module(module_name), class_name)()
+    bot: Bot = getattr(importlib.import_module(module_name), class_name)()
+    return bot
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -108,4 +117,4 @@ def main(argv: list[str] | None = None) -> None:
     run(load(argv[0]), stdout=wire)
 
 
-__all__ = ["Bot", "handle", "load", "main", "run"]
+__all__ = ["Bot", "answer", "handle", "load", "main", "run"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.botkit import protocol
-from arena.botkit import Bot, handle
+from arena.botkit import Bot, answer, handle, protocol
+from arena.botkit.messages import Limits
 from arena.game import Engine, Outcome
 
-#: the clock reported to bots that are not timed
-UNTIMED = {"move": 1.0, "bank": 0.0}
+#: the time control reported to bots that are not timed (``hello``'s limits, ``act``'s clock)
+UNTIMED: Limits = {"startup": 1.0, "move": 1.0, "bank": 0.0}
 
 
 def play_game(
@@ -31,13 +31,13 @@ def play_game(
     state = engine.new_game(players, seed, options)
     resolved = engine.info.resolve_options(options)
     for seat, bot in enumerate(bots):
-        handle(bot, protocol.hello(engine.info.id, resolved, players, seed * 31 + seat, {}))
+        handle(bot, protocol.hello(engine.info.id, resolved, players, seed * 31 + seat, UNTIMED))
         handle(bot, protocol.new_game(0, seat, players, seed * 31 + seat))
     while acting := state.to_act():
         chosen = {}
         for seat in acting:
             legal = state.legal_actions(seat)
-            reply = handle(bots[seat], protocol.act(state.observation(seat), legal,
+            reply = answer(bots[seat], protocol.act(state.observation(seat), legal,
                                                     UNTIMED["move"], UNTIMED["bank"]))
             chosen[seat] = reply["action"]
             if chosen[seat] not in legal:

@@ -63,7 +63,7 @@ class Clock(TypedDict):
 class Act(TypedDict):
     type: Literal["act"]
     observation: dict[str, Any]
-    legal: list
+    legal: list[Any]
     clock: Clock
 
 
@@ -75,7 +75,7 @@ class Action(TypedDict):
 class GameOver(TypedDict):
     type: Literal["game_over"]
     seat: int
-    scores: list
+    scores: list[float]
     ranks: list[int]
     observation: dict[str, Any]
 

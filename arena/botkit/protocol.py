@@ -20,7 +20,8 @@ import msgpack
 #: imported at run time: see :mod:`arena.botkit.messages`)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from collections.abc import Mapping
+    from typing import IO, Any, Final
 
     from arena.botkit.messages import Act, GameOver, Goodbye, Hello, Limits, NewGame
 
@@ -30,14 +31,14 @@ HEADER = struct.Struct(">I")
 MAX_BOT_FRAME = 1 << 20
 
 # referee -> bot
-HELLO = "hello"
-NEW_GAME = "new_game"
-ACT = "act"
-GAME_OVER = "game_over"
-GOODBYE = "goodbye"
+HELLO: Final = "hello"
+NEW_GAME: Final = "new_game"
+ACT: Final = "act"
+GAME_OVER: Final = "game_over"
+GOODBYE: Final = "goodbye"
 # bot -> referee
-READY = "ready"
-ACTION = "action"
+READY: Final = "ready"
+ACTION: Final = "action"
 
 
 class ProtocolError(Exception):
@@ -61,13 +62,13 @@ def new_game(index: int, seat: int, players: int, seed: int) -> NewGame:
     return {"type": NEW_GAME, "index": index, "seat": seat, "players": players, "seed": seed}
 
 
-def act(observation: dict[str, Any], legal: list, move: float, bank: float) -> Act:
+def act(observation: dict[str, Any], legal: list[Any], move: float, bank: float) -> Act:
     """The bot must answer ``action`` with one element of ``legal``."""
     return {"type": ACT, "observation": observation, "legal": legal,
             "clock": {"move": move, "bank": bank}}
 
 
-def game_over(seat: int, scores: list, ranks: list, observation: dict[str, Any]) -> GameOver:
+def game_over(seat: int, scores: list[float], ranks: list[int], observation: dict[str, Any]) -> GameOver:
     """After each game; no answer."""
     return {"type": GAME_OVER, "seat": seat, "scores": scores, "ranks": ranks,
             "observation": observation}
@@ -78,8 +79,8 @@ def goodbye() -> Goodbye:
     return {"type": GOODBYE}
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    body = msgpack.packb(message)
+def encode(message: Mapping[str, Any]) -> bytes:
+    body: bytes = msgpack.packb(message)
     return HEADER.pack(len(body)) + body
 
 
@@ -117,7 +118,7 @@ class FrameReader:
         return messages
 
 
-def read_message(stream: BinaryIO) -> dict[str, Any] | None:
+def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
     """Blocking read of one message (the bot side); None at end of stream."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
@@ -129,7 +130,7 @@ def read_message(stream: BinaryIO) -> dict[str, Any] | None:
     return decode(body)
 
 
-def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
+def write_message(stream: IO[bytes], message: Mapping[str, Any]) -> None:
     stream.write(encode(message))
     stream.flush()
 

@@ -5,7 +5,20 @@ of spaCy's CLI); importing this package registers them all.
 """
 
 from arena.cli._app import app
-from arena.cli import catalog, checkbot, doctor, match, newbot, sprt, tournament, viewer  # noqa: F401  (registers the commands)
-from arena.cli import play  # noqa: F401,E402  (registers `arena play`)
+
+# the order of registration is the order of `arena --help`
+# isort: off
+from arena.cli import (  # noqa: F401  (registers the commands)
+    catalog,
+    checkbot,
+    doctor,
+    match,
+    newbot,
+    sprt,
+    tournament,
+    viewer,
+    play,
+)
+# isort: on
 
 __all__ = ["app"]

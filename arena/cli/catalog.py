@@ -35,9 +35,9 @@ def print_table(headers: list[str], rows: list[list[str]]) -> None:
     if sys.stdout.isatty():
         Console(highlight=False).print(table)
         return
-    console = Console(file=io.StringIO(), width=PIPE_WIDTH, color_system=None, highlight=False)
-    console.print(table)
-    typer.echo("\n".join(line.rstrip() for line in console.file.getvalue().splitlines()))
+    text = io.StringIO()
+    Console(file=text, width=PIPE_WIDTH, color_system=None, highlight=False).print(table)
+    typer.echo("\n".join(line.rstrip() for line in text.getvalue().splitlines()))
 
 
 def game_info(registry: Registry, game_id: str) -> dict:

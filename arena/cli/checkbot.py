@@ -30,12 +30,12 @@ def check_bot(
     referee, then the first move, a single legal action, the largest
     legal-action list, the end of a game and a new match.  Each game is ok, or
     each mishandled message is shown with the fault and the message sent."""
-    from arena.plugins.botspec import BotSpecError
     from arena.authoring.checkbot import check, render_text, to_json
     from arena.cli.catalog import warn_plugin_errors
     from arena.game import GameError
-    from arena.plugins import UnknownName, installed
     from arena.match.referee import Limit
+    from arena.plugins import UnknownName, installed
+    from arena.plugins.botspec import BotSpecError
     from arena.sandbox import SandboxError
     from arena.sandbox.layers import choose_level
 
@@ -52,7 +52,7 @@ def check_bot(
         reports = check(bot, registry=registry, games=game, rounds=games, limit=limit,
                         sandbox=level, seed=seed, progress=progress)
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if not reports:
         raise fail(f"bot '{bot}' plays no installed game")
     if as_json:

@@ -7,8 +7,8 @@ import sys
 
 import typer
 
-from arena.cli._app import app
 from arena import DISTRIBUTION
+from arena.cli._app import app
 from arena.plugins import sandboxed_distributions
 from arena.plugins.sandboxed import discover
 from arena.sandbox import BotProcess, SandboxError, probe
@@ -21,7 +21,7 @@ def self_test(level: str) -> list[tuple[str, bool]]:
     # its command names, not the arena's package
     process = BotProcess([sys.executable, probe.__file__], level=level)
     try:
-        line = process.popen.stdout.readline()
+        line = process.pipes()[1].readline()
     finally:
         process.kill()
     report = json.loads(line)
@@ -56,7 +56,7 @@ def doctor() -> None:
         checks = self_test(level)
     except (SandboxError, ValueError, OSError) as error:
         typer.echo(f"self-test FAILED: {error}")
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     for name, passed in checks:
         typer.echo(f"{'ok    ' if passed else 'FAILED'}  {name}")
     if not all(passed for _, passed in checks):

@@ -15,23 +15,22 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from arena.plugins.botspec import BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
-from arena.presentation.match_summary import summarize, summary_lines
-from arena.results.items import MatchItem
-from arena.plugins import UnknownName, installed
-from arena.records import GameRecord
+from arena.game.teams import Teams
 from arena.match.referee import Entrant, Limit
+from arena.match.seeds import BadKey, SecretKey, load_or_create
+from arena.plugins import UnknownName, installed
+from arena.plugins.botspec import BotSpecError
+from arena.presentation.match_summary import summarize, summary_lines
+from arena.records import GameRecord
+from arena.results.items import MatchItem
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
-from arena.match.seeds import BadKey, SecretKey, load_or_create
-from arena.game.teams import Teams
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
                "the seed can recompute every hand); omit it for secret deals")
@@ -51,7 +50,8 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
     """Look up every bot and give each a distinct display name
     (``random``, ``random#2``, ...)."""
     registry = installed()
-    entrants, seen = [], {}
+    entrants: list[Entrant] = []
+    seen: dict[str, int] = {}
     for name in names:
         spec = registry.bot(name)
         if not spec.plays(game_id):
@@ -178,9 +178,9 @@ def match(
     game: str = typer.Argument(..., help="game id (see `arena games`)"),
     bot: list[str] = typer.Option(..., "--bot", "-b",
                                   help="a bot name or cmd:COMMAND LINE, once per seat"),
-    seed: Optional[int] = typer.Option(None, help="a public seed for the deals: "
+    seed: int | None = typer.Option(None, help="a public seed for the deals: "
                                                   "predictable to the bots (default: a secret key)"),
-    key: Optional[str] = typer.Option(None, "--key", help="the secret key (hex) an earlier "
+    key: str | None = typer.Option(None, "--key", help="the secret key (hex) an earlier "
                                                           "match printed, to replay it"),
     games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
@@ -192,7 +192,7 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rotate: bool = typer.Option(False, "--rotate",
                                 help="replay each deal in every seating (duplicate deals)"),
-    results: Optional[Path] = typer.Option(None, "--results",
+    results: Path | None = typer.Option(None, "--results",
                                            help="store the games in this folder, like a "
                                                 "tournament (replay, leaderboard)"),
 ) -> None:
@@ -214,7 +214,7 @@ def match(
         secret = match_key(seed, key, results)
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError, BadKey,
             OSError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
     item = match_item(secret, game, options, bot, [e.name for e in entrants], games, rotate,
@@ -226,7 +226,7 @@ def match(
         play_match_item(item, entrants, registry, secret, results, printer, limit=limit,
                         sandbox=level, audit=audit)
     except (StoreError, ValueError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     records = printer.records()
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records, secret)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -15,11 +14,11 @@ def new_bot(
     name: str = typer.Argument(..., help="the bot's name, e.g. my-bot (also its folder and package)"),
     game: list[str] = typer.Option([], "--game", "-g",
                                    help="a game id it plays, once per game (default: every game)"),
-    directory: Optional[Path] = typer.Option(None, "--dir", help="where to create NAME/ (default: here)"),
+    directory: Path | None = typer.Option(None, "--dir", help="where to create NAME/ (default: here)"),
 ) -> None:
     """Write NAME/: a bot package to install with `pip install -e ./NAME`."""
-    from arena.cli.catalog import warn_plugin_errors
     from arena.authoring.newbot import NewBotError, create
+    from arena.cli.catalog import warn_plugin_errors
     from arena.plugins import installed
 
     registry = installed()
@@ -27,7 +26,7 @@ def new_bot(
     try:
         root = create(name, game, directory if directory is not None else Path("."), registry)
     except NewBotError as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     shown = str(root) if root.is_absolute() or str(root).startswith(".") else f"./{root}"
     typer.echo(f"created {shown}/ (bot '{name}'); next:")
     typer.echo(f"  pip install -e {shown}")

@@ -12,19 +12,18 @@ from __future__ import annotations
 import os
 import random
 import sys
-from typing import Optional
 
 import typer
 from rich.console import Console
 
-from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.cli.match import entrants_for, parse_options
-from arena.match.deals import Deal
 from arena.game import GameError
-from arena.plugins import UnknownName, installed
+from arena.match.deals import Deal
 from arena.match.referee import Entrant, Limit, play_match
+from arena.plugins import UnknownName, installed
+from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
 
@@ -47,9 +46,9 @@ def play(
     bot: list[str] = typer.Option([], "--bot", "-b",
                                   help="an opponent (bot name or cmd:COMMAND LINE), once per seat"),
     seat: int = typer.Option(0, help="your seat (0 is first)"),
-    seed: Optional[int] = typer.Option(None, help="seed of the deal (random if omitted)"),
+    seed: int | None = typer.Option(None, help="seed of the deal (random if omitted)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
-    time: Optional[float] = typer.Option(None, "--time", min=0.001,
+    time: float | None = typer.Option(None, "--time", min=0.001,
                                          help="your seconds per move (default: no limit)"),
     move: float = typer.Option(1.0, help="the bots' seconds per move"),
     sandbox: str = typer.Option("auto", help="the bots' sandbox: auto, strict, basic or none"),
@@ -68,7 +67,7 @@ def play(
         limit = Limit(move=move)
         level = choose_level(sandbox)
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise fail("arena play needs a terminal (stdin and stdout)")
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -82,7 +81,7 @@ def play(
                               sandbox=level)
     except KeyboardInterrupt:
         typer.echo("\narena: game abandoned (Ctrl-C)", err=True)
-        raise typer.Exit(INTERRUPTED)
+        raise typer.Exit(INTERRUPTED) from None
     you = record.seats[seat]
     if you.fault:
         typer.echo(f"You left the table ({you.fault}); your seat was played out at random.")

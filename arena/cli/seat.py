@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Literal
 
 from rich.columns import Columns
 from rich.console import Console
@@ -26,6 +27,10 @@ from arena.cli.views import View, view_for
 SHOWN = 60
 #: a move limit at least this long is "no limit" and not mentioned
 NO_LIMIT = 3600.0
+#: the colour systems ``arena play`` may name (rich's ``Console().color_system``);
+#: any other, such as "none", is no colour
+COLOUR_SYSTEMS: dict[str, Literal["standard", "256", "truecolor", "windows"]] = {
+    name: name for name in ("standard", "256", "truecolor", "windows")}
 
 
 class HumanSeat(Bot):
@@ -118,7 +123,7 @@ def main(argv: list[str]) -> None:
     tty_in = os.fdopen(fd, "r", encoding="utf-8", errors="replace")
     tty_out = os.fdopen(os.dup(fd), "w", encoding="utf-8")
     console = Console(file=tty_out, force_terminal=True, highlight=False,
-                      color_system=None if colours == "none" else colours)
+                      color_system=COLOUR_SYSTEMS.get(colours))
     wire = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the wire
     run(HumanSeat(tty_in, console), stdout=wire)

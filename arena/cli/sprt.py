@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -17,13 +16,13 @@ def sprt(
     delta: float = typer.Option(0.1, help="H1: A wins a decided deal with chance 1/2 + delta"),
     alpha: float = typer.Option(0.05, help="the chance of saying A is better when it is not"),
     beta: float = typer.Option(0.05, help="the chance of missing A better by delta"),
-    players: Optional[int] = typer.Option(None, help="seats (default: the game's smallest "
+    players: int | None = typer.Option(None, help="seats (default: the game's smallest "
                                                      "table of two or more)"),
     max_deals: int = typer.Option(2000, "--max-deals", min=1, help="stop undecided after this"),
     batch: int = typer.Option(8, min=1, help="deals per referee match"),
-    seed: Optional[int] = typer.Option(None, help="a public seed for the deals: predictable "
+    seed: int | None = typer.Option(None, help="a public seed for the deals: predictable "
                                                   "to the bots (default: a secret key)"),
-    key: Optional[str] = typer.Option(None, "--key", help="the secret key (hex) an earlier "
+    key: str | None = typer.Option(None, "--key", help="the secret key (hex) an earlier "
                                                           "run printed, to replay it"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     move: float = typer.Option(1.0, help="seconds per move"),
@@ -34,14 +33,14 @@ def sprt(
     test on duplicate deals (each played in every rotation of the seats),
     valid however early it stops.  (Half its length is the options typer
     reads from the signature; the test itself is :func:`arena.tournament.sprt.run`.)"""
-    from arena.plugins.botspec import BotSpecError
     from arena.cli.match import PREDICTABLE, match_key, parse_options
     from arena.game import GameError
-    from arena.plugins import UnknownName, installed
     from arena.match.referee import Entrant, Limit
+    from arena.plugins import UnknownName, installed
+    from arena.plugins.botspec import BotSpecError
+    from arena.ratings.sequential import H1, SPRT
     from arena.sandbox import SandboxError
     from arena.sandbox.layers import choose_level
-    from arena.ratings.sequential import H1, SPRT
     from arena.tournament.sprt import run
 
     if len(bot) != 2 or bot[0] == bot[1]:
@@ -60,9 +59,9 @@ def sprt(
         level = choose_level(sandbox)
         secret = match_key(seed, key, None)
     except ValueError as error:     # includes an SPRT setting out of range, a bad key
-        raise fail(str(error))
+        raise fail(str(error)) from None
     except (UnknownName, GameError, BotSpecError, SandboxError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
     a, b = (Entrant(name, spec) for name, spec in zip(bot, specs))
@@ -82,7 +81,7 @@ def sprt(
                       limit=Limit(move=move), sandbox=level, max_deals=max_deals, batch=batch,
                       on_deal=None if as_json else show)
     except ValueError as error:     # games the referee could not play
-        raise fail(str(error))
+        raise fail(str(error)) from None
     verdict = ("undecided" if outcome.decision is None else
                f"{a.name} is better than {b.name}" if outcome.decision == H1 else
                f"{a.name} is not better than {b.name} by {delta:g}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -15,17 +14,17 @@ FORMAT_HELP = "table, json, csv or html"
 @app.command()
 def tournament(
     file: Path = typer.Argument(..., help="the tournament file (TOML)"),
-    results: Optional[Path] = typer.Option(None, "--results", help="results folder (overrides the file)"),
-    workers: Optional[int] = typer.Option(None, "--workers", min=0,
+    results: Path | None = typer.Option(None, "--results", help="results folder (overrides the file)"),
+    workers: int | None = typer.Option(None, "--workers", min=0,
                                           help="parallel matches (0: in this process)"),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
-    executor: Optional[str] = typer.Option(None, "--executor",
+    executor: str | None = typer.Option(None, "--executor",
                                            help="local (process pool) or dask "
                                                 "(overrides the file)"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+    scheduler: str | None = typer.Option(None, "--scheduler",
                                             help="a running Dask scheduler, tcp://HOST:PORT "
                                                  "(implies --executor dask)"),
-    key: Optional[str] = typer.Option(None, "--key",
+    key: str | None = typer.Option(None, "--key",
                                       help="the tournament's secret key in hex, to reproduce a "
                                            "published tournament (default: the results "
                                            "folder's, made on the first run)"),
@@ -43,7 +42,7 @@ def tournament(
     except ConfigError as error:
         for line in error.errors:
             typer.echo(f"arena: error: {line}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     serves = default_workers()
     if config.scheduler is None and config.workers > serves:
         typer.echo(f"arena: warning: {config.workers} workers on a machine that serves "
@@ -52,7 +51,7 @@ def tournament(
         summary = run(config, key=SecretKey.from_hex(key) if key is not None else None,
                       progress=not quiet)
     except (StoreError, ClusterError, BadKey) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     _report(config, summary)
 
 
@@ -106,14 +105,14 @@ def key(
     try:
         secret = read(results)
     except BadKey as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     typer.echo(secret.hex)
 
 
 @app.command()
 def leaderboard(
-    results: Optional[Path] = typer.Argument(None, help="results folder (default: the latest under results/)"),
-    game: Optional[str] = typer.Option(None, "--game", help="only this game"),
+    results: Path | None = typer.Argument(None, help="results folder (default: the latest under results/)"),
+    game: str | None = typer.Option(None, "--game", help="only this game"),
     format: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
     """Ratings per game and overall from a results folder."""
@@ -127,11 +126,11 @@ def leaderboard(
             board = from_store(store, history=20 if format == "html" else 0)
             title = f"{store.meta().get('name', 'Tournament')} — leaderboard"
     except StoreError as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     try:
         text = render(board, format, game, title=title)
     except KeyError as error:
-        raise fail(error.args[0])
+        raise fail(error.args[0]) from None
     typer.echo(text.rstrip("\n"))
 
 
@@ -140,7 +139,7 @@ def replay(
     results: Path = typer.Argument(..., help="results folder"),
     game_id: str = typer.Argument(..., help="the game's number (or its key) in the store"),
     verify: bool = typer.Option(False, "--verify", help="re-run it through the engine and compare"),
-    html: Optional[Path] = typer.Option(None, "--html",
+    html: Path | None = typer.Option(None, "--html",
                                         help="write a self-contained replay page to this file"),
 ) -> None:
     """Print a stored game move by move (and re-run it to verify), or write
@@ -152,7 +151,7 @@ def replay(
         with Store(results, create=False) as store:
             number, key, record = store.record(game_id)
     except StoreError as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if html is not None:
         from arena.cli.viewer import write_replay
         write_replay(record, f"game {number} ({key})", html)
@@ -175,7 +174,7 @@ def replay(
     try:
         engine = installed().engine(record.game)
     except UnknownName as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     if engine.info.version != record.version:
         typer.echo(f"warning: engine version {engine.info.version}, recorded {record.version}",
                    err=True)

@@ -4,7 +4,6 @@ offline replay page behind ``arena replay --html``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,25 +12,25 @@ from arena.cli._app import app, fail
 
 def write_replay(record, title: str, path: Path) -> None:
     """One self-contained page with every view of the game."""
+    from arena.plugins import UnknownName, installed
     from arena.presentation.frames import ReplayError
     from arena.presentation.pages import replay_page
-    from arena.plugins import UnknownName, installed
 
     try:
         engine = installed().engine(record.game)
         page = replay_page(record, engine, title=title)
     except (UnknownName, ReplayError) as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     try:
         Path(path).write_text(page, encoding="utf-8")
     except OSError as error:
-        raise fail(f"--html: cannot write {path}: {error.strerror}")
+        raise fail(f"--html: cannot write {path}: {error.strerror}") from None
     typer.echo(f"replay: {path}")
 
 
 @app.command()
 def serve(
-    results: Optional[Path] = typer.Argument(None, help="results folder "
+    results: Path | None = typer.Argument(None, help="results folder "
                                              "(default: the latest under results/)"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", min=0, max=65535,
@@ -41,18 +40,18 @@ def serve(
     (following a running tournament), bot pages and game replays."""
     from werkzeug.serving import make_server
 
-    from arena.results.store import StoreError, find_store
     from arena.presentation.web import create_app
+    from arena.results.store import StoreError, find_store
 
     try:
         folder = find_store(results)
         application = create_app(folder)
     except StoreError as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     try:
         server = make_server(host, port, application, threaded=True)
     except OSError as error:
-        raise fail(f"cannot listen on {host}:{port}: {error.strerror}")
+        raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
     typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)",
                err=False)
     from arena.sandbox.layers import strict_available
@@ -73,7 +72,7 @@ def serve(
 @app.command()
 def export(
     results: Path = typer.Argument(..., help="results folder"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Path | None = typer.Option(None, "--output", "-o",
                                           help="write to this file instead of stdout"),
 ) -> None:
     """Every stored game as JSON lines (schema in docs/tournaments.md)."""
@@ -90,6 +89,6 @@ def export(
                 for line in lines(store):
                     out.write(line + "\n")
     except StoreError as error:
-        raise fail(str(error))
+        raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"--output: cannot write {output}: {error.strerror}")
+        raise fail(f"--output: cannot write {output}: {error.strerror}") from None

@@ -253,7 +253,7 @@ class Outcome:
         scores: Sequence[float],
         teams: Sequence[int] | None = None,
         dummies: Mapping[str, float] | None = None,
-    ) -> "Outcome":
+    ) -> Outcome:
         """Rank by score, higher is better, equal scores sharing a rank
         (standard competition ranking: 1, 1, 3), dummies included."""
         dummy_items = list((dummies or {}).items())
@@ -274,7 +274,7 @@ class Outcome:
 def competition_ranks(scores: Sequence[float]) -> list[int]:
     """1 + the number of strictly higher scores, for each score."""
     ordered = sorted(scores, reverse=True)
-    first_index = {}
+    first_index: dict[float, int] = {}
     for index, score in enumerate(ordered):
         first_index.setdefault(score, index)
     return [first_index[score] + 1 for score in scores]
@@ -323,8 +323,7 @@ class State(ABC):
         if len(acting) == 1 == len(actions):  # the hot path: one seat to act
             seat = acting[0]
             action = actions.get(seat, _MISSING)
-            kind = type(action)
-            if (kind is str or kind is int) and self.is_legal(seat, action):
+            if (type(action) is str or type(action) is int) and self.is_legal(seat, action):
                 return self._apply(actions)
         self._check(acting, actions)
         self._apply(actions)
@@ -339,8 +338,8 @@ class State(ABC):
                 action = actions.get(seat, _MISSING)
                 if action is _MISSING:
                     break
-                kind = type(action)
-                if (kind is not str and kind is not int) or not self.is_legal(seat, action):
+                if (type(action) is not str and type(action) is not int) \
+                        or not self.is_legal(seat, action):
                     raise IllegalAction(self._refusal(seat, action))
             else:
                 return
@@ -381,11 +380,11 @@ class State(ABC):
         """Scores, ranks and teams; only valid once the game is over."""
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy, cheap enough to call thousands of times a
         second (search bots copy before every simulated move)."""
 
-    def secrets(self, seat: Seat) -> list[list]:
+    def secrets(self, seat: Seat) -> list[list[Any]]:
         """Values ``seat`` may not see, for the referee's leak audit
         (:mod:`arena.match.audit`): each other hand, undealt cards, a draw pile,
         unrevealed bottom cards... as lists of card codes.  None by default."""

@@ -20,6 +20,14 @@ instances (the records store engines' results with ``asdict``): its
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing is not imported at run time (see above)
+if TYPE_CHECKING:
+    from dataclasses import Field
+    from typing import Any
+
+#: the attribute :mod:`dataclasses` looks for on a class
+FIELDS = "__dataclass_fields__"
+
 
 def init_fields(instance: object, **fields: object) -> None:
     """Store the fields of a new frozen ``instance`` (from its ``__init__``),
@@ -32,56 +40,59 @@ class _DataclassFields:
     applying ``@dataclass`` to a stand-in with the same annotations and
     defaults; the result then replaces this descriptor."""
 
-    def __init__(self, cls: type) -> None:
+    def __init__(self, cls: type, names: tuple[str, ...]) -> None:
         self.cls = cls
+        self.names = names
 
-    def __get__(self, instance: object, owner: type) -> dict:
+    def __get__(self, instance: object, owner: type) -> dict[str, Field[Any]]:
         import dataclasses
 
-        cls = self.cls
-        names = cls.__match_args__
+        cls, names = self.cls, self.names
         body = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
         body["__annotations__"] = {name: cls.__annotations__[name] for name in names}
-        made = dataclasses.dataclass(type(cls.__name__, (), body)).__dataclass_fields__
-        cls.__dataclass_fields__ = made
+        made: dict[str, Field[Any]] = vars(dataclasses.dataclass(type(cls.__name__, (), body)))[FIELDS]
+        setattr(cls, FIELDS, made)
         return made
 
 
-def frozen(cls: type) -> type:
+def frozen(cls: type[Any]) -> type[Any]:
     """Make ``cls`` a frozen value class over the fields its own annotations
     name, in their order (see the module's docstring)."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
+    # not inspect.get_annotations: inspect is the import this module saves
+    names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
 
-    def values(self) -> tuple:
+    def values(self: object) -> tuple[object, ...]:
         return tuple([self.__dict__[name] for name in names])
 
-    def __repr__(self) -> str:
+    def __repr__(self: object) -> str:
         shown = ", ".join([f"{name}={self.__dict__[name]!r}" for name in names])
         return f"{type(self).__qualname__}({shown})"
 
-    def __eq__(self, other: object):
+    def __eq__(self: object, other: object) -> bool:
         if other.__class__ is self.__class__:
             return values(self) == values(other)
         return NotImplemented
 
-    def __hash__(self) -> int:
+    def __hash__(self: object) -> int:
         return hash(values(self))
 
-    def __setattr__(self, name: str, value: object) -> None:
+    def __setattr__(self: object, name: str, value: object) -> None:
         if type(self) is cls or name in names:
             _refuse(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
 
-    def __delattr__(self, name: str) -> None:
+    def __delattr__(self: object, name: str) -> None:
         if type(self) is cls or name in names:
             _refuse(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
 
+    members: dict[str, object] = {"__match_args__": names,
+                                  FIELDS: _DataclassFields(cls, names)}
     for method in (__repr__, __eq__, __hash__, __setattr__, __delattr__):
         method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
-        setattr(cls, method.__name__, method)
-    cls.__match_args__ = names
-    cls.__dataclass_fields__ = _DataclassFields(cls)
+        members[method.__name__] = method
+    for name, member in members.items():
+        setattr(cls, name, member)
     return cls
 
 

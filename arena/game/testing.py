@@ -26,8 +26,21 @@ from typing import Any
 
 import msgpack
 
-from arena.game import (PARTS, Engine, GameUnit, IllegalAction, OptionError, Outcome,
-                        PlayerCountError, State, competition_ranks, resolve)
+from arena.game import (
+    PARTS,
+    Action,
+    Engine,
+    GameUnit,
+    IllegalAction,
+    Observation,
+    OptionError,
+    Outcome,
+    PlayerCountError,
+    Seat,
+    State,
+    competition_ranks,
+    resolve,
+)
 
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)
@@ -127,13 +140,14 @@ def _rules_problem(unit: GameUnit) -> str | None:
     return f"no page at {page}"
 
 
-def _play_checked(engine, n, game_seed, options, rng, report, where,
-                  sample_rate, max_steps, check_replay):
+def _play_checked(engine: Engine, n: int, game_seed: int, options: Mapping[str, Any] | None,
+                  rng: random.Random, report: ConformanceReport, where: str,
+                  sample_rate: float, max_steps: int, check_replay: bool) -> None:
     state = engine.new_game(n, game_seed, options)
     assert state.players == n, f"{where}: state.players={state.players}"
-    steps = []
-    views = []
-    seen: dict = {}  # every action listed as legal so far, for any seat, in order
+    steps: list[dict[Seat, Action]] = []
+    views: list[list[bytes]] = []
+    seen: dict[Action, None] = {}  # every action listed as legal so far, for any seat, in order
     while True:
         acting = state.to_act()
         if not acting:
@@ -145,7 +159,7 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
         if not engine.info.simultaneous:
             assert len(acting) == 1, f"{at}: several seats act in a sequential game"
         views.append([_packed(state.observation(seat), seat, at) for seat in range(n)])
-        chosen = {}
+        chosen: dict[Seat, Action] = {}
         for seat in acting:
             legal = state.legal_actions(seat)
             _check_legal(legal, at, seat)
@@ -166,7 +180,7 @@ def _play_checked(engine, n, game_seed, options, rng, report, where,
         _check_determinism(engine, n, game_seed, options, steps, views, where)
 
 
-def _check_new_game(engine: Engine, options) -> None:
+def _check_new_game(engine: Engine, options: Mapping[str, Any] | None) -> None:
     """``new_game`` must refuse a player count the game does not list and an
     option it does not have (the base's checks, unless an engine bypasses them)."""
     info = engine.info
@@ -185,11 +199,11 @@ def _check_new_game(engine: Engine, options) -> None:
                          "(it must raise OptionError)")
 
 
-def _packed(observation, seat, at) -> bytes:
+def _packed(observation: Observation, seat: Seat, at: str) -> bytes:
     assert isinstance(observation, dict), f"{at}: observation is not a dict"
     assert observation.get("seat") == seat, f"{at}: observation['seat'] != {seat}"
     try:
-        data = msgpack.packb(observation)
+        data: bytes = msgpack.packb(observation)
         back = msgpack.unpackb(data, strict_map_key=True)
     except (TypeError, ValueError) as error:
         raise AssertionError(f"{at}: observation is not plain msgpack data: {error}") from None
@@ -198,7 +212,7 @@ def _packed(observation, seat, at) -> bytes:
     return data
 
 
-def _check_legal(legal, at, seat) -> None:
+def _check_legal(legal: list[Action], at: str, seat: Seat) -> None:
     assert isinstance(legal, list) and legal, f"{at}: no legal actions for seat {seat}"
     for action in legal:
         assert isinstance(action, (str, int)) and not isinstance(action, bool), (
@@ -207,7 +221,8 @@ def _check_legal(legal, at, seat) -> None:
     assert len(set(legal)) == len(legal), f"{at}: duplicate legal actions for {seat}"
 
 
-def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
+def _check_rejects(state: State, chosen: dict[Seat, Action], seen: list[Action],
+                   at: str) -> None:
     """``apply`` must raise IllegalAction, leaving the state as it was, for
     an action not in the seat's legal list (a made-up one, one legal earlier
     or for another seat, like a card already played, and a legal number in
@@ -216,7 +231,7 @@ def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
     ones that are."""
     for seat in chosen:
         legal = set(state.legal_actions(seat))
-        wrong = list(MADE_UP) + [action for action in seen if action not in legal][:1]
+        wrong: list[object] = list(MADE_UP) + [action for action in seen if action not in legal][:1]
         wrong += _wrong_types(chosen[seat])
         for action in wrong:
             _check_rejected(state, {**chosen, seat: action},
@@ -234,14 +249,16 @@ def _check_rejects(state: State, chosen: dict, seen: list, at: str) -> None:
                         f"{at}: seat {idle[0]} acting instead of {sorted(chosen)}")
 
 
-def _wrong_types(action) -> list:
+def _wrong_types(action: Action) -> list[float | bool]:
     """Values equal to an int ``action`` that are not ints: not wire actions."""
     if type(action) is not int:
         return []
     return [float(action)] + ([bool(action)] if action in (0, 1) else [])
 
 
-def _check_rejected(state: State, actions: dict, what: str) -> None:
+def _check_rejected(state: State, actions: Mapping[Seat, Any], what: str) -> None:
+    """``apply`` must refuse ``actions`` (some of them of any type: what a bot
+    may send) with IllegalAction and leave the state as it was."""
     before = [msgpack.packb(state.observation(s)) for s in range(state.players)]
     try:
         state.apply(actions)
@@ -253,7 +270,8 @@ def _check_rejected(state: State, actions: dict, what: str) -> None:
     assert before == after, f"{what}: rejected, but the state changed"
 
 
-def _check_sampling(engine, state: State, rng, report, at) -> None:
+def _check_sampling(engine: Engine, state: State, rng: random.Random,
+                    report: ConformanceReport, at: str) -> None:
     seat = rng.randrange(state.players)
     observation = state.observation(seat)
     sampled = engine.sample_state(observation, random.Random(rng.randrange(2**31)))
@@ -273,7 +291,7 @@ def _check_sampling(engine, state: State, rng, report, at) -> None:
     _random_playout(sampled, rng, at + " (sampled)")
 
 
-def _check_clone(state: State, chosen, at) -> None:
+def _check_clone(state: State, chosen: dict[Seat, Action], at: str) -> None:
     before = [msgpack.packb(state.observation(s)) for s in range(state.players)]
     copy = state.clone()
     copy.apply(chosen)
@@ -282,7 +300,7 @@ def _check_clone(state: State, chosen, at) -> None:
     assert before == after, f"{at}: playing on a clone changed the original"
 
 
-def _random_playout(state: State, rng, at, limit: int = 100_000) -> None:
+def _random_playout(state: State, rng: random.Random, at: str, limit: int = 100_000) -> None:
     for _ in range(limit):
         acting = state.to_act()
         if not acting:
@@ -292,7 +310,7 @@ def _random_playout(state: State, rng, at, limit: int = 100_000) -> None:
     raise AssertionError(f"{at}: playout did not end")
 
 
-def _check_outcome(outcome: Outcome, n, where) -> None:
+def _check_outcome(outcome: Outcome, n: int, where: str) -> None:
     assert isinstance(outcome, Outcome), f"{where}: outcome() is not an Outcome"
     assert len(outcome.scores) == len(outcome.ranks) == len(outcome.teams) == n, (
         f"{where}: outcome sizes differ from players={n}"
@@ -309,7 +327,9 @@ def _check_outcome(outcome: Outcome, n, where) -> None:
         )
 
 
-def _check_determinism(engine, n, game_seed, options, steps, views, where) -> None:
+def _check_determinism(engine: Engine, n: int, game_seed: int, options: Mapping[str, Any] | None,
+                       steps: list[dict[Seat, Action]], views: list[list[bytes]],
+                       where: str) -> None:
     state = engine.new_game(n, game_seed, options)
     for index, chosen in enumerate(steps):
         again = [msgpack.packb(state.observation(seat)) for seat in range(n)]

@@ -24,7 +24,7 @@ A violation is a bug in the engine, not a fault of the bot: it raises
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from arena.game import Engine, State
@@ -40,7 +40,7 @@ class LeakError(AssertionError):
     """A message would have told a seat something it may not know."""
 
 
-def audit_act(engine: Engine, state: State, seat: int, message: dict[str, Any],
+def audit_act(engine: Engine, state: State, seat: int, message: Mapping[str, Any],
               rng: random.Random) -> None:
     where = f"{engine.info.id}: act for seat {seat}"
     _check_shape(message, ACT_KEYS, where)
@@ -53,18 +53,19 @@ def audit_act(engine: Engine, state: State, seat: int, message: dict[str, Any],
     _check_secrets(state, seat, message, where)
 
 
-def audit_game_over(engine: Engine, state: State, seat: int, message: dict[str, Any]) -> None:
+def audit_game_over(engine: Engine, state: State, seat: int,
+                    message: Mapping[str, Any]) -> None:
     where = f"{engine.info.id}: game_over for seat {seat}"
     _check_shape(message, GAME_OVER_KEYS, where)
     _check_secrets(state, seat, message, where)
 
 
-def _check_shape(message: dict[str, Any], keys: set[str], where: str) -> None:
+def _check_shape(message: Mapping[str, Any], keys: set[str], where: str) -> None:
     if set(message) != keys:
         raise LeakError(f"{where}: unexpected keys {sorted(set(message) - keys)}")
 
 
-def _check_secrets(state: State, seat: int, message: dict[str, Any], where: str) -> None:
+def _check_secrets(state: State, seat: int, message: Mapping[str, Any], where: str) -> None:
     secrets = [_canonical(secret) for secret in state.secrets(seat)
                if isinstance(secret, (list, str)) and len(secret) >= SECRET_MIN]
     if not secrets:

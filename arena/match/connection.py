@@ -14,7 +14,8 @@ import os
 import re
 import select
 import time
-from typing import Any, Hashable, Protocol
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, Protocol
 
 from arena.botkit import protocol
 from arena.records.faults import Fault, FaultKind
@@ -56,9 +57,10 @@ class Channel:
                  stderr_cap: int = ResourceLimits.output):
         self.process = process
         self._stderr_cap = stderr_cap
-        self._in = process.popen.stdin.fileno()
-        self._out = process.popen.stdout.fileno()
-        self._err = process.popen.stderr.fileno()
+        popen = process.popen
+        assert popen.stdin and popen.stdout and popen.stderr, "a bot's three streams are pipes"
+        self._in, self._out, self._err = popen.stdin.fileno(), popen.stdout.fileno(), \
+            popen.stderr.fileno()
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._reader = protocol.FrameReader(frame_cap)
@@ -71,12 +73,12 @@ class Channel:
         #: the referee asked and is owed exactly one message
         self.asked = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Send a message that wants no answer."""
         self._outbox += protocol.encode(message)
         self._flush()
 
-    def ask(self, message: dict[str, Any]) -> None:
+    def ask(self, message: Mapping[str, Any]) -> None:
         """Send a message that wants one answer (``hello``, ``act``).
 
         Whatever the bot wrote before this -- a late second answer, an answer
@@ -175,9 +177,9 @@ def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -
 
 
 def exchange(
-    waiting: dict[Hashable, tuple[Channel, float]],
-    bystanders: list[Channel] = (),
-    polls: "PollSet | None" = None,
+    waiting: Mapping[Hashable, tuple[Channel, float | Deadline]],
+    bystanders: Sequence[Channel] = (),
+    polls: PollSet | None = None,
 ) -> dict[Hashable, tuple[dict[str, Any] | Fault, float]]:
     """Wait until every channel in ``waiting`` has sent one message or failed.
 
@@ -228,7 +230,7 @@ class PollSet:
         self._watched: dict[int, tuple[int, Any]] = {}    # fd -> (events, handler)
 
     def wait(self, channels: list[Channel], timeout: float) -> None:
-        wanted = {}
+        wanted: dict[int, tuple[int, Callable[[], object]]] = {}
         for channel in channels:
             wanted[channel._out] = (select.POLLIN, channel._read_stdout)
             if channel._outbox:

@@ -33,23 +33,24 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
-from arena.match import audit as leak_audit
 from arena.botkit import protocol
-from arena.plugins.botspec import BotSpec
+from arena.botkit.messages import Limits
+from arena.game import DummyResult, Engine, Outcome, competition_ranks
+from arena.match import audit as leak_audit
 from arena.match.connection import Channel, PollSet
 from arena.match.deals import Deal
-from arena.records.faults import Fault, FaultKind, Stage
-from arena.game import DummyResult, Engine, Outcome, competition_ranks
+from arena.match.session import Session, answers, bank_after
+from arena.plugins.botspec import BotSpec
 from arena.records import GameRecord, SeatRecord
+from arena.records.faults import Fault, FaultKind, Stage
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.sandbox.layers import choose_level
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
-from arena.match.session import Session, answers, bank_after
 
 #: how long the referee waits for a move at most, in multiples of the time the
 #: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
@@ -84,7 +85,7 @@ class Limit:
         if self.move <= 0 or self.startup <= 0:
             raise ValueError("time limits 'startup' and 'move' must be positive")
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> Limits:
         return {"startup": self.startup, "move": self.move, "bank": self.bank}
 
 
@@ -114,7 +115,7 @@ def play_match(
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     audit: bool = False,
-    started: "Prestarted | None" = None,
+    started: Prestarted | None = None,
     linger: bool = False,
     on_fault: Callable[[int, int, Fault], None] | None = None,
 ) -> list[GameRecord]:
@@ -288,7 +289,7 @@ class _Match:
                 self.live[index] = waiting[index]
         return faults
 
-    def _sessions(self, exclude: set[int] = frozenset()) -> list[Session]:
+    def _sessions(self, exclude: Set[int] = frozenset()) -> list[Session]:
         return [session for i, session in self.live.items() if i not in exclude]
 
     def _drop(self, index: int) -> None:
@@ -321,7 +322,7 @@ class _Match:
                 process.end(by=deadline)
 
     # -- one game ----------------------------------------------------------
-    def _sweep(self, seats: list["_SeatClock"], index_at: dict[int, int]) -> None:
+    def _sweep(self, seats: list[_SeatClock], index_at: dict[int, int]) -> None:
         """Fault every seat whose process broke while the referee was not
         asking it (a frame sent unasked, a crash): it is out of this game."""
         seat_of = {index: seat for seat, index in index_at.items()}

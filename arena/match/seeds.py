@@ -46,12 +46,12 @@ class SecretKey:
                             f"got {len(self.secret) * 8}")
 
     @classmethod
-    def fresh(cls) -> "SecretKey":
+    def fresh(cls) -> SecretKey:
         """A new key from the operating system's random source."""
         return cls(secrets.token_bytes(KEY_BYTES))
 
     @classmethod
-    def from_hex(cls, text: str) -> "SecretKey":
+    def from_hex(cls, text: str) -> SecretKey:
         try:
             return cls(bytes.fromhex(text.strip()))
         except ValueError:
@@ -59,7 +59,7 @@ class SecretKey:
                             f"got {text.strip()[:12]!r}...") from None
 
     @classmethod
-    def from_public_seed(cls, seed: int) -> "SecretKey":
+    def from_public_seed(cls, seed: int) -> SecretKey:
         """A key anyone who knows ``seed`` can rebuild (``arena match --seed``)."""
         return cls(hashlib.sha256(f"arena-public-seed:{seed}".encode()).digest(), public=True)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from arena.botkit import messages, protocol
 from arena.match.connection import Channel, PollSet, exchange
@@ -84,8 +84,17 @@ class Session:
     legal actions -- None for a ``hello`` -- and the seconds and bank it was
     given), and the judging of that answer."""
 
-    __slots__ = ("channel", "_clock", "_grace", "stage", "moves",
-                 "_deadline", "_legal", "_seconds", "_bank")
+    __slots__ = (
+        "_bank",
+        "_clock",
+        "_deadline",
+        "_grace",
+        "_legal",
+        "_seconds",
+        "channel",
+        "moves",
+        "stage",
+    )
 
     def __init__(self, channel: Channel, clock: ClockStart, grace: float):
         self.channel = channel
@@ -98,7 +107,7 @@ class Session:
         self._seconds = self._bank = 0.0
 
     # -- the conversation ----------------------------------------------------
-    def hello(self, message: messages.Hello, spent: float = 0.0) -> "Session":
+    def hello(self, message: messages.Hello, spent: float = 0.0) -> Session:
         """Ask for ``ready`` within the start-up limit the message carries
         (once: a session is one process), less the ``spent`` seconds of it
         the bot used already (a pre-started bot's CPU before its hello,
@@ -116,7 +125,7 @@ class Session:
         self.channel.send(message)
         self._sent(Stage.NEW_GAME, 0)
 
-    def act(self, message: messages.Act) -> "Session":
+    def act(self, message: messages.Act) -> Session:
         """Ask for a legal action, the move's clock starting now; the
         session, to wait on."""
         clock = message["clock"]
@@ -176,13 +185,13 @@ class Session:
         legal = self._legal
         if legal is None:
             return Answer(fault=self._hello_fault(reply))
-        deadline = self._deadline
+        deadline = cast("MoveClock", self._deadline)  # act() started it: _legal is set
         if isinstance(reply, Fault):
             if reply.kind != FaultKind.TIMEOUT:
                 return Answer(fault=self.place(reply))
-            return Answer(fault=self._timeout())
+            return Answer(fault=self._timeout(deadline))
         if deadline.charged(at) > deadline.allowed:      # answered, but after its time
-            return Answer(fault=self._timeout())
+            return Answer(fault=self._timeout(deadline))
         try:
             action = protocol.expect_action(reply)
         except protocol.ProtocolError as error:
@@ -194,9 +203,8 @@ class Session:
                 f"played {action!r}, not one of the {len(legal)} legal actions")))
         return Answer(action, deadline.spent)
 
-    def _timeout(self) -> Fault:
-        return self.place(Fault(FaultKind.TIMEOUT,
-                                self._deadline.overrun(self._seconds, self._bank)))
+    def _timeout(self, deadline: MoveClock) -> Fault:
+        return self.place(Fault(FaultKind.TIMEOUT, deadline.overrun(self._seconds, self._bank)))
 
     def _hello_fault(self, reply: dict[str, Any] | Fault) -> Fault | None:
         if isinstance(reply, Fault):

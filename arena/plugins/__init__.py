@@ -41,8 +41,8 @@ from importlib.metadata import EntryPoint, entry_points
 import pluggy
 
 from arena import DISTRIBUTION
-from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
 from arena.game import Engine, GameUnit
+from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
 
 GROUP = "arena"
 #: third-party game engines: trusted, imported in the arena process
@@ -56,10 +56,12 @@ class HookSpecs:
     def register_games(self) -> list[GameUnit | Engine]:
         """Games this plugin adds: each a :class:`arena.game.GameUnit` (or
         an :class:`arena.game.Engine`, a unit with no parts)."""
+        raise NotImplementedError  # a specification: pluggy calls the plugins' hooks
 
     @hookspec
     def register_bots(self) -> list[BotSpec]:
         """Bots (:class:`arena.plugins.botspec.BotSpec` launch specs) this plugin adds."""
+        raise NotImplementedError  # a specification, as register_games
 
 
 class UnknownName(LookupError):
@@ -171,7 +173,8 @@ def trusted(point: EntryPoint) -> bool:
 
 def sandboxed_distributions() -> list[str]:
     """Installed distributions whose plugins register in the plugin sandbox."""
-    return sorted({p.dist.name for p in entry_points(group=GROUP) if not trusted(p)})
+    return sorted({p.dist.name for p in entry_points(group=GROUP)
+                   if p.dist is not None and not trusted(p)})
 
 
 def load(points: list[EntryPoint] | None = None) -> Registry:
@@ -182,13 +185,13 @@ def load(points: list[EntryPoint] | None = None) -> Registry:
         points = list(entry_points(group=GROUP)) + list(entry_points(group=ENGINE_GROUP))
     untrusted: set[str] = set()
     for point in sorted(points, key=lambda p: p.name):
-        if not trusted(point):
+        if point.dist is not None and not trusted(point):
             untrusted.add(point.dist.name)
             continue
         try:
             module = point.load()
         except Exception as error:
-            dist = f" ({point.dist.name})" if getattr(point, "dist", None) else ""
+            dist = f" ({point.dist.name})" if point.dist is not None else ""
             registry.errors.append(f"plugin '{point.name}'{dist}: {one_line(error)}")
             continue
         registry.add_plugin(point.name, module)

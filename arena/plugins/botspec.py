@@ -16,7 +16,6 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-
 ANY_GAME = "*"
 COMMAND_PREFIX = "cmd:"
 #: programs whose first non-option argument is a script file to run
@@ -67,11 +66,12 @@ class BotSpec:
         """The command line that starts this bot."""
         if self.entry is not None:
             return [sys.executable, "-m", "arena.botkit", self.entry]
+        assert self.command is not None, "a spec has an entry or a command"
         return list(self.command)
 
     @classmethod
     def from_command(cls, text: str, name: str | None = None,
-                     files: tuple[str, ...] = ()) -> "BotSpec":
+                     files: tuple[str, ...] = ()) -> BotSpec:
         """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here).
 
         A bot runs in a private working folder, so every argument naming an

@@ -66,7 +66,7 @@ def discover(distributions: list[str], level: str | None = None) -> dict[str, Di
     deadline = time.monotonic() + TIMEOUT
     for name, process in started.items():
         try:
-            answer = _read_line(process.popen.stdout.fileno(), deadline)
+            answer = _read_line(process.pipes()[1].fileno(), deadline)
         finally:
             process.kill()
         found[name] = _parse(name, answer)

@@ -102,8 +102,10 @@ def sources() -> dict[str, Path]:
     while pending:
         module = pending.pop()
         if module not in found:
-            found[module] = _file(module)
-            pending += _imports(found[module].read_text(encoding="utf-8"))
+            path = _file(module)
+            assert path is not None, f"{module}: _imports keeps the modules it finds a file of"
+            found[module] = path
+            pending += _imports(path.read_text(encoding="utf-8"))
     return dict(sorted(found.items()))
 
 

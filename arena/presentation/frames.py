@@ -67,7 +67,7 @@ def replay(engine: Engine, record: GameRecord, seats: list[int] | None = None) -
     try:
         state = engine.new_game(players, record.seed, record.options)
     except (GameError, ValueError) as error:
-        raise ReplayError(f"cannot deal game {record.game} seed {record.seed}: {error}")
+        raise ReplayError(f"cannot deal game {record.game} seed {record.seed}: {error}") from error
     frames: list[Frame] = []
     cards: set[str] = set()
     acted: list[tuple[int, Any]] = []
@@ -87,7 +87,7 @@ def replay(engine: Engine, record: GameRecord, seats: list[int] | None = None) -
         try:
             state.apply(actions)
         except (GameError, ValueError, KeyError, IndexError) as error:
-            raise ReplayError(f"move {number + 1} does not replay: {error}")
+            raise ReplayError(f"move {number + 1} does not replay: {error}") from error
         acted = sorted(actions.items())
     return Replay(frames, cards)
 

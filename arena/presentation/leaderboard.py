@@ -28,12 +28,15 @@ import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.presentation import board_cache
 from arena.ratings import stats
 from arena.records import FAULTS
 from arena.results.store import Store, StoredGame
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 FORMATS = ("table", "json", "csv", "html")
 OVERALL = "overall"
@@ -133,7 +136,7 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
         sigma = rated.sigma.get(summary.name)
         line["mu"] = _round(mu)
         line["sigma"] = _round(sigma)
-        line["interval"] = (_pair(rated.interval.get(summary.name)) if mu is None else
+        line["interval"] = (_pair(rated.interval.get(summary.name)) if mu is None or sigma is None else
                             [round(mu - 2 * sigma, 3), round(mu + 2 * sigma, 3)])
         line["strength"] = _round(rated.strength.get(summary.name))
         if rated.entered:
@@ -372,12 +375,13 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     from rich.table import Table
 
     entry = board[pool]
-    console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+    text = io.StringIO()
+    console = Console(file=text, width=width, color_system=None, highlight=False)
     payoff = entry.get("ranked_by") == "payoff"
     by = ", ranked by payoff: points a game above the average participant" if payoff else ""
     table = Table(title=f"{pool} ({entry['games']} games{by})", title_justify="left")
     overall = pool == OVERALL
-    columns = [("#", "right"), ("bot", "left")]
+    columns: list[tuple[str, JustifyMethod]] = [("#", "right"), ("bot", "left")]
     columns += ([("strength", "right"), ("±2σ", "right"), ("entered", "right")] if overall else
                 [("mu", "right"), ("sigma", "right"), ("mu±2σ", "right"), ("strength", "right")])
     columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
@@ -408,9 +412,10 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     if detail:
         for size, matrix in entry.get("head_to_head", {}).items():
             pairs = Table(title=f"{pool}, {size} players: head-to-head", title_justify="left")
-            for name, justify in (("bot", "left"), ("against", "left"), ("games", "right"),
-                                  ("above", "right"), ("ties", "right"), ("below", "right"),
-                                  ("score diff [95%]", "right")):
+            heads: list[tuple[str, JustifyMethod]] = [
+                ("bot", "left"), ("against", "left"), ("games", "right"), ("above", "right"),
+                ("ties", "right"), ("below", "right"), ("score diff [95%]", "right")]
+            for name, justify in heads:
                 pairs.add_column(name, justify=justify)
             for a, others in matrix.items():
                 for b, m in others.items():
@@ -418,7 +423,7 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
                                   str(m["below"]),
                                   f"{m['score_diff']:+.2f} [{_interval_text(m['interval'])}]")
             console.print(pairs)
-    return console.file.getvalue().rstrip("\n")
+    return text.getvalue().rstrip("\n")
 
 
 def write_html(store: Store, path: Path, board: dict[str, Any] | None = None) -> Path:

@@ -293,7 +293,7 @@ class Rater:
         }
 
     @classmethod
-    def from_state(cls, data: dict) -> "Rater":
+    def from_state(cls, data: dict) -> Rater:
         """The rater :meth:`state` described; every pool is refitted on first
         use, from the saved means (the same optimum as a fresh fit, within
         :func:`arena.ratings.thurstone.fit`'s tolerance)."""

@@ -366,11 +366,11 @@ class Tally:
                         pair = pairs.get((a, b))
                         if pair is None:
                             pair = pairs[(a, b)] = _Pair(self._new_rows(2))
-                        place = sa.place - sb.place
+                        ahead = sa.place - sb.place
                         pair.games += 1
-                        pair.above += place > 0
-                        pair.ties += place == 0
-                        pair.below += place < 0
+                        pair.above += ahead > 0
+                        pair.ties += ahead == 0
+                        pair.below += ahead < 0
                         diff = round((sa.score - sb.score) * SCORE_GRID)
                         pair.diff += diff
                         pair.deals.see(game.seed)
@@ -529,7 +529,7 @@ class Tally:
         return self.sums[:self._rows].astype("<f8").tobytes()
 
     @classmethod
-    def from_state(cls, data: dict, sums: bytes) -> "Tally":
+    def from_state(cls, data: dict, sums: bytes) -> Tally:
         """The tally :meth:`state` and :meth:`sums_bytes` described."""
         tally = cls()
         tally.games, tally.last_id = data["games"], data["last_id"]

@@ -44,7 +44,7 @@ from statistics import NormalDist
 # this module is the first to load numpy, as in the arena command.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 MU = 25.0
 SIGMA = 25.0 / 3
@@ -184,6 +184,7 @@ class Fit:
         """The posterior mean and sd of ``mu[a] - mu[b]``."""
         i, j = self.params.index(a), self.params.index(b)
         cov = self.covariance
+        assert cov is not None, "a fit with players has their covariance"
         mean = self.ratings[a][0] - self.ratings[b][0]
         return mean, math.sqrt(max(0.0, cov[i, i] + cov[j, j] - 2 * cov[i, j]))
 
@@ -193,7 +194,7 @@ def _phi(z: np.ndarray) -> np.ndarray:
 
 
 def _cdf(z: np.ndarray) -> np.ndarray:
-    return 0.5 * _erfc(-z / _SQRT2).astype(float)
+    return 0.5 * np.asarray(_erfc(-z / _SQRT2), dtype=float)
 
 
 def _terms(d: np.ndarray, draw: np.ndarray, margin: float):
@@ -294,7 +295,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
 
     current, grad, hess = posterior(theta)
     iterations = 0
-    for iterations in range(1, max_iterations + 1):
+    for iterations in range(1, max_iterations + 1):  # noqa: B007 -- the count, read after
         gradient = design.T @ (w * grad) - precision * (theta - mean)
         negative_hessian = (design * (-w * hess)[:, None]).T @ design + np.diag(precision)
         step = np.linalg.solve(negative_hessian, gradient)
@@ -312,7 +313,8 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     covariance = np.linalg.inv(negative_hessian)
     sigma = _relative_sigma(covariance, params)
     penalised = _penalise(evidence.penalties, index, theta, design, w, draw, margin, tolerance)
-    ratings, roles = {}, {}
+    ratings: dict[str, tuple[float, float]] = {}
+    roles: dict[str, tuple[float, float]] = {}
     for name, mu, s in zip(params, theta, sigma):
         mu = penalised.get(name, mu)
         (roles if name.startswith(ROLE_PREFIX) else ratings)[name] = (float(mu), float(s))

@@ -7,10 +7,13 @@ cross a process (or cluster) boundary and be stored and replayed as-is.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.records.faults import FaultKind
 from arena.game import DummyResult
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 #: the kinds of fault a seat can commit, in the order they are reported
 FAULTS = tuple(FaultKind)
@@ -60,7 +63,8 @@ class GameRecord:
             "game": self.game, "version": self.version, "options": _plain(self.options),
             "seed": self.seed, "players": self.players,
             "seats": [asdict(seat) for seat in self.seats],
-            "dummies": [asdict(dummy) for dummy in self.dummies],
+            # a frozen value class is a dataclass to dataclasses (arena.game._frozen)
+            "dummies": [asdict(cast("DataclassInstance", dummy)) for dummy in self.dummies],
             "steps": _plain(self.steps), "duration": self.duration,
         }
 

@@ -26,7 +26,7 @@ def problems(engine: Engine, record: GameRecord) -> list[str]:
         outcome = state.outcome() if over else None
     except (GameError, ValueError, KeyError, IndexError) as error:
         return [f"the move record does not replay: {error}"]
-    if not over:
+    if outcome is None:
         return ["the game is not over after the recorded moves"]
     found = []
     recorded_scores = [float(seat.score) for seat in record.seats]

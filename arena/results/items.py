@@ -51,7 +51,7 @@ class MatchItem:
                 "round": self.round}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "MatchItem":
+    def from_dict(cls, data: dict[str, Any]) -> MatchItem:
         return cls(id=data["id"], order=data["order"], game=data["game"], label=data["label"],
                    players=data["players"], options=dict(data["options"]),
                    lineup=tuple(data["lineup"]),

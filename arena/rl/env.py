@@ -10,13 +10,16 @@ game ends, then every agent's final score (team score in team games).
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from pettingzoo import AECEnv
 
 from arena.rl.table import Table, TextRendering
 
 
 class ArenaAECEnv(TextRendering, AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
 
     def __init__(self, engine, players, options, render_mode=None):
         super().__init__()

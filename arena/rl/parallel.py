@@ -9,7 +9,7 @@ AEC environment.
 
 from __future__ import annotations
 
-import functools
+from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 
@@ -17,7 +17,7 @@ from arena.rl.table import Table, TextRendering
 
 
 class ArenaParallelEnv(TextRendering, ParallelEnv):
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, engine, players, options, render_mode=None):
         self.table = Table(engine, players, options)
@@ -27,11 +27,9 @@ class ArenaParallelEnv(TextRendering, ParallelEnv):
         self.render_mode = render_mode
         self.encoding = self.table.encoding
 
-    @functools.lru_cache(maxsize=None)
     def observation_space(self, agent):
         return self.table.observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent):
         return self.table.action_spaces[agent]
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from arena.game import Action, Engine, Seat
+from arena.game import Action, Engine, Seat, State
 from arena.rl.encoding import encoding_for
 
 
@@ -25,6 +25,9 @@ def agent_name(seat: Seat) -> str:
 
 
 class Table:
+    #: the game being played (from :meth:`new_game`, the environments' reset, on)
+    state: State
+
     def __init__(self, engine: Engine, players: int | None, options: Mapping[str, Any]):
         self.engine = engine
         self.players = engine.info.players[0] if players is None else players
@@ -39,7 +42,6 @@ class Table:
         }) for agent in self.agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.agents}
         self._seeds: random.Random | None = None
-        self.state = None
         self.last_actions: dict[Seat, Action] = {}
 
     def new_game(self, seed: int | None) -> None:

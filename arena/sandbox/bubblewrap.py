@@ -41,6 +41,12 @@ def available() -> bool:
     return BWRAP is not None
 
 
+def program() -> str:
+    """What runs bubblewrap: its path, or its bare name when it is not installed
+    (starting it then fails with the OSError :class:`BotProcess` reports)."""
+    return BWRAP or "bwrap"
+
+
 def _parents(paths: list[str]) -> list[str]:
     """Folders bubblewrap would otherwise create mode 0700 on the way to a
     bind (``/root`` here): made 0755 so a bot with its own uid can pass."""
@@ -62,7 +68,7 @@ def bwrap_argv(argv: list[str], disk: int, environment: dict[str, str],
     needs one); as root the bot gets a uid of its own instead, outside any
     user namespace, so the host kernel's uid checks protect everyone.
     """
-    command = [BWRAP, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+    command = [program(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
     if user_namespace:
         command += ["--unshare-user", "--disable-userns"]

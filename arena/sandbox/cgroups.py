@@ -93,7 +93,8 @@ def _candidates() -> dict[str, str]:
                 enabled = f.read().split()
         except OSError:
             return {}
-        found = {c: base for c in ("pids", "memory") if c in enabled and _writable(base)}
+        found: dict[str, str] = {c: base for c in ("pids", "memory")
+                                 if c in enabled and _writable(base)}
         if found:
             found["cpu"] = base         # cpu.stat's usage_usec is in every v2 group
         return found
@@ -129,7 +130,7 @@ class BotCgroups:
                     f.write(str(value))
 
     @classmethod
-    def existing(cls, paths: list[str]) -> "BotCgroups":
+    def existing(cls, paths: list[str]) -> BotCgroups:
         """Groups made earlier (by a referee now dead), to kill and remove."""
         group = cls.__new__(cls)
         group.paths = list(paths)

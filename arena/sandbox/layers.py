@@ -33,7 +33,7 @@ def bubblewrap_works() -> bool:
     """bubblewrap is installed *and* may create namespaces here."""
     if not bubblewrap.available():
         return False
-    probe = [bubblewrap.BWRAP, "--unshare-pid", "--unshare-net", "--die-with-parent",
+    probe = [bubblewrap.program(), "--unshare-pid", "--unshare-net", "--die-with-parent",
              "--ro-bind", "/", "/", "--", "/bin/true"]
     if os.geteuid() != 0:
         probe[1:1] = ["--unshare-user"]

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import IO
 
 from arena.sandbox import bubblewrap, seccomp
 from arena.sandbox.cgroups import BotCgroups
@@ -185,6 +186,12 @@ class BotProcess:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
 
+    def pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+        """The bot's stdin, stdout and stderr: the pipes ``__init__`` opened."""
+        stdin, stdout, stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
+        assert stdin and stdout and stderr, "BotProcess opens the three streams as pipes"
+        return stdin, stdout, stderr
+
     def _chain(self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...]):
         if self.level != "strict":
             self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
@@ -276,7 +283,7 @@ class BotProcess:
             self._cgroups.kill_all(rounds)
 
     def _bury(self) -> None:
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+        for stream in self.pipes():
             try:
                 stream.close()
             except OSError:
@@ -314,10 +321,12 @@ class Undertaker:
     child starts with an empty one (the parent's thread does not exist
     there)."""
 
-    def __init__(self):
-        self._queue: queue.Queue = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+    _queue: queue.Queue[tuple[BotProcess, float | None]]
+    _thread: threading.Thread | None
+    _lock: threading.Lock
+
+    def __init__(self) -> None:
+        self._forget()
 
     def take(self, process: BotProcess, by: float | None) -> None:
         with self._lock:
@@ -347,7 +356,10 @@ class Undertaker:
                 self._queue.task_done()
 
     def _forget(self) -> None:
-        self.__init__()
+        """Start empty (also a forked child's: the parent's thread is not there)."""
+        self._queue = queue.Queue()
+        self._thread = None
+        self._lock = threading.Lock()
 
 
 UNDERTAKER = Undertaker()

@@ -23,7 +23,7 @@ class UidLease:
         self._fd = fd
 
     @classmethod
-    def acquire(cls) -> "UidLease":
+    def acquire(cls) -> UidLease:
         start = os.getpid() % COUNT  # spread concurrent referees apart
         for step in range(COUNT):
             lease = cls.try_acquire(FIRST_UID + (start + step) % COUNT)
@@ -32,7 +32,7 @@ class UidLease:
         raise RuntimeError(f"all {COUNT} sandbox uids from {FIRST_UID} are in use")
 
     @classmethod
-    def try_acquire(cls, uid: int) -> "UidLease | None":
+    def try_acquire(cls, uid: int) -> UidLease | None:
         """The lease on ``uid``, or None while another process holds it."""
         os.makedirs(LOCK_DIR, mode=0o700, exist_ok=True)
         fd = os.open(os.path.join(LOCK_DIR, str(uid)), os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)

@@ -58,19 +58,23 @@ class StatFile:
 
 def schedstat_waited(text: bytes | None) -> float:
     """Seconds on a run queue, from a ``schedstat`` text (0 if none)."""
+    if text is None:
+        return 0.0
     try:
         return int(text.split(None, 2)[1]) / 1e9
-    except (AttributeError, IndexError, ValueError):
+    except (IndexError, ValueError):
         return 0.0
 
 
 def stat_cpu(text: bytes | None) -> float:
     """CPU seconds of a process's threads and of its waited-for children,
     from a ``/proc/<pid>/stat`` text (clock ticks; 0 if none)."""
+    if text is None:
+        return 0.0
     try:
         fields = text.rsplit(b")", 1)[1].split()
         return sum(int(x) for x in fields[11:15]) / _TICK   # utime stime cutime cstime
-    except (AttributeError, IndexError, ValueError):
+    except (IndexError, ValueError):
         return 0.0
 
 
@@ -88,7 +92,7 @@ def waited() -> float:
 
 def children(pid: int) -> list[int]:
     """The direct children of ``pid`` (every thread's)."""
-    found = []
+    found: list[int] = []
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:

@@ -117,7 +117,7 @@ def _editable_root(dist: metadata.Distribution) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _top_names(dist: metadata.Distribution) -> tuple[str, ...]:
     """The import names a distribution provides (worked out once per
     process and distribution: a bot's view asks for every one's)."""
@@ -140,7 +140,7 @@ def _editable_sources(dist: metadata.Distribution) -> list[str]:
     return [path for path in candidates if os.path.exists(path)] or [root]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _site_files(name: str) -> dict[str, list[str]]:
     """A distribution's installed files in its site folder, by top-level
     entry (its RECORD read once per process: every view and the owners'

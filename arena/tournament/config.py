@@ -10,8 +10,8 @@ reference in ``docs/tournaments.md`` is rendered from.
 from __future__ import annotations
 
 import hashlib
-import json
 import importlib.util
+import json
 import math
 import os
 import re
@@ -20,13 +20,21 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.game import GameError
-from arena.match.referee import Limit
-from arena.sandbox import ResourceLimits
 from arena.game.teams import Teams
-from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, KeySpec, Seating,
-                                   names, spec)
+from arena.match.referee import Limit
+from arena.plugins.botspec import BotSpec, BotSpecError
+from arena.sandbox import ResourceLimits
+from arena.tournament.keys import (
+    EXECUTORS,
+    FORMAT_SECTIONS,
+    KIND_NAMES,
+    Format,
+    KeySpec,
+    Seating,
+    names,
+    spec,
+)
 
 
 class ConfigError(ValueError):

@@ -50,10 +50,13 @@ import uuid
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.sandbox.process import UNDERTAKER
 from arena.tournament.executor import Event, Executor, GameEvent, JobDone, MatchJob, run_job
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster, Queue
 
 log = logging.getLogger("arena.tournament")
 
@@ -281,9 +284,9 @@ class DaskExecutor(Executor):
         self.registry = registry
         self.job_runner = job_runner
         self.cluster_options = cluster_options or {}
-        self.cluster = None
-        self.client = None
-        self.queue = None
+        self.cluster: LocalCluster | None = None
+        self.client: Client | None = None
+        self.queue: Queue | None = None
         self.expected: dict[str, Any] | None = None
         self.futures: dict = {}
 
@@ -301,8 +304,8 @@ class DaskExecutor(Executor):
         try:
             if self.scheduler:
                 try:
-                    self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
-                                         set_as_default=False)
+                    self.client = client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
+                                                  set_as_default=False)
                 except (OSError, TimeoutError, ValueError) as error:
                     why = str(error).strip().splitlines()
                     raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: "
@@ -316,26 +319,32 @@ class DaskExecutor(Executor):
                 # 10 ms, for a dashboard nobody looks at here
                 with dask.config.set(WORKER_CONFIG):
                     self.cluster = LocalCluster(**options)
-                self.client = Client(self.cluster, set_as_default=False)
-                self.client.register_plugin(_interrupts_ignored(), name="arena-ignore-sigint")
+                self.client = client = Client(self.cluster, set_as_default=False)
+                client.register_plugin(_interrupts_ignored(), name="arena-ignore-sigint")
             try:
-                self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
-                raise ClusterError(f"the Dask cluster at {self.client.scheduler.address} has no "
+                raise ClusterError(f"the Dask cluster at {client.scheduler.address} has no "
                                    f"workers (waited {CONNECT_TIMEOUT:.0f} s)") from None
-            reports = self.client.run(inventory, on_error="return")
+            reports = client.run(inventory, on_error="return")
             check_workers(self.expected, reports)
-            self.workers = max(1, sum(self.client.nthreads().values()))
+            self.workers = max(1, sum(client.nthreads().values()))
             self.queue = self._new_queue()
             log.info("dask: %d workers, %d threads, scheduler %s", len(reports), self.workers,
-                     self.client.scheduler.address)
+                     client.scheduler.address)
         except BaseException:
             self.close(cancel=True)
             raise
 
-    def _new_queue(self):
+    def _new_queue(self) -> Queue:
         from distributed import Queue
         return Queue(f"arena-events-{uuid.uuid4().hex}", client=self.client)
+
+    def _started(self) -> tuple[Client, Queue]:
+        """The client and the event queue of a started executor."""
+        if self.client is None or self.queue is None:
+            raise ClusterError("the Dask executor is not started")
+        return self.client, self.queue
 
     def close(self, cancel: bool = False) -> None:
         if self.client is not None:
@@ -367,16 +376,17 @@ class DaskExecutor(Executor):
 
     def worker_pids(self) -> dict[str, int]:
         """The process id of every worker (tests kill one)."""
-        return self.client.run(os.getpid)
+        return self._started()[0].run(os.getpid)
 
     def run(self, jobs: Sequence[MatchJob], on_event: Callable[[Event], None]) -> None:
         self.start()
+        client, queue = self._started()
         seen: dict[str, set[int]] = defaultdict(set)
         wake = threading.Event()
         with _interrupts_between_calls(wake) as interrupted:
             for job in jobs:
-                future = self.client.submit(
-                    play_on_worker, job, self.queue.name, self.expected, self.job_runner,
+                future = client.submit(
+                    play_on_worker, job, queue.name, self.expected, self.job_runner,
                     key=f"arena-match-{uuid.uuid4().hex[:12]}-{job.item}", pure=False,
                     retries=0)
                 self.futures[future] = job
@@ -400,7 +410,7 @@ class DaskExecutor(Executor):
 
     def _drain(self, on_event, seen) -> int:
         count = 0
-        for data in self.queue.get(batch=True):
+        for data in self._started()[1].get(batch=True):
             kind, value = _unpack(data)
             count += 1
             if kind == "log":

@@ -37,8 +37,8 @@ from typing import Any
 from arena.match.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
-from arena.sandbox.view import warm as warm_views
 from arena.sandbox.usage import children
+from arena.sandbox.view import warm as warm_views
 
 log = logging.getLogger("arena.tournament")
 #: jobs sent to a worker ahead of the one it plays (see LocalExecutor.run)
@@ -139,7 +139,7 @@ class Executor(ABC):
 
     workers: int = 1
 
-    def start(self) -> None:
+    def start(self) -> None:  # noqa: B027 -- optional, nothing to do by default
         """Get ready (e.g. start worker processes); called once before run."""
 
     @abstractmethod
@@ -148,7 +148,7 @@ class Executor(ABC):
         all are done.  KeyboardInterrupt propagates after in-flight matches
         are abandoned (their finished games were already reported)."""
 
-    def close(self, cancel: bool = False) -> None:
+    def close(self, cancel: bool = False) -> None:  # noqa: B027 -- optional, as start
         """Stop the workers (``cancel``: abandon matches in progress)."""
 
 

@@ -67,7 +67,7 @@ class RunLock:
         self.path = Path(folder) / LOCK_FILE
         self._fd = -1
 
-    def acquire(self) -> "RunLock":
+    def acquire(self) -> RunLock:
         prepare_folder(self.path.parent)
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -97,7 +97,7 @@ class RunLock:
             os.close(self._fd)
             self._fd = -1
 
-    def __enter__(self) -> "RunLock":
+    def __enter__(self) -> RunLock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:

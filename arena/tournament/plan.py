@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.match.deals import chance_seed, deal_seed
-from arena.results.items import MatchItem, PlannedDeal
 from arena.match.seeds import SecretKey
+from arena.results.items import MatchItem, PlannedDeal
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
 from arena.tournament.keys import Format
@@ -115,7 +115,7 @@ def _table_items(tournament: Tournament, key: SecretKey, entry: GameEntry, label
     """For each block of ``match_deals`` deals, one item per seating playing
     every deal of the block in that seating: a bot process meets each deal
     once, and the block's items together replay each deal in every seating."""
-    items = []
+    items: list[MatchItem] = []
     seating_list = seatings(table, entry.seating)
     tag = f"/r{round_}" if tournament.format in (Format.SWISS, Format.RATED) else ""
     chunk = tournament.match_deals
@@ -259,7 +259,7 @@ class SwissPlanner(Planner):
 
     def estimate(self) -> int:
         total = 0
-        for entry, label, players in self.groups():
+        for entry, _label, players in self.groups():
             tables = max(1, len(entry.bots) // players)
             games = len(seatings(tuple(f"b{i}" for i in range(players)), entry.seating))
             total += tables * games * entry.deals * (self.tournament.rounds or 1)

@@ -29,7 +29,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from arena.game import Result
 from arena.match import seeds
@@ -42,7 +43,7 @@ from arena.results.store import FILE_NAME, Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
-from arena.tournament.plan import MatchItem, Planner, Results, make_planner
+from arena.tournament.plan import MatchItem, Planner, Results, SwissPlanner, make_planner
 from arena.tournament.stopping import Enough, StopRule, Stopper
 
 log = logging.getLogger("arena.tournament")
@@ -246,7 +247,7 @@ class _GroupRatings:
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
     """The Swiss table of every group (``label/Np``) from the stored rounds.
     The planner deals nothing here, so any key serves."""
-    planner = make_planner(tournament, seeds.SecretKey.from_public_seed(tournament.seed))
+    planner = SwissPlanner(tournament, seeds.SecretKey.from_public_seed(tournament.seed))
     results = _results_view(store)
     return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
             for entry, label, players in planner.groups()}
@@ -484,6 +485,7 @@ def _run_locked(plan: Plan, folder: Path, started: float, key: seeds.SecretKey |
         completed = not summary.missing
     except Enough as stop:
         summary.stopped = str(stop)
+        assert store is not None, "the stopping rule is asked as the games are stored"
         store.set_meta("stopped", summary.stopped)
         log.info("stopped: %s", summary.stopped)
     except KeyboardInterrupt:

@@ -14,15 +14,15 @@ so no bot process meets a deal twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from arena.results.items import MatchItem
-from arena.records import GameRecord
 from arena.match.referee import Entrant, Limit
 from arena.match.seeds import SecretKey
 from arena.ratings.sequential import SPRT
 from arena.ratings.stats import showings
+from arena.records import GameRecord
+from arena.results.items import MatchItem
 from arena.results.store import StoredGame
 from arena.tournament.plan import Results, seatings, table_item
 from arena.tournament.runner import run_table, table_plan
@@ -36,7 +36,7 @@ class Outcome:
     test: SPRT
 
 
-def difference(records: list[GameRecord], a: str, b: str) -> float:
+def difference(records: Sequence[GameRecord], a: str, b: str) -> float:
     """A's mean place minus B's over the games of one deal (in the games where
     they play on different teams)."""
     gaps = []

@@ -94,7 +94,7 @@ class Stopper:
     def _separated(self, group, a: str, b: str, alpha: float) -> bool:
         first, second = sorted((a, b))
         total, deals = self.sums.get((group, first, second), (0.0, 0))
-        return separated(total, deals, alpha)
+        return separated(total, int(deals), alpha)  # [sum of the gaps, the deals' count]
 
     def reason(self) -> str | None:
         """Why the tournament may stop now, or None."""
@@ -112,7 +112,7 @@ class Stopper:
             means = self.places[group]
             ranking = sorted(bots, key=lambda n: -(means[n][0] / means[n][1]
                                                     if n in means and means[n][1] else 0.0))
-            for a, b in zip(ranking, ranking[1:]):
+            for a, b in itertools.pairwise(ranking):
                 if not self._separated(group, a, b, alpha):
                     return None
         return (f"every two neighbours in each game's ranking are separated at confidence "

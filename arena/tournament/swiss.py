@@ -41,7 +41,7 @@ def place_points(ranks: Sequence[int]) -> list[float]:
     n = len(ranks)
     if n < 2:
         return [0.0] * n
-    tied = defaultdict(int)
+    tied: defaultdict[int, int] = defaultdict(int)
     for rank in ranks:
         tied[rank] += 1
     points = []
@@ -87,8 +87,8 @@ def _records(bots: Iterable[str], rounds: Iterable[Round]) -> dict[str, _Record]
                 records[bot].points += BYE
                 records[bot].byes += 1
         for lineup, games in zip(round_.lineups, round_.tables):
-            score = defaultdict(float)
-            ahead = {bot: defaultdict(float) for bot in lineup}
+            score: defaultdict[str, float] = defaultdict(float)
+            ahead: dict[str, defaultdict[str, float]] = {bot: defaultdict(float) for bot in lineup}
             for bots, ranks, dummy_ranks in games:
                 for bot, points in zip(bots, place_points(list(ranks) + list(dummy_ranks))):
                     score[bot] += points / len(games)
@@ -129,9 +129,9 @@ def standings_text(group: str, table: Sequence[SwissStanding], width: int = 100)
     for rank, s in enumerate(table, start=1):
         out.add_row(str(rank), s.name, f"{s.points:.2f}", f"{s.buchholz:.2f}",
                     f"{s.sonneborn_berger:.2f}", str(s.rounds), str(s.byes))
-    console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
-    console.print(out)
-    return console.file.getvalue().rstrip("\n")
+    text = io.StringIO()
+    Console(file=text, width=width, color_system=None, highlight=False).print(out)
+    return text.getvalue().rstrip("\n")
 
 
 def met_counts(rounds: Iterable[Round]) -> dict[frozenset, int]:

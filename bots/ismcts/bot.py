@@ -14,12 +14,12 @@ import random
 import sys
 import time
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from arena.botkit import Bot
-from engines import unit_for
-
 from bots.ismcts.knowledge import for_game
 from bots.ismcts.search import Search
+from engines import unit_for
 
 
 @dataclass(frozen=True)
@@ -38,14 +38,14 @@ class Settings:
     advice_margin: float = 0.03  # by more than this mean reward
 
     @classmethod
-    def parse(cls, given: dict) -> "Settings":
+    def parse(cls, given: dict[str, Any]) -> Settings:
         """Settings from a table; ValueError naming the first bad key."""
         known = {field.name: field for field in fields(cls)}
-        values = {}
+        values: dict[str, Any] = {}
         for key, value in (given or {}).items():
             if key not in known:
                 raise ValueError(f"unknown setting '{key}' (known: {', '.join(known)})")
-            kind = type(known[key].default)
+            kind: type[Any] = type(known[key].default)
             if kind is float and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
             if type(value) is not kind:

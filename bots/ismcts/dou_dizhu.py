@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from typing import cast
 
 from arena.game import Action, Observation, State
-
 from bots.dou_dizhu import GreedyBot
 from bots.ismcts.knowledge import Knowledge, rank_rewards
 
@@ -60,11 +60,12 @@ def greedy_bid(observation: Observation, legal: list, rng: random.Random | None 
 
 def shed(state: State, seat: int, rng: random.Random) -> Action:
     """Lead long plays, follow low, bomb rarely (bids: as the greedy bot)."""
-    legal = state.legal_actions(seat)
+    legal = cast("list[str]", state.legal_actions(seat))  # Dou Dizhu's actions are strings
     if len(legal) == 1:
         return legal[0]
-    if legal[0].startswith("bid:"):
-        return greedy_bid(state.observation(seat), legal)
+    bid = greedy_bid(state.observation(seat), legal)
+    if bid is not None:
+        return bid
     if legal[0] != PASS:  # leading: the longest of a few random plays
         picks = [legal[rng.randrange(len(legal))] for _ in range(LEAD_CHOICES)]
         return max(picks, key=len)

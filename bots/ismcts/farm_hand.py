@@ -21,11 +21,10 @@ tree search.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from arena.game import Action, Outcome, State
-
-from bots.farm_hand import CounterBot
-from bots.farm_hand import seek as seek_card
+from bots.farm_hand import CounterBot, seek as seek_card
 from bots.ismcts.farm_hand_deals import decide
 from bots.ismcts.knowledge import Knowledge, random_rollout, rank_rewards
 from engines.farm_hand.cards import CARD_CODE, CARD_ID
@@ -50,7 +49,8 @@ def seek(state: State, seat: int, rng: random.Random) -> Action:
     view = state.observation(seat)
     trick = [CARD_ID[code] for code in view["trick"]]
     need = view["bids"][seat] - view["won"][seat]
-    return CARD_CODE[seek_card([CARD_ID[code] for code in legal], trick, need)]
+    cards = cast("list[str]", legal)  # past the bids, the actions are card codes
+    return CARD_CODE[seek_card([CARD_ID[code] for code in cards], trick, need)]
 
 
 def counter_move(observation, legal: list, rng: random.Random) -> Action:

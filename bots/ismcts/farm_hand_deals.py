@@ -34,10 +34,15 @@ import random
 import time
 
 from arena.game import Action, Observation
-
 from bots.farm_hand import seek
-from engines.farm_hand.cards import (CARD_ID, CARD_NUMBER, CARD_SUIT, DECK_SIZE, round_score,
-                                     trick_winner)
+from engines.farm_hand.cards import (
+    CARD_ID,
+    CARD_NUMBER,
+    CARD_SUIT,
+    DECK_SIZE,
+    round_score,
+    trick_winner,
+)
 from engines.farm_hand.game import sample_hands
 
 #: deals solved per decision when the clock allows, and first (to time it)
@@ -59,7 +64,7 @@ class _Round:
     """The fixed facts of the round being solved, from the observation, and
     the monotonic deadline of the solve."""
 
-    __slots__ = ("me", "table", "points", "deadline")
+    __slots__ = ("deadline", "me", "points", "table")
 
     def __init__(self, observation: Observation, deadline: float):
         self.deadline = deadline
@@ -109,7 +114,7 @@ def _advance(rnd: _Round, hands, leader, trick, won, bid=None, until=None):
     or to the end of the trick that brings its tricks to ``until``.
     Returns (leader, trick, cards the dummies played, over)."""
     me, table = rnd.me, rnd.table
-    shown = []
+    shown: list[int] = []
     while True:
         if len(trick) == table:
             place = _winner(trick)
@@ -201,7 +206,7 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
     for card in _playable(hand, worlds[0][2]):
         rest = [other for other in hand if other != card]
         total = [0] * len(bids)
-        for (shown, over), group in _after(rnd, worlds, card).items():
+        for (_shown, over), group in _after(rnd, worlds, card).items():
             if over:
                 for index, bid in enumerate(bids):
                     total[index] += sum(round_score(bid, won[rnd.me], rnd.points)
@@ -224,7 +229,7 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
         raise _OutOfTime
     (hands, leader, trick, won), = worlds
     me, points = rnd.me, rnd.points
-    best = None
+    values = []
     for card in _playable(hand, trick):
         after, tally = [list(held) for held in hands], list(won)
         lead, rest_of_trick, _, over = _advance(rnd, after, leader, trick + [card], tally)
@@ -233,8 +238,8 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
         else:
             rest = [other for other in hand if other != card]
             value = _one_values(rnd, [(after, lead, rest_of_trick, tally)], rest, bids, turns - 1)
-        best = value if best is None else [max(pair) for pair in zip(best, value)]
-    return best
+        values.append(value)
+    return [max(column) for column in zip(*values)]
 
 
 def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> list[int]:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
 from arena.game import Action, State
-
-from bots.ismcts.knowledge import Knowledge, whose_turn
 from bots.hand_and_foot import BuilderBot
+from bots.ismcts.knowledge import Knowledge, whose_turn
 from engines.hand_and_foot.cards import VALUE, books, set_wilds
 
 #: rollout moves at most (a turn is rarely longer)
@@ -42,7 +42,7 @@ _BUILDER = BuilderBot()
 
 def meld_first(state: State, seat: int, rng: random.Random) -> Action:
     """A random meld if there is one, else a random legal action."""
-    legal = state.legal_actions(seat)
+    legal = cast("list[str]", state.legal_actions(seat))  # Hand and Foot's actions are strings
     melds = [action for action in legal if action.startswith(MELDS)]
     return rng.choice(melds or legal)
 

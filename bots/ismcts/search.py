@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable
 
 from arena.game import Action, Engine, Observation, State
-
 from bots.ismcts.knowledge import Knowledge
 
 # per-action statistics, indexed for speed: visits, total reward, availability
@@ -49,7 +48,7 @@ class Node:
     """One point of the tree: per acting seat, per action, its statistics;
     children by joint action (the acting seats' actions in to_act order)."""
 
-    __slots__ = ("stats", "children")
+    __slots__ = ("children", "stats")
 
     def __init__(self):
         self.stats: dict[int, dict[Action, list]] = {}
@@ -144,7 +143,7 @@ class Search:
                 entry[VISITS] += 1
                 entry[TOTAL] += rewards[seat]
 
-    def rollout(self, state: State, bound: "_Horizon") -> list[float]:
+    def rollout(self, state: State, bound: _Horizon) -> list[float]:
         """Play on with the rollout policy; score the end, or with the game's
         evaluation the position after ``depth`` moves or where ``bound``
         (the game's horizon, counted from the root) is passed."""

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
 
 from arena.game import Action, State
-
 from bots.ismcts.knowledge import Knowledge, whose_turn
 from bots.ismcts.vegetables_weights import BIAS, WEIGHTS
 from bots.vegetables import PlannerBot, Terms, view_of
@@ -40,7 +40,7 @@ FEATURES = ("score", "unfinished x opp_block", "unfinished x no_reserve", "reser
 
 def end_turn(state: State, seat: int, rng: random.Random) -> Action:
     """Draw if allowed (any Well), else pass if allowed, else a random play."""
-    legal = state.legal_actions(seat)
+    legal = cast("list[str]", state.legal_actions(seat))  # VEGEtables' actions are strings
     draws = [action for action in legal if action.startswith(DRAW)]
     if draws:
         return rng.choice(draws)
@@ -49,7 +49,7 @@ def end_turn(state: State, seat: int, rng: random.Random) -> Action:
 
 def play_first(state: State, seat: int, rng: random.Random) -> Action:
     """A random play if there is one, else a random draw, else pass."""
-    legal = state.legal_actions(seat)
+    legal = cast("list[str]", state.legal_actions(seat))  # VEGEtables' actions are strings
     plays = [action for action in legal if action.startswith(PLAYS)]
     if plays:
         return rng.choice(plays)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
 
     from arena.game import Observation
 from engines.dou_dizhu import moves as M
-from engines.dou_dizhu.moves import NRANKS, UNIT
+from engines.dou_dizhu.moves import NRANKS, UNIT as RANK_UNIT
 
 DECK = tuple([r for r in range(13) for _ in range(4)] + [M.SMALL_JOKER, M.BIG_JOKER])
 DECK_COUNTS = tuple([4] * 13 + [1, 1])
@@ -73,9 +73,9 @@ _OUTCOMES: dict = {}
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-#: the deck as packed units (``UNIT[rank]``): a hand dealt from it packs by
+#: the deck as packed units (``moves.UNIT[rank]``): a hand dealt from it packs by
 #: one ``sum`` of its slice
-_DECK_UNITS = tuple(UNIT[r] for r in DECK)
+_DECK_UNITS = tuple(RANK_UNIT[r] for r in DECK)
 
 
 def shuffled_deck(rng: random.Random, deck=DECK) -> list:

@@ -107,7 +107,7 @@ _PIECES: list[list] = [[None] * 256 for _ in range(8)]
 def _piece(i: int, b: int) -> tuple:
     low, high = b & 15, b >> 4
     text = RANKS[2 * i] * low
-    deltas = ((2 * i, low),) if low else ()
+    deltas: tuple[tuple[int, int], ...] = ((2 * i, low),) if low else ()
     if high:
         text += RANKS[2 * i + 1] * high
         deltas += ((2 * i + 1, high),)
@@ -616,7 +616,7 @@ def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
     of building each set from its ranks."""
     halves = []
     for ranks in (range(0, 8), range(8, len(strings))):
-        table = {0: ()}
+        table: dict[int, tuple[str, ...]] = {0: ()}
         for r in ranks:
             bit = 1 << (4 * r + k)
             text = strings[r]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from arena.cli.views import View
 
-
 DOU_RANKS = "3456789TJQKA2BR"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from arena.cli.views import View, grid
 
-
 ANIMAL_STYLE = {"dog": "bold red", "hen": "bold yellow", "duckling": "bold bright_yellow",
                 "rabbit": "bold white", "whistle": "bold cyan", "rooster": "bold magenta"}
 

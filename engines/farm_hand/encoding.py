@@ -8,7 +8,7 @@ own hand, the trick so far and the cards already played this round.
 from __future__ import annotations
 
 from arena.rl.encoding import Encoding, counts, one_hot, relative
-from engines.farm_hand.cards import CARD_CODE, CARD_SUIT, CARD_ID, ROUNDS, SUITS
+from engines.farm_hand.cards import CARD_CODE, CARD_ID, CARD_SUIT, ROUNDS, SUITS
 
 MAX_BID = 6
 PHASES = ("bid", "play", "over")

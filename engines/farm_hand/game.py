@@ -43,7 +43,7 @@ Rulings beyond the rules page (all documented in ``docs/games/farm-hand.md``):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from arena.game import Engine, GameInfo, GameUnit, Observation, Outcome, State
 from engines.farm_hand.cards import (
@@ -87,7 +87,7 @@ class FarmHand(Engine):
         state._deal()
         return state
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> "FarmHandState":
+    def sample_state(self, observation: Observation, rng: random.Random) -> FarmHandState:
         """Rebuild the state from ``observation``; the numbers of every card
         hidden from the seat are drawn at random among the cards it cannot
         have seen, each keeping its known suit (and a dummy's hand its order)."""
@@ -297,7 +297,7 @@ class FarmHandState(State):
 
     def _end_round(self) -> None:
         points = self._round
-        bids = self._bids
+        bids = cast("list[int]", self._bids)  # every seat has bid by the end of a round
         won = self._won
         gained = tuple(round_score(bids[s], won[s], points) for s in range(self._table))
         for seat, score in enumerate(gained):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from arena.cli.views import View, grid
 
-
 SUIT_STYLE = {"blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
               "yellow": "bold yellow", "red": "bold red", "purple": "bold magenta"}
 

@@ -73,14 +73,26 @@ from __future__ import annotations
 import random
 from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
-from typing import Any
+from typing import Any, cast
 
-from arena.game import (Engine, GameInfo, GameUnit, Observation, Option, OptionError,
-                        Outcome, State)
-from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
-                                         RANK_VALUE, VALUE, books, can_go_out,
-                                         max_meld_value, meld_value, set_wilds, shuffle,
-                                         sort_cards, threshold)
+from arena.game import Engine, GameInfo, GameUnit, Observation, Option, OptionError, Outcome, State
+from engines.hand_and_foot.cards import (
+    DECK,
+    JOKER,
+    NATURAL_RANKS,
+    ORDER,
+    PENALTY,
+    RANK_VALUE,
+    VALUE,
+    books,
+    can_go_out,
+    max_meld_value,
+    meld_value,
+    set_wilds,
+    shuffle,
+    sort_cards,
+    threshold,
+)
 
 PLAYERS = (2, 4, 6, 8, 9)
 DEFAULT_TEAMS = {2: 2, 4: 2, 6: 3, 8: 4, 9: 3}
@@ -127,7 +139,7 @@ def _moves(rank: str, has_set: bool, count: int, two: bool, joker: bool) -> tupl
         kind, needed, per_wild = "meld:", 1, 0
     else:
         kind, needed, per_wild = "new:", 3, 2
-    moves = []
+    moves: list[tuple[str, int, str | None]] = []
     if count >= needed:
         moves.append((kind + rank, needed, None))
     if two and count >= per_wild:
@@ -284,7 +296,7 @@ class HandAndFootState(State):
         self._round = 0
         self._first = -1
         self._phase = DRAW
-        self._turn = 0
+        self._turn: int | None = 0
         # per seat: its Hand, or None while only the counts below say what
         # it holds (the moves keep the counts; see the _hands property)
         self._hand_lists: list[list[str] | None] = []
@@ -316,11 +328,11 @@ class HandAndFootState(State):
             for seat, hand in enumerate(self._hand_lists):
                 if hand is None:
                     self._hand(seat)
-        return self._hand_lists
+        return cast("list[list[str]]", self._hand_lists)  # every None listed just above
 
     @_hands.setter
     def _hands(self, hands: list[list[str]]) -> None:
-        self._hand_lists = hands
+        self._hand_lists = list(hands)
 
     def _hand(self, seat: int) -> list[str]:
         """The Hand of ``seat`` (see _hands), listed only if need be."""
@@ -371,7 +383,8 @@ class HandAndFootState(State):
     # ------------------------------------------------------------- sampling
     def _deal_hidden(self, seat: int, observation: Observation, unknown: list[str]) -> None:
         size = self._options["hand_size"]
-        hands, feet = [], []
+        hands: list[list[str] | None] = []
+        feet: list[list[str]] = []
         at = 0
         for other in range(self.players):
             if other == seat:
@@ -420,7 +433,7 @@ class HandAndFootState(State):
                                      rng.random()))
             hand[out], place[index] = place[index], hand[out]
             hand.sort(key=_KEY)
-        for other, cards in enumerate(self._hands):
+        for cards in self._hands:
             cards.sort(key=_KEY)
 
     # ----------------------------------------------------------------- rounds
@@ -466,7 +479,7 @@ class HandAndFootState(State):
     def round_scores(self, goer: int | None = None) -> list[int]:
         """Each team's score for the round as it stands (``goer`` went out)."""
         result = []
-        for team, sets in enumerate(self._sets):
+        for sets in self._sets:
             clean, dirty = books(sets)
             result.append(500 * clean + 250 * dirty + _laid(sets))
         for seat in range(self.players):
@@ -805,9 +818,8 @@ class HandAndFootState(State):
 
     def _after_meld(self, seat: int) -> None:
         team = self._team_of[seat]
-        if not self._melded[team]:
-            if _laid(self._sets[team]) >= self.threshold(team):
-                self._melded[team] = True
+        if not self._melded[team] and _laid(self._sets[team]) >= self.threshold(team):
+            self._melded[team] = True
         if not any(self._held[seat]):
             if self._in_foot[seat]:
                 self._end_round(seat)

@@ -7,7 +7,6 @@ from rich.markup import escape
 
 from arena.cli.views import View
 
-
 SUIT_SYMBOL = {"c": "[bold]♣[/]", "d": "[bold red]♦[/]", "h": "[bold red]♥[/]", "s": "[bold]♠[/]"}
 
 

@@ -7,7 +7,6 @@ from rich.markup import escape
 
 from arena.cli.views import View, grid
 
-
 COLOUR_STYLE = {"p": "bold magenta", "g": "bold green", "r": "bold red", "y": "bold yellow"}
 
 

@@ -25,8 +25,7 @@ import random
 import sys
 import threading
 
-from arena.botkit import protocol
-from arena.botkit import Bot, run
+from arena.botkit import Bot, protocol, run
 from arena.match.seeds import SecretKey
 from engines.dou_dizhu.game import DouDizhu
 

@@ -8,8 +8,9 @@ the channels below; only the sender knows ``VALUE``.  Each channel carries the
 The sender sets every channel up before its ``ready`` (so before the first
 ``act`` of anyone) and fires inotify on its first ``act``; the receiver puts
 its inotify watches up before its ``ready`` and reads every channel on its
-second ``act`` (the first may be asked at the same time as the sender's).  A channel that got through is reported by playing the illegal
-action ``PWNED:channel=value,...`` so the test finds it in the fault detail.
+second ``act`` (the first may be asked at the same time as the sender's).  A channel
+that got through is reported by playing the illegal action ``PWNED:channel=value,...``
+so the test finds it in the fault detail.
 ``colluder.py clean TOKEN`` removes what a sender left in the host's IPC
 namespace and ``/dev/shm`` (the basic level shares them).
 """
