@@ -18,7 +18,6 @@ from arena.referee import Deal, Entrant, Limit, play_match
 from arena.seeds import Key
 from arena.sequential import SPRT
 from arena.stats import showings
-from arena.store import StoredGame
 from arena.tournament.plan import seatings
 
 
@@ -35,7 +34,7 @@ def difference(records: list[GameRecord], a: str, b: str) -> float:
     they play on different teams)."""
     gaps = []
     for record in records:
-        seen = showings(StoredGame.from_record(record))
+        seen = showings(record)
         if not seen[a].teams & seen[b].teams:
             gaps.append(seen[a].place - seen[b].place)
     return sum(gaps) / len(gaps) if gaps else 0.0

@@ -64,7 +64,7 @@ def measure(games: int, stop: bool) -> dict:
                      for seat, entrant in enumerate(seating)]
             record = GameRecord("vegetables", "1", {}, seed, len(seats), seats,
                                 steps=[[[n % 2, "draw"]] for n in range(80)], duration=0.01)
-            emit(GameEvent(job.item, index, record.to_dict()))
+            emit(GameEvent(job.item, index, record))
             played[0] += 1
             if played[0] in (mark, total):       # after the previous game's bookkeeping
                 gc.collect()

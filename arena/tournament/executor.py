@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.records import GameRecord
 from arena.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
@@ -61,9 +62,11 @@ class MatchJob:
 
 @dataclass(frozen=True)
 class GameEvent:
+    """One finished game of a job: the referee's record, as it is."""
+
     item: str
     index: int
-    record: dict[str, Any]      # GameRecord.to_dict()
+    record: GameRecord
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
     def on_game(record) -> None:
         nonlocal sent
         if sent < len(job.indices):
-            emit(GameEvent(job.item, job.indices[sent], record.to_dict()))
+            emit(GameEvent(job.item, job.indices[sent], record))
         sent += 1
 
     started = time.monotonic()
@@ -98,7 +101,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
                          started=_PRESTARTED.pop(job.item, None), linger=True)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
-        emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))
+        emit(GameEvent(job.item, job.indices[position], records[position]))
 
 
 def _deals(job: MatchJob) -> list[Deal]:

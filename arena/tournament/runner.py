@@ -29,7 +29,6 @@ from typing import Callable
 
 from arena import seeds
 from arena.rating import Rater
-from arena.records import GameRecord
 from arena.referee import Entrant
 from arena.sandbox.leftovers import remove_leftovers
 from arena.store import FILE_NAME, Store, StoredGame
@@ -172,9 +171,17 @@ def _results_view(store: Store, games: bool = True) -> Results:
     for item in store.items():
         results.planned.setdefault((item.group, item.round), []).append(item)
     for game in store.games() if games else ():
-        results.games.setdefault(game.item, []).append(
-            (game.bots, game.ranks, [d[2] for d in game.dummies]))
+        _seen(results, game)
     return results
+
+
+def _seen(results: Results, game: StoredGame) -> None:
+    """Show a stored game to the planner: its seats' bots and ranks, and
+    its dummies' ranks."""
+    record = game.record
+    results.games.setdefault(game.item, []).append(
+        ([s.bot for s in record.seats], [s.rank for s in record.seats],
+         [d.rank for d in record.dummies]))
 
 
 class _Finished:
@@ -222,13 +229,13 @@ class _GroupRatings:
             ((game.order, game.index), groups[game.item], game)
             for game in store.games() if game.item in groups]
 
-    def add(self, item: MatchItem, index: int, game: StoredGame) -> None:
-        self.pending.append(((item.order, index), item.group, game))
+    def add(self, item: MatchItem, game: StoredGame) -> None:
+        self.pending.append(((game.order, game.index), item.group, game))
 
     def __call__(self, group: str) -> dict[str, tuple[float, float]]:
         self.pending.sort(key=lambda entry: entry[0])
         for _, game_group, game in self.pending:
-            self.raters.setdefault(game_group, (game.game, Rater()))[1].add(game)
+            self.raters.setdefault(game_group, (game.record.game, Rater()))[1].add(game)
         self.pending.clear()
         if group not in self.raters:
             return {}
@@ -494,21 +501,18 @@ class _Run:
         """Commit one game (none twice) and hand it on: to the planner's
         view, the rated planner's ratings, the progress bar, the stopping rule."""
         item = self.items[event.item]
-        record = GameRecord.from_dict(event.record)
-        if self.store.add_game(item, event.index, record, self.tournament.name) is None:
+        game = self.store.add_game(item, event.index, event.record, self.tournament.name)
+        if game is None:
             return
         self.summary.played += 1
         self.finished.add(item, event.index)
         if self.planner.reads_games:
-            self.results.games.setdefault(item.id, []).append(
-                ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                 [d.rank for d in record.dummies]))
+            _seen(self.results, game)
         if self.ratings is not None:
-            game = StoredGame.from_record(record, item.key(event.index), item.id)
-            self.ratings.add(item, event.index, game)
-        faults = record.faults()
+            self.ratings.add(item, game)
+        faults = game.record.faults()
         self.summary.faults.update(faults)
         self.bar.game(len(faults))
         if self.stopper is not None:
-            self.stopper.add(StoredGame.from_record(record, item.key(event.index)))
+            self.stopper.add(game)
             _check(self.stopper)
