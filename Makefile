@@ -47,7 +47,7 @@ bench: $(STAMP)
 	  $(BIN)/python $$script --quick $$extra || exit 1; done
 
 # mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
-# one module: make mutate MODULE=arena/protocol.py; every mutant: make mutate SAMPLE=0;
+# one module: make mutate MODULE=arena/botkit/protocol.py; every mutant: make mutate SAMPLE=0;
 # modules at once (each in its own scratch tree; pyproject's jobs by default): JOBS=1
 mutate: $(STAMP)
 	@$(BIN)/python -c 'import cosmic_ray' 2>/dev/null || \

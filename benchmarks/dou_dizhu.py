@@ -57,7 +57,7 @@ import time
 
 from pathlib import Path
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 # nothing of the arena, the engine or RLCard is imported at the top: a cold
 # child's clock must see both sides' imports (the greedy match's are below)
@@ -129,7 +129,7 @@ def cold_child(which: str, games: int, seed: int) -> None:
     else:
         import engines.dou_dizhu as measured
 
-        tree = Path(measured.__file__).resolve().parents[2]
+        tree = Path(tree_of(measured))
     imported = time.process_time()
     if which == "rlcard":
         rlcard_playouts(games, seed)
@@ -236,7 +236,7 @@ def same_records(ref: str, games: int) -> None:
 
 
 def duplicate_match(deals: int, base_seed: int):
-    from arena.inprocess import play_game
+    from arena.botkit.inprocess import play_game
     from bots.dou_dizhu import GreedyBot
     from bots.random_bot import RandomBot
     from engines.dou_dizhu import DouDizhu
@@ -288,7 +288,7 @@ def main() -> None:
             import engines.dou_dizhu as measured
 
             print(json.dumps({"digest": records_digest(int(games)),
-                              "tree": str(Path(measured.__file__).resolve().parents[2])}))
+                              "tree": tree_of(measured)}))
         else:
             cold_child(which, int(games), int(seed))
         return

@@ -24,7 +24,7 @@ import random
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 
 def rss_kib() -> int:
@@ -49,7 +49,7 @@ def measure(games: int) -> dict:
     entries = sum(len(table) for table in M._MEMO) + len(M._LEAD_CACHE) + len(M._FOLLOW_CACHE)
     return {"games": games, "rss_mib": (rss_kib() - before) / 1024, "entries": entries,
             "memo": sum(len(table) for table in M._MEMO), "cpu_s": seconds,
-            "tree": str(Path(M.__file__).resolve().parents[2])}
+            "tree": tree_of(M)}
 
 
 def main(argv=None) -> None:

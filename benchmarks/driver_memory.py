@@ -30,7 +30,7 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 BOTS = ["a", "b", "c", "d"]
 
@@ -86,7 +86,7 @@ def measure(games: int, stop: bool) -> dict:
     return {"games": summary.played,
             "per_game": (readings["last"] - readings["first"]) / (total - mark),
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "tree": str(Path(config.__file__).resolve().parents[2])}
+            "tree": tree_of(config)}
 
 
 def main(argv=None) -> None:

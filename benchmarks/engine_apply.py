@@ -5,7 +5,7 @@
 
 ``apply`` is the hot path of every search rollout and of the engines'
 throughput benchmarks, and since the template-method contract of
-``arena/game.py`` it checks (game not over, the right seats, a legal action)
+``arena/game/__init__.py`` it checks (game not over, the right seats, a legal action)
 in the base before the engine's ``_apply`` hook.  For each engine, random
 games are recorded as positions (a state and the legal joint move chosen
 there, its legal lists already asked for, as every caller does); then each
@@ -31,7 +31,7 @@ import statistics
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 #: (module, class, players, games, options): enough steps for a steady figure
 TABLES = [
@@ -93,7 +93,7 @@ def child() -> None:
 
     import arena
 
-    figures = {"tree": str(Path(arena.__file__).resolve().parents[1])}
+    figures = {"tree": tree_of(arena)}
     for module, name, players, games, options in TABLES:
         engine = getattr(importlib.import_module(module), name)()
         recorded = positions(engine, players, games, options)

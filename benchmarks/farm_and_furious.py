@@ -10,7 +10,7 @@ import statistics
 import sys
 import time
 
-from arena.inprocess import play_game
+from arena.botkit.inprocess import play_game
 from bots.farm_and_furious import Racer
 from bots.random_bot import RandomBot
 from engines.farm_and_furious import FarmAndFurious

@@ -34,12 +34,12 @@ from pathlib import Path
 # after PYTHONPATH, which names the other checkout in a --baseline child
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from arena.inprocess import play_game  # noqa: E402
+from arena.botkit.inprocess import play_game  # noqa: E402
 from bots.farm_hand import CounterBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from engines.farm_hand import FarmHand  # noqa: E402
 
-from support.baseline import ROOT, run_child, worktree  # noqa: E402
+from support.baseline import ROOT, run_child, tree_of, worktree  # noqa: E402
 
 ENGINE = FarmHand()
 
@@ -126,7 +126,7 @@ def decisions_child(deals: int) -> None:
             digest.update(json.dumps(outcome.scores).encode())
     print(json.dumps({"seconds": (time.process_time() - start) / (deals * len(tables)),
                       "digest": digest.hexdigest(),
-                      "tree": str(Path(measured.__file__).resolve().parents[1])}))
+                      "tree": tree_of(measured)}))
 
 
 def against_baseline(ref: str, deals: int, repeats: int) -> None:

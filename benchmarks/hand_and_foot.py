@@ -36,7 +36,7 @@ import statistics
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 BASELINE = "61e4e52"
 #: issue 16's goal for 2-seat random rounds, and the figure it measured for
@@ -99,7 +99,7 @@ def child(count: int, seed: int, kind: str = "rounds") -> None:
     else:
         rate, decisions = random_rounds(2, count, seed)
         result = {"rate": rate, "decisions": decisions}
-    print(json.dumps({**result, "tree": str(Path(measured.__file__).resolve().parents[2])}))
+    print(json.dumps({**result, "tree": tree_of(measured)}))
 
 
 #: the option sets of ``--records``: defaults, a reshuffled stock, small
@@ -144,7 +144,7 @@ def records_child(rounds: int) -> None:
 
     print(json.dumps({"digests": {players: records_digest(players, rounds)
                                   for players in (2, 4, 6)},
-                      "tree": str(Path(measured.__file__).resolve().parents[2])}))
+                      "tree": tree_of(measured)}))
 
 
 def same_records(ref: str, rounds: int) -> None:
@@ -200,7 +200,7 @@ def rounds_goal(rate: float, ratio: float | None) -> str:
 
 
 def bot_vs_random(games: int, seed: int) -> dict:
-    from arena.inprocess import play_game
+    from arena.botkit.inprocess import play_game
     from bots.hand_and_foot import BuilderBot
     from bots.random_bot import RandomBot
     from engines.hand_and_foot import HandAndFoot

@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.botkit import load  # noqa: E402
-from arena.inprocess import UNTIMED, play_game  # noqa: E402
+from arena.botkit.inprocess import UNTIMED, play_game  # noqa: E402
 from arena.plugins import installed  # noqa: E402
 from bots.ismcts.bot import IsmctsBot  # noqa: E402
 

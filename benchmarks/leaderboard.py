@@ -37,12 +37,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena import stats  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.ratings import stats  # noqa: E402
+from arena.results.store import Store  # noqa: E402
 from tournament import fill_store  # noqa: E402  (the tournament benchmark's synthetic store)
-from arena.leaderboard import ratings  # noqa: E402
+from arena.presentation.leaderboard import ratings  # noqa: E402
 from arena.records import GameRecord, SeatRecord  # noqa: E402
-from arena.store import StoredGame  # noqa: E402
+from arena.results.store import StoredGame  # noqa: E402
 
 
 def synthetic(games: int, bots: int = 10, seed: int = 1) -> list[StoredGame]:
@@ -80,8 +80,8 @@ def cli_seconds(folder: str, *options: str) -> float:
 
 def floor_seconds() -> float:
     """CPU seconds of a process that only imports what a look imports."""
-    return _child_seconds([sys.executable, "-c", "import arena.cli, arena.leaderboard, "
-                           "arena.rating, arena.store"])
+    return _child_seconds([sys.executable, "-c", "import arena.cli, arena.presentation.leaderboard, "
+                           "arena.ratings.rating, arena.results.store"])
 
 
 def _child_seconds(command: list[str]) -> float:

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.plugins import installed  # noqa: E402
-from arena.referee import Deal, Entrant, Limit, _MoveDeadline, play_match  # noqa: E402
+from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match  # noqa: E402
 from arena.sandbox import BotProcess  # noqa: E402
 from arena.sandbox.layers import choose_level, strict_available  # noqa: E402
 from arena.sandbox.usage import waited  # noqa: E402
@@ -69,7 +69,7 @@ def referee_move_cost(games: int) -> float:
 def starved(think: float, moves: int) -> tuple[float, float]:
     """(median wall, median charged) seconds per move of a thinking bot
     under one busy process per core more than the machine has."""
-    from arena.connection import Channel, exchange
+    from arena.match.connection import Channel, exchange
 
     cores = len(os.sched_getaffinity(0))
     load = [subprocess.Popen([sys.executable, "-c", "while True: pass"])

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from arena.rating import Rater, compute  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.ratings.rating import Rater, compute  # noqa: E402
+from arena.results.store import Store  # noqa: E402
 from tournament import fill_store  # noqa: E402
 
 

@@ -12,7 +12,7 @@ In a child process per tree (this one, and ``--baseline REF``'s, interleaved):
 * **Store to leaderboard**: a synthetic store of 100,000 games (10,000 with
   --quick; the tournament benchmark's) read as the leaderboard reads it
   (``Store.games``) and the document built from scratch
-  (:func:`arena.leaderboard.build`): CPU seconds.
+  (:func:`arena.presentation.leaderboard.build`): CPU seconds.
 
     .venv/bin/python benchmarks/records.py [--quick] [--baseline REF]
 
@@ -29,10 +29,9 @@ import statistics
 import sys
 import tempfile
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
-from support.baseline import ROOT, run_child, worktree
+from support.baseline import ROOT, run_child, tree_of, worktree
 
 REPEATS = 5
 
@@ -113,8 +112,8 @@ def reading(count: int) -> dict:
     and to build its document from scratch."""
     from tournament import fill_store
 
-    from arena.leaderboard import build
-    from arena.store import Store
+    from arena.presentation.leaderboard import build
+    from arena.results.store import Store
 
     with tempfile.TemporaryDirectory(dir=ROOT / ".benchmarks") as folder:
         fill_store(folder, count)
@@ -138,7 +137,7 @@ def child(games: int, stored: int) -> None:
     from arena.tournament.dask_executor import _pack, _unpack
 
     records = played(games)
-    result = {"tree": str(Path(arena.__file__).resolve().parents[1]),
+    result = {"tree": tree_of(arena),
               "pipe": crossing(records, ForkingPickler.dumps, pickle.loads),
               "dask": crossing(records, lambda event: _pack(("event", event)),
                                lambda data: _unpack(data)[1]),

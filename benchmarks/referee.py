@@ -51,7 +51,7 @@ import sys
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, python_for, worktree
+from support.baseline import ROOT, child_command, python_for, tree_of, worktree
 
 GAME = "vegetables"
 LEVELS = ("none", "basic", "strict")
@@ -88,7 +88,8 @@ class _Timed:
 def measure(level: str, pinned: bool, games: int) -> dict:
     """Microseconds per answer: the referee's (engine and start-up left out)
     and the bare pipe's, on the same frames."""
-    from arena import connection, protocol, referee
+    from arena.match import connection, referee
+    from arena.botkit import protocol
     from arena.plugins import installed
 
     if pinned:
@@ -143,7 +144,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
             "clock_us": _clock_us(spec.argv(), level),
             "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
             "answers": answers,
-            "arena": str(Path(connection.__file__).parent.parent)}
+            "arena": tree_of(connection)}
 
 
 def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
@@ -151,7 +152,8 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
     read at the answer: the two looks at the bot's and the referee's
     counters every answer pays) on a live bot of ``level``: the part of the
     referee's cost that keeping time exactly takes (docs/protocol.md, "Time")."""
-    from arena import protocol, referee
+    from arena.botkit import protocol
+    from arena.match import referee
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):
@@ -175,7 +177,7 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
     """Wall and CPU seconds (this process's) to write ``frames`` to plain
     bot processes over bare pipes and read every answer owed, after their
     hellos."""
-    from arena import protocol
+    from arena.botkit import protocol
 
     children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 for _ in range(2)]
@@ -214,7 +216,8 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
     tree without that clock."""
     import select
 
-    from arena import protocol, referee
+    from arena.botkit import protocol
+    from arena.match import referee
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):
@@ -255,9 +258,8 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
 def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
     """One measurement in a fresh process using ``tree``'s arena."""
     done = subprocess.run(
-        [python_for(tree), str(Path(__file__).resolve()), "--child", level, str(int(pinned)),
-         str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-        capture_output=True, text=True)
+        child_command(python_for(tree), __file__, level, int(pinned), games), cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{tree}: measuring {level} failed: {done.stderr.strip()[-400:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -17,9 +17,10 @@ import subprocess
 import sys
 import time
 
-from arena import protocol
-from arena.bots import BotSpec
-from arena import DISTRIBUTION, plugin_sandbox, plugins
+from arena.botkit import protocol
+from arena.plugins.botspec import BotSpec
+from arena import DISTRIBUTION, plugins
+from arena.plugins import sandboxed as plugin_sandbox
 from arena.plugins import installed
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
@@ -62,7 +63,7 @@ def startup_ms(level: str | None, repeats: int) -> float:
 
 def prestarted_ms(level: str, repeats: int, lead: float = 0.3) -> float:
     """Median ms from needing a bot to its ``ready`` when it was launched
-    ``lead`` seconds ahead (arena.referee.prestart: a worker starts the next
+    ``lead`` seconds ahead (arena.match.referee.prestart: a worker starts the next
     match's bots while it plays the current one): only the hello round trip
     is left on the match's path."""
     times = []

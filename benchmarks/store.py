@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from support.baseline import ROOT, worktree
+from support.baseline import ROOT, child_command, worktree
 
 
 def _record(seed: int):
@@ -53,7 +53,7 @@ def _item():
 def commit(folder: str, games: int) -> None:
     """Child: commit ``games`` games, one line per commit (its number and
     the seconds it took)."""
-    from arena.store import Store
+    from arena.results.store import Store
 
     store = Store(folder)
     item = _item()
@@ -67,8 +67,8 @@ def commit(folder: str, games: int) -> None:
 
 
 def _child(tree: Path, folder: str, games: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", folder,
-                             str(games)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+    return subprocess.Popen(child_command(sys.executable, __file__, folder, games), cwd=tree,
+                            env={**os.environ, "PYTHONPATH": str(tree)},
                             stdout=subprocess.PIPE, text=True)
 
 
@@ -88,7 +88,7 @@ def commit_time(tree: Path, scratch: Path, games: int) -> float:
 def lost_on_kill(tree: Path, scratch: Path, after: int) -> tuple[int, int]:
     """Kill -9 a child after it reported ``after`` commits; (games it
     reported committed, of those missing from the store)."""
-    from arena.store import Store
+    from arena.results.store import Store
 
     folder = tempfile.mkdtemp(dir=scratch)
     try:

@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.plugins import installed  # noqa: E402
-from arena.rating import compute  # noqa: E402
-from arena.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
+from arena.ratings.rating import compute  # noqa: E402
+from arena.results.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
 from support.baseline import python_for, worktree  # noqa: E402
 
@@ -320,8 +320,8 @@ def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple
 def starts_child(entry: str, level: str, count: int) -> None:
     """:func:`start_cpu`'s child: start ``entry`` (or the :data:`BARE`
     interpreter) ``count`` times."""
-    from arena import protocol
-    from arena.bots import BotSpec
+    from arena.botkit import protocol
+    from arena.plugins.botspec import BotSpec
     from arena.sandbox import BotProcess
     from arena.sandbox.view import warm
 
@@ -344,9 +344,9 @@ def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
     """CPU seconds per game of this tree's engines and bots alone, and the
     answers (``act`` messages) per game: every game of the tournament's
     plan played in this process through the bot kit's dispatch
-    (:func:`arena.inprocess.play_game`), which is what any arena must pay
+    (:func:`arena.botkit.inprocess.play_game`), which is what any arena must pay
     however lean its referee."""
-    from arena import inprocess
+    from arena.botkit import inprocess
     from arena.botkit import load
 
     _, items, entries = _planned(path, deals)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.inprocess import play_game  # noqa: E402
+from arena.botkit.inprocess import play_game  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from bots.vegetables import PlannerBot  # noqa: E402
 from engines.vegetables import Vegetables  # noqa: E402

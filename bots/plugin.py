@@ -3,7 +3,7 @@
 Only launch specs live here: importing this module never imports bot code.
 """
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 
 

@@ -6,11 +6,11 @@ import json
 import pytest
 from test_leaderboard import store  # noqa: F401  (the demo store fixture, shared)
 
-from arena import board_cache
-from arena.leaderboard import build, from_store
-from arena.rating import Rater, compute
+from arena.presentation import board_cache
+from arena.presentation.leaderboard import build, from_store
+from arena.ratings.rating import Rater, compute
 from arena.records import GameRecord, SeatRecord
-from arena.stats import Tally
+from arena.ratings.stats import Tally
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 
@@ -146,7 +146,7 @@ def test_games_stored_out_of_plan_order_all_count(store):
 
 def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally(store,
                                                                                  monkeypatch):
-    from arena.store import Store
+    from arena.results.store import Store
 
     from_store(store)
     read, restored = [], []

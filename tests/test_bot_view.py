@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import BotSpec
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.plugins.botspec import BotSpec
+from arena.match.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import view
 
 BOTS = Path(__file__).parent / "bots"
@@ -86,30 +86,31 @@ def test_a_command_bot_sees_its_files_alone_unless_more_are_listed(registry, ins
 def test_arena_own_bots_see_no_other_installed_bot(installed_bots):
     seen = view.view_for(BotSpec("random", entry="bots.random_bot:RandomBot").argv())
     assert not [p for p in seen.binds if "rival_bot" in p or "snoop" in p]
-    assert any(p.endswith(os.path.join("arena", "game.py")) for p in seen.binds)
+    assert any(p.endswith(os.path.join("arena", "game")) for p in seen.binds)
     assert not any(p.endswith(os.path.join("arena", "referee.py")) for p in seen.binds)
 
 
 def test_a_strict_bot_reads_its_modules_compiled(tmp_path):
     # the view is read-only, so a bot cannot cache what it compiles: the kit's
-    # single-file binds come with their bytecode, and built-in bots the
-    # referee never imported are compiled when their view is made
+    # package and built-in bots the referee never imported are compiled when
+    # their view is made, and bound with their bytecode
     import importlib.util
 
     import arena.botkit
     import bots.random_bot
 
-    kit = importlib.util.cache_from_source(arena.botkit.__file__)
+    kit = Path(importlib.util.cache_from_source(arena.botkit.__file__))
     bot = Path(importlib.util.cache_from_source(bots.random_bot.__file__))
+    kit.unlink(missing_ok=True)
     bot.unlink(missing_ok=True)
     view.forget_installed()
     try:
         seen = view.view_for(BotSpec("random", entry="bots.random_bot:RandomBot").argv())
     finally:
         view.forget_installed()
-    assert kit in seen.binds
-    assert bot.is_file() and str(bot.parent.parent) in seen.binds
-    assert bot.stat().st_mtime >= Path(bots.random_bot.__file__).stat().st_mtime
+    for compiled, source in ((kit, arena.botkit.__file__), (bot, bots.random_bot.__file__)):
+        assert compiled.is_file() and str(compiled.parent.parent) in seen.binds
+        assert compiled.stat().st_mtime >= Path(source).stat().st_mtime
 
 
 NESTED = """

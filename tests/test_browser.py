@@ -15,11 +15,11 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 from werkzeug.serving import make_server
 
-from arena.frames import replay
+from arena.presentation.frames import replay
 from arena.plugins import installed
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
-from arena.web import create_app
+from arena.presentation.web import create_app
 
 SHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -149,7 +149,7 @@ def test_offline_replay_file_switches_views_in_place(served, browser, tmp_path):
         game = next(g for g in store.games() if g.record.game == "dou-dizhu")
         whole = store.record(game.id)
         key, record = whole.key, whole.record
-    from arena.pages import replay_page
+    from arena.presentation.pages import replay_page
     path = tmp_path / "replay.html"
     path.write_text(replay_page(record, installed().engine(record.game), title=key))
     page = browser.new_page(viewport=DESKTOP)

@@ -9,16 +9,16 @@ import pytest
 from typer.testing import CliRunner
 
 import arena.cli.checkbot  # noqa: F401  (registers the command)
-from arena.checkbot import check, find_positions, render_text
+from arena.authoring.checkbot import check, find_positions, render_text
 from arena.cli import app
-from arena.referee import Limit
+from arena.match.referee import Limit
 
 runner = CliRunner()
 
 # A bot that plays legal[0] and misbehaves only where MODE says.
 QUIRKY = '''
 import sys, time
-from arena import protocol
+from arena.botkit import protocol
 
 MODE = sys.argv[1]
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

@@ -9,10 +9,10 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from arena.bots import BotSpec, BotSpecError
+from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.cli import app
-from arena.connection import stderr_tail
-from arena.referee import Deal, Entrant, play_match
+from arena.match.connection import stderr_tail
+from arena.match.referee import Deal, Entrant, play_match
 from arena.sandbox import ResourceLimits
 from engines.farm_and_furious import FarmAndFurious
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 
 COLLUDER = Path(__file__).parent / "bots" / "colluder.py"
 CHANNELS = {"flock", "posix", "ofd", "inotify", "dev-shm", "sysv-sem", "mqueue", "abstract-socket"}

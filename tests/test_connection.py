@@ -1,4 +1,4 @@
-"""arena.connection on its own: the referee's end of a bot's pipes, with the
+"""arena.match.connection on its own: the referee's end of a bot's pipes, with the
 test holding the bot's ends of real OS pipes, so every partial read, partial
 write, stderr flood, end of stream and unasked frame is made on purpose."""
 
@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from arena import protocol
-from arena.connection import CRASH_CHARS, Channel, Fault, PollSet, exchange, stderr_tail
+from arena.botkit import protocol
+from arena.match.connection import CRASH_CHARS, Channel, Fault, PollSet, exchange, stderr_tail
 
 
 class FakeBot:

@@ -1,6 +1,6 @@
 """The dou-dizhu-greedy bot: plan cost, bidding, leading, following, legality."""
 
-from arena.inprocess import play_game
+from arena.botkit.inprocess import play_game
 from bots.dou_dizhu import GreedyBot, plan_cost
 from bots.random_bot import RandomBot
 from engines.dou_dizhu import DouDizhu, state_from_hands
@@ -127,8 +127,8 @@ def test_endgame_leads_the_unbeatable_play_first():
 
 def test_match_through_the_referee_with_leak_audit():
     """The bot in its own process, the referee's leak audit on every message."""
-    from arena.bots import BotSpec
-    from arena.referee import Deal, Entrant, Limit, play_match
+    from arena.plugins.botspec import BotSpec
+    from arena.match.referee import Deal, Entrant, Limit, play_match
 
     greedy = BotSpec("dou-dizhu-greedy", games=("dou-dizhu",),
                      entry="bots.dou_dizhu:GreedyBot", version="1.0")

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from arena.game import IllegalAction, PlayerCountError
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.dou_dizhu import DouDizhu, state_from_hands
 from engines.dou_dizhu import moves as M
 

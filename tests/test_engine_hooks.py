@@ -1,4 +1,4 @@
-"""The template-method contract of arena/game.py: ``Engine.new_game`` and
+"""The template-method contract of arena/game/__init__.py: ``Engine.new_game`` and
 ``State.apply`` make the contract's checks once, for every engine, before the
 engine's ``_new_game`` / ``_apply`` hooks; engines written to the old contract
 (overriding ``new_game`` / ``apply``) keep working and are checked too."""
@@ -10,7 +10,7 @@ import pytest
 
 from arena.game import (Engine, GameInfo, IllegalAction, Option, OptionError, Outcome,
                         PlayerCountError, State)
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.dou_dizhu import DouDizhu
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_and_furious.game import FarmAndFuriousState

@@ -6,9 +6,9 @@ import re
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.export import rerun
+from arena.results.export import rerun
 from arena.plugins import installed
-from arena.store import Store
+from arena.results.store import Store
 
 
 def test_export_lines_rerun_every_game(viewer_results, tmp_path):

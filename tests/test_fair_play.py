@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.cli import app
-from arena.referee import Deal, Entrant, Limit, play_match
-from arena.store import Store
+from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.results.store import Store
 
 CHEATER = Path(__file__).parent / "bots" / "cheater.py"
 RANDOM = BotSpec("random", entry="bots.random_bot:RandomBot", version="1.0")

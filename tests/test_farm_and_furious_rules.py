@@ -4,7 +4,7 @@ import msgpack
 import pytest
 
 from arena.game import IllegalAction
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
 ENGINE = FarmAndFurious()

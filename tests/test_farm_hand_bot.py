@@ -1,7 +1,7 @@
 """The farm-hand-counter bot: legal, reproducible, aims at its bid."""
 
-from arena import protocol
-from arena.inprocess import play_game
+from arena.botkit import protocol
+from arena.botkit.inprocess import play_game
 from bots.farm_hand import CounterBot, seek
 from bots.random_bot import RandomBot
 from engines.farm_hand import FarmHand

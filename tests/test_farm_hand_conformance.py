@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.farm_hand import FarmHand
 
 

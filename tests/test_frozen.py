@@ -1,4 +1,4 @@
-"""arena/frozen.py: the contract's value classes behave as the
+"""arena/game/_frozen.py: the contract's value classes behave as the
 ``@dataclass(frozen=True)`` classes they replaced -- checked against a real
 one with the same fields -- and importing an engine in a fresh process
 loads neither ``dataclasses`` nor ``typing``."""
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from arena.frozen import frozen, init_fields
+from arena.game._frozen import frozen, init_fields
 from arena.game import DummyResult, GameInfo, Option, Outcome
 
 
@@ -192,14 +192,16 @@ def test_a_fresh_process_imports_the_engine_without_dataclasses_or_typing():
 
 
 def test_a_strict_bot_and_the_plugin_host_are_shown_what_the_contract_imports():
-    """The strict sandbox mounts only the arena modules it lists for bots and
+    """The strict sandbox mounts only the arena packages it lists for bots and
     for the plugin host: arena.game's own imports must be among them (a bot
-    that plays through an engine imports arena.game, hence arena.frozen)."""
+    that plays through an engine imports arena.game, hence arena.game._frozen)."""
     from arena.sandbox import view
 
     loaded = fresh_python("import sys, arena.game\n"
                           "print(' '.join(sorted(m for m in sys.modules if m.startswith('arena.'))))")
-    assert "arena.frozen" in loaded.split()                  # the control: it is imported
+    assert "arena.game._frozen" in loaded.split()                  # the control: it is imported
     for shown in (view.BOT_MODULES, view.HOST_MODULES):
-        modules = {"arena." + name.removesuffix(".py") for name in shown if name.endswith(".py")}
-        assert set(loaded.split()) <= modules
+        packages = {"arena." + name for name in shown}
+        outside = {m for m in loaded.split()
+                   if not any(m == p or m.startswith(p + ".") for p in packages)}
+        assert outside == set()

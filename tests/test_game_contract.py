@@ -4,7 +4,7 @@ that the conformance check catches a broken engine."""
 import pytest
 
 from arena.game import GameInfo, IllegalAction, Option, OptionError, Outcome, PlayerCountError, competition_ranks
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
 INFO = GameInfo("g", "1", (2, 3), options=(

@@ -1,6 +1,6 @@
 """Hand and Foot: the builder bot plays legally, decides sensibly, beats random."""
 
-from arena.inprocess import play_game
+from arena.botkit.inprocess import play_game
 from bots.hand_and_foot import BuilderBot
 from bots.random_bot import RandomBot
 from engines.hand_and_foot import HandAndFoot

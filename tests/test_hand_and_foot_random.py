@@ -3,7 +3,7 @@
 import random
 from collections import Counter
 
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.hand_and_foot import HandAndFoot
 from engines.hand_and_foot.cards import DECK, sort_cards
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.game import replay
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import ResourceLimits
 from arena.sandbox.layers import strict_available
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from arena.game import replay
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 
 #: (game, players, options, the heuristic bot to sit beside): short games
 TABLES = [

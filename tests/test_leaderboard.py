@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
+from arena.presentation.leaderboard import COLUMNS, PAIR_COLUMNS, chart, from_store, ratings, render, \
     write_html
 from arena.game import DummyResult
 from arena.records import GameRecord, SeatRecord
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 

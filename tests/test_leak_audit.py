@@ -3,8 +3,8 @@ and it catches an engine that shows a seat what it may not know."""
 
 import pytest
 
-from arena.audit import LeakError
-from arena.referee import Deal, Entrant, play_match
+from arena.match.audit import LeakError
+from arena.match.referee import Deal, Entrant, play_match
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_and_furious.game import FarmAndFuriousState
 

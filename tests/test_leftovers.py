@@ -16,7 +16,7 @@ import pytest
 from arena.sandbox import cgroups
 from arena.sandbox.process import _descendants
 from arena.sandbox.uids import UidLease
-from arena.store import Store
+from arena.results.store import Store
 
 ROOT = Path(__file__).parents[1]
 ARENA = str(Path(sys.executable).parent / "arena")

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers replay and leaderboard)
 from arena.cli import app
-from arena.match_summary import summarize
+from arena.presentation.match_summary import summarize
 from arena.game import DummyResult
 from arena.records import GameRecord, SeatRecord
 

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 
-from arena.referee import WALL_CEILING, Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _MoveDeadline, play_match
 from arena.sandbox.usage import Usage
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament import load, run
 from arena.tournament.config import default_workers
 

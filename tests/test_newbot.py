@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 import arena.cli.newbot  # noqa: F401  (registers the command)
 from arena import plugins
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.cli import app
-from arena.newbot import Names, NewBotError, create
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.authoring.newbot import Names, NewBotError, create
+from arena.match.referee import Deal, Entrant, Limit, play_match
 
 runner = CliRunner()
 
@@ -67,7 +67,7 @@ def test_writes_a_complete_package(folder):
 
 
 def test_templates_are_jinja2_files_with_strict_variables(monkeypatch):
-    from arena import newbot
+    from arena.authoring import newbot
     rendered = newbot.render(Names.from_name("x-bot"), ("vegetables",), arena_source="/src/arena")
     assert "pip install -e /src/arena" in rendered["README.md"]
     assert 'GAMES = (\'vegetables\',)' in rendered["x_bot/plugin.py"]
@@ -79,7 +79,7 @@ def test_templates_are_jinja2_files_with_strict_variables(monkeypatch):
         Names.from_name("x-bot"), ("*",))["extra.txt"]
     import jinja2
     with pytest.raises(jinja2.UndefinedError, match="games_text"):
-        jinja2.Environment(loader=jinja2.PackageLoader("arena", "templates/newbot"),
+        jinja2.Environment(loader=jinja2.PackageLoader("arena.authoring", "newbot-templates"),
                            undefined=jinja2.StrictUndefined).get_template("README.md.j2").render(
             name="x", module="x", cls="X", game_example="g", check_games="", arena_source="/")
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import BotSpec
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.plugins.botspec import BotSpec
+from arena.match.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 
 REPORTER = Path(__file__).parent / "bots" / "limits_reporter.py"

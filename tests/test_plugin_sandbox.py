@@ -12,12 +12,13 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from arena import plugin_sandbox, plugins
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.plugins import sandboxed as plugin_sandbox
+from arena import plugins
+from arena.match.referee import Deal, Entrant, Limit, play_match
 
 PLUGIN = """
     import os
-    from arena.bots import BotSpec
+    from arena.plugins.botspec import BotSpec
     from arena.plugins import hookimpl
 
     try:
@@ -76,7 +77,7 @@ BAD = {
     "hanging-bot": "import time\ntime.sleep(3600)\n",
     "garbage-bot": "import os\nos.write(1, b'not json\\n')\n",
     "liar-bot": """
-        from arena.bots import BotSpec
+        from arena.plugins.botspec import BotSpec
         from arena.plugins import hookimpl
 
         @hookimpl

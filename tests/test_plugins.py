@@ -7,7 +7,7 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from arena import plugins
-from arena.bots import BotSpec, BotSpecError
+from arena.plugins.botspec import BotSpec, BotSpecError
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def plugin_dir(tmp_path, monkeypatch):
 
 GOOD = """
     from arena.plugins import hookimpl
-    from arena.bots import BotSpec
+    from arena.plugins.botspec import BotSpec
     from engines.farm_and_furious import FarmAndFurious
 
     @hookimpl

@@ -9,8 +9,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from arena.bots import BotSpec
-from arena.referee import Deal, Entrant, Limit, play_match, prestart
+from arena.plugins.botspec import BotSpec
+from arena.match.referee import Deal, Entrant, Limit, play_match, prestart
 
 TRANSCRIPT = Path(__file__).parent / "bots" / "transcript.py"
 OPTIONS = {"track_length": 6}

@@ -5,7 +5,8 @@ import io
 import msgpack
 import pytest
 
-from arena import botkit, protocol
+from arena import botkit
+from arena.botkit import protocol
 
 
 def test_frames_split_across_reads():

@@ -8,9 +8,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from arena import protocol
-from arena.bots import BotSpec
-from arena.referee import Deal, Entrant, Limit, _SeatClock, play_match
+from arena.botkit import protocol
+from arena.plugins.botspec import BotSpec
+from arena.match.referee import Deal, Entrant, Limit, _SeatClock, play_match
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 

@@ -1,4 +1,4 @@
-"""The wire messages' TypedDicts in arena/protocol.py say what
+"""The wire messages' TypedDicts in arena/botkit/protocol.py say what
 docs/protocol.md says, key for key; the message constructors build exactly
 those keys; the fault kinds are the documented ones, and their values are
 the strings stored records have always held."""
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena import protocol
-from arena.faults import FaultKind, Stage
+from arena.botkit import messages, protocol
+from arena.records.faults import FaultKind, Stage
 from arena.records import FAULTS, GameRecord, SeatRecord
 
 DOC = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
@@ -37,7 +37,7 @@ def documented_keys(kind: str) -> tuple[set[str], set[str]]:
             set(re.findall(r"`(\w+)`", optional.group(1))) if optional else set())
 
 
-@pytest.mark.parametrize("kind, typed", sorted({**protocol.TO_BOT, **protocol.FROM_BOT}.items()))
+@pytest.mark.parametrize("kind, typed", sorted({**messages.TO_BOT, **messages.FROM_BOT}.items()))
 def test_each_message_type_has_the_documented_keys(kind, typed):
     required, optional = documented_keys(kind)
     assert set(typed.__required_keys__) == required
@@ -55,13 +55,13 @@ def test_every_message_of_the_conversation_is_typed():
     conversation = re.search(r"## The conversation\n\n```\n(.*?)```", DOC, re.S).group(1)
     mentioned = set(re.findall(r"\b(hello|ready|new_game|act|action|game_over|goodbye)\b",
                                conversation))
-    assert mentioned == set(protocol.TO_BOT) | set(protocol.FROM_BOT)
+    assert mentioned == set(messages.TO_BOT) | set(messages.FROM_BOT)
 
 
 def test_the_time_controls_have_the_documented_keys():
     limits = next(row for row in section("hello").splitlines() if row.startswith("| `limits`"))
     clock = next(row for row in section("act").splitlines() if row.startswith("| `clock`"))
-    for row, typed in ((limits, protocol.Limits), (clock, protocol.Clock)):
+    for row, typed in ((limits, messages.Limits), (clock, messages.Clock)):
         assert set(re.findall(r"`(\w+)`", row.split("|")[3])) == set(typed.__required_keys__)
 
 
@@ -73,17 +73,17 @@ def test_the_constructors_build_exactly_the_typed_keys():
         protocol.GAME_OVER: protocol.game_over(0, [1, 2], [2, 1], {"seat": 0}),
         protocol.GOODBYE: protocol.goodbye(),
     }
-    assert set(built) == set(protocol.TO_BOT)
+    assert set(built) == set(messages.TO_BOT)
     for kind, message in built.items():
         assert message["type"] == kind
-        assert set(message) == set(protocol.TO_BOT[kind].__required_keys__), kind
+        assert set(message) == set(messages.TO_BOT[kind].__required_keys__), kind
 
 
 def test_the_fault_kinds_are_the_documented_ones_in_order():
     table = re.search(r"## Faults\n\n(.*?)\n\n", DOC, re.S).group(1)
     assert re.findall(r"^\| `(\w+)`", table, re.M) == [kind.value for kind in FaultKind]
     assert FAULTS == tuple(FaultKind)
-    assert {stage.value for stage in Stage} <= set(protocol.TO_BOT)
+    assert {stage.value for stage in Stage} <= set(messages.TO_BOT)
 
 
 def test_a_fault_kind_is_stored_as_the_same_string():

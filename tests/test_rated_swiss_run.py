@@ -5,7 +5,7 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.store import Store
+from arena.results.store import Store
 
 
 GAMES = """

@@ -8,12 +8,12 @@ from statistics import NormalDist
 
 import pytest
 
-from arena import thurstone
-from arena.rating import OVERALL, Rater, comparisons, compute
 from arena.game import DummyResult
+from arena.ratings import thurstone
+from arena.ratings.rating import OVERALL, Rater, comparisons, compute
+from arena.ratings.thurstone import FIXED
 from arena.records import GameRecord, SeatRecord
-from arena.store import StoredGame
-from arena.thurstone import FIXED
+from arena.results.store import StoredGame
 
 
 def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0,
@@ -367,7 +367,7 @@ def test_games_wins_scores_and_faults_are_counted_per_seat_dummies_included():
 
 
 def test_the_conservative_rating_is_three_sigmas_below_the_mean():
-    from arena.rating import Standing
+    from arena.ratings.rating import Standing
 
     assert Standing("x", mu=30.0, sigma=2.0).conservative == 24.0
     assert Standing("x", mu=30.0, sigma=0.5).conservative == 28.5

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.game import replay
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox.process import UNDERTAKER
 
 FAST = Limit(startup=10.0, move=0.5)

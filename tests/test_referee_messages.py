@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.game import DummyResult, Outcome, competition_ranks
-from arena.referee import WALL_CEILING, Deal, Entrant, Limit, _ranks_with_faults, play_match
+from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _ranks_with_faults, play_match
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 
@@ -113,7 +113,7 @@ class StarvedBot:
 @pytest.fixture
 def clock(monkeypatch):
     """A _MoveDeadline on a StarvedBot, the referee itself never starved."""
-    from arena import referee
+    from arena.match import referee
 
     monkeypatch.setattr(referee, "referee_waited", lambda: 0.0)
 

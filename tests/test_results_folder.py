@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import FILE_NAME, Store
+from arena.results.store import FILE_NAME, Store
 from arena.tournament.lock import LOCK_FILE, RunLock
 
 ROOT = Path(__file__).parents[1]

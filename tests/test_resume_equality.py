@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from arena.store import FILE_NAME, Store
+from arena.results.store import FILE_NAME, Store
 
 KEY = "5e" * 32
 STATIC = """name = "static"

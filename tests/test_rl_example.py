@@ -5,7 +5,7 @@ import json
 import math
 
 from arena.cli.match import match_summary
-from arena.referee import Deal, Entrant, play_match
+from arena.match.referee import Deal, Entrant, play_match
 from arena.rl import aec_env
 from bots import farm_and_furious_learned as learned
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import arena.rl as rl
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import installed
-from arena.referee import Deal, Entrant, play_match
+from arena.match.referee import Deal, Entrant, play_match
 
 RECORDER = Path(__file__).parent / "bots" / "rl_recorder.py"
 TABLES = {

@@ -1,10 +1,10 @@
 """The rated planner's group ratings as the runner keeps them: every stored
 game counts once, whatever order the workers committed the games in."""
 
-from arena.plan_items import MatchItem, PlannedDeal
-from arena.rating import Rater
+from arena.results.items import MatchItem, PlannedDeal
+from arena.ratings.rating import Rater
 from arena.records import GameRecord, SeatRecord
-from arena.store import Store, StoredGame
+from arena.results.store import Store, StoredGame
 from arena.tournament.runner import _GroupRatings, _results_view
 
 

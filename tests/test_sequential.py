@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from arena.sequential import H0, H1, SPRT, radius, separated
+from arena.ratings.sequential import H0, H1, SPRT, radius, separated
 
 RUNS = 1500
 

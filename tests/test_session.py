@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from arena import protocol
-from arena.checkbot import check
-from arena.connection import Channel
-from arena.faults import Fault, FaultKind, Stage
-from arena.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.botkit import protocol
+from arena.authoring.checkbot import check
+from arena.match.connection import Channel
+from arena.records.faults import Fault, FaultKind, Stage
+from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
 from arena.sandbox import BotProcess, ResourceLimits
-from arena.session import Session, answers, bank_after
+from arena.match.session import Session, answers, bank_after
 
 BOTS = Path(__file__).parent / "bots"
 QUICK = Limit(startup=10.0, move=2.0)

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from arena.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
 from arena.game import DummyResult
+from arena.ratings.stats import Tally, compute, deal_weights, head_to_head, intervals, showings, summarise
 from arena.records import GameRecord, SeatRecord
-from arena.store import StoredGame
+from arena.results.store import StoredGame
 
 _ids = iter(range(1, 10_000))
 

@@ -5,7 +5,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament import ConfigError, load, run
 from arena.tournament.plan import plan
 

@@ -12,7 +12,7 @@ import pytest
 
 from arena.game import DummyResult
 from arena.records import GameRecord, SeatRecord
-from arena.store import FILE_NAME, Store, StoreError, find_store
+from arena.results.store import FILE_NAME, Store, StoreError, find_store
 from arena.tournament.plan import MatchItem, PlannedDeal
 
 
@@ -130,7 +130,7 @@ def test_missing_store_and_finding_the_latest(tmp_path, monkeypatch):
 
 
 def test_games_gives_every_field_of_a_stored_game_in_its_place(tmp_path):
-    from arena.store import StoredGame
+    from arena.results.store import StoredGame
 
     with Store(tmp_path) as store:
         it = item("g/2p/a+b/d0", order=4)
@@ -152,7 +152,7 @@ def test_games_gives_every_field_of_a_stored_game_in_its_place(tmp_path):
 
 
 def test_check_file_refuses_what_cannot_be_a_store_before_sqlite_sees_it(tmp_path):
-    from arena.store import check_file
+    from arena.results.store import check_file
 
     with Store(tmp_path) as store:
         store.add_game(item(), 0, record())
@@ -189,7 +189,7 @@ def test_check_file_refuses_what_cannot_be_a_store_before_sqlite_sees_it(tmp_pat
 
 
 def test_check_file_reads_the_page_size_and_count_from_the_header(tmp_path):
-    from arena.store import SQLITE_HEADER, check_file
+    from arena.results.store import SQLITE_HEADER, check_file
 
     def header(page_size_field, pages):
         data = bytearray(100)
@@ -214,7 +214,7 @@ def test_check_file_reads_the_page_size_and_count_from_the_header(tmp_path):
 
 
 def test_changed_conditions_are_named_key_by_key(tmp_path):
-    from arena.store import _changes
+    from arena.results.store import _changes
 
     assert _changes({"time": {"move": 1.0, "bank": 0}, "memory": 5},
                     {"time": {"move": 0.5, "bank": 0}, "cpu": 2}) == \
@@ -233,7 +233,7 @@ def test_changed_conditions_are_named_key_by_key(tmp_path):
 
 
 def test_sqlites_complaints_become_one_line_each(tmp_path):
-    from arena.store import _problem
+    from arena.results.store import _problem
 
     path = tmp_path / FILE_NAME
     assert _problem(path, sqlite3.OperationalError("attempt to write a readonly database")) \
@@ -371,7 +371,7 @@ def read_only_run(target, folder, code):
 def test_a_store_on_a_read_only_mount_is_refused_to_the_driver_and_read_by_readers(tmp_path):
     with Store(tmp_path) as store:
         store.add_game(item(), 0, record())
-    probe = ("from arena.store import Store, StoreError\n"
+    probe = ("from arena.results.store import Store, StoreError\n"
              "try:\n    Store(folder)\nexcept StoreError as error:\n    print(error)\n"
              "with Store(folder, create=False) as reader:\n    print(reader.count())\n")
     path = tmp_path / FILE_NAME
@@ -396,7 +396,7 @@ def test_a_game_records_places_and_deal(tmp_path):
 
 
 def test_the_store_methods_keep_their_names_and_docstrings():
-    from arena.store import Store
+    from arena.results.store import Store
 
     for name in ("games", "records", "meta", "add_game"):   # generators and plain methods
         method = getattr(Store, name)
@@ -414,7 +414,7 @@ def test_set_meta_sets_replaces_and_removes_one_entry(tmp_path):
 
 
 def test_quick_checks_verdict_is_told_on_one_line():
-    from arena.store import _first_problem
+    from arena.results.store import _first_problem
 
     assert _first_problem("*** in database main ***\nPage 5: never used") == "Page 5: never used"
     assert _first_problem("*** in database main ***\nPage 5: never used\nPage 6: never used") \

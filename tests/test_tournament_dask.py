@@ -25,10 +25,10 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.rating import compute
-from arena.referee import Entrant
+from arena.ratings.rating import compute
+from arena.match.referee import Entrant
 from arena.sandbox.process import sandbox_orphans
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament import ConfigError, load, plan, run
 from arena.tournament import dask_executor
 from arena.tournament.dask_executor import (ClusterError, DaskExecutor, check_workers,

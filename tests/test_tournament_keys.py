@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import Limit
-from arena.teams import Teams
+from arena.match.referee import Limit
+from arena.game.teams import Teams
 from arena.tournament import keys
 from arena.tournament.config import ConfigError, load
 

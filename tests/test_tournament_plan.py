@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from arena.seeds import Key
+from arena.match.seeds import Key
 from arena.tournament.config import parse
 from arena.tournament.plan import (Results, SwissPlanner, RatedPlanner,
                                    lineups, make_planner, plan, seatings)
@@ -43,7 +43,7 @@ class FakeRegistry:
         return self.games[game_id]
 
     def bot(self, name):
-        from arena.bots import BotSpec
+        from arena.plugins.botspec import BotSpec
         return BotSpec(name, entry="x:Y")
 
 
@@ -432,7 +432,7 @@ def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berg
 
 
 def test_a_rated_target_out_of_reach_is_noted_with_the_games_each_bot_gets():
-    from arena.thurstone import reachable_sigma
+    from arena.ratings.thurstone import reachable_sigma
 
     # 100 two-seat games share 200 seats among 4 bots: about 50 games each
     t = tournament(format="rated", rated={"budget": 100, "sigma": 0.1},

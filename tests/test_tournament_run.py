@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.seeds import Key
-from arena.store import Store
+from arena.match.seeds import Key
+from arena.results.store import Store
 from arena.tournament import load, plan, run
 from arena.tournament.executor import InlineExecutor, run_job
 

@@ -1,6 +1,6 @@
 """vegetables-planner: legal play from observations only, and it beats random."""
 
-from arena.inprocess import play_game
+from arena.botkit.inprocess import play_game
 from bots.random_bot import RandomBot
 from bots.vegetables import UNKNOWN, PlannerBot, view_of
 from engines.vegetables import Vegetables

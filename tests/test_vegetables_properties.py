@@ -3,7 +3,7 @@
 import collections
 import random
 
-from arena.testing import check_engine
+from arena.game.testing import check_engine
 from engines.vegetables import Vegetables
 from engines.vegetables.game import NUMBER
 

@@ -1,4 +1,4 @@
-"""arena.verify: a stored game replays through its engine, and a record
+"""arena.records.verify: a stored game replays through its engine, and a record
 that was changed anywhere that matters does not."""
 
 import dataclasses
@@ -6,7 +6,7 @@ import random
 
 from engines import engine_for
 from arena.records import GameRecord, SeatRecord
-from arena.verify import problems
+from arena.records.verify import problems
 
 
 def _played(game="farm-and-furious", players=2, seed=7):

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from arena.frames import replay
+from arena.presentation.frames import replay
 from arena.plugins import installed
-from arena.store import Store
-from arena.web import create_app
+from arena.results.store import Store
+from arena.presentation.web import create_app
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ VOLATILE_SEAT = {"time_used"}
 KEY = "5eed" * 16
 
 
-def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tuple[int, str]]:
+def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tuple[int, int, str]]:
     arena = [sys.executable, "-m", "arena"]
     with tempfile.TemporaryDirectory() as scratch:
         text = tournament.read_text()
@@ -44,6 +44,7 @@ def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tupl
         exported = subprocess.run(arena + ["export", str(results)], check=True,
                                   capture_output=True, text=True).stdout
     games: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    faults: dict[str, int] = defaultdict(int)
     for line in exported.splitlines():
         game = json.loads(line)
         for name in VOLATILE:
@@ -52,7 +53,8 @@ def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tupl
             for name in VOLATILE_SEAT:
                 seat.pop(name, None)
         games[game["game"]].append((game["key"], json.dumps(game, sort_keys=True)))
-    return {name: (len(rows), hashlib.sha256("\n".join(text for _, text in sorted(rows))
+        faults[game["game"]] += sum(seat["fault"] is not None for seat in game["seats"])
+    return {name: (len(rows), faults[name], hashlib.sha256("\n".join(text for _, text in sorted(rows))
                                              .encode()).hexdigest()[:16])
             for name, rows in sorted(games.items())}
 
@@ -63,8 +65,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, help="deals per table (overrides the file)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    for name, (count, digest) in digests(args.tournament, args.deals, args.workers).items():
-        print(f"{name:20} {count:6} games  {digest}")
+    for name, (count, faulted, digest) in digests(args.tournament, args.deals,
+                                                  args.workers).items():
+        # a fault (a bot out of time on a loaded machine) changes a record
+        print(f"{name:20} {count:6} games {faulted:4} faults  {digest}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """``arena check-bot``: a conformance run for one bot (the work is in
-:mod:`arena.checkbot`)."""
+:mod:`arena.authoring.checkbot`)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ def check_bot(
     referee, then the first move, a single legal action, the largest
     legal-action list, the end of a game and a new match.  Each game is ok, or
     each mishandled message is shown with the fault and the message sent."""
-    from arena.bots import BotSpecError
-    from arena.checkbot import check, render_text, to_json
+    from arena.plugins.botspec import BotSpecError
+    from arena.authoring.checkbot import check, render_text, to_json
     from arena.cli.catalog import warn_plugin_errors
     from arena.game import GameError
     from arena.plugins import UnknownName, installed
-    from arena.referee import Limit
+    from arena.match.referee import Limit
     from arena.sandbox import SandboxError
     from arena.sandbox.layers import choose_level
 

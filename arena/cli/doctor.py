@@ -9,7 +9,8 @@ import typer
 
 from arena.cli._app import app
 from arena import DISTRIBUTION
-from arena.plugin_sandbox import discover
+from arena.plugins import sandboxed_distributions
+from arena.plugins.sandboxed import discover
 from arena.sandbox import BotProcess, SandboxError, probe
 from arena.sandbox.layers import choose_level, survey
 
@@ -45,7 +46,7 @@ def self_test(level: str) -> list[tuple[str, bool]]:
 @app.command()
 def doctor() -> None:
     """Check this machine's sandbox layers and run a probe bot in the sandbox."""
-    for layer in survey():
+    for layer in survey(sandboxed_distributions()):
         state = "active " if layer.active else "MISSING"
         remedy = f"  -> {layer.remedy}" if not layer.active and layer.remedy else ""
         typer.echo(f"{state}  {layer.name:<16} {layer.detail}{remedy}")

@@ -17,18 +17,18 @@ from typing import Optional
 
 import typer
 
-from arena.bots import BotSpecError
+from arena.plugins.botspec import BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
-from arena.match_summary import summarize, summary_lines
+from arena.presentation.match_summary import summarize, summary_lines
 from arena.plugins import UnknownName, installed
 from arena.records import GameRecord
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
-from arena.seeds import BadKey, Key, load_or_create
-from arena.teams import Teams
+from arena.match.seeds import BadKey, Key, load_or_create
+from arena.game.teams import Teams
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
                "the seed can recompute every hand); omit it for secret deals")
@@ -110,7 +110,7 @@ def match_key(seed: int | None, key: str | None, results: Path | None) -> Key:
     if results is None:
         return given or Key.fresh()
     results.mkdir(parents=True, exist_ok=True)
-    from arena.store import FILE_NAME
+    from arena.results.store import FILE_NAME
     return load_or_create(results, given, has_results=(results / FILE_NAME).exists())
 
 
@@ -122,7 +122,7 @@ class MatchStore:
 
     def __init__(self, folder: Path, game: str, players: int, options: dict,
                  names: list[str], deals: list[Deal]):
-        from arena.store import Store
+        from arena.results.store import Store
         from arena.tournament.plan import MatchItem, PlannedDeal
 
         self.item = MatchItem(
@@ -181,7 +181,7 @@ def match(
     --rotate, every deal in every seating), then a summary line per bot.
     (A third of its length is the options typer reads from the signature;
     the steps are the helpers of this module.)"""
-    from arena.store import StoreError
+    from arena.results.store import StoreError
 
     registry = installed()
     warn_plugin_errors(registry)

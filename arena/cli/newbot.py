@@ -1,4 +1,4 @@
-"""``arena new-bot``: write a ready bot package (the work is in :mod:`arena.newbot`)."""
+"""``arena new-bot``: write a ready bot package (the work is in :mod:`arena.authoring.newbot`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def new_bot(
 ) -> None:
     """Write NAME/: a bot package to install with `pip install -e ./NAME`."""
     from arena.cli.catalog import warn_plugin_errors
-    from arena.newbot import NewBotError, create
+    from arena.authoring.newbot import NewBotError, create
     from arena.plugins import installed
 
     registry = installed()

@@ -33,16 +33,16 @@ def sprt(
     """Is A better than B by at least DELTA?  A sequential probability ratio
     test on duplicate deals (each played in every rotation of the seats),
     valid however early it stops.  (Half its length is the options typer
-    reads from the signature; the test itself is :func:`arena.sprt.run`.)"""
-    from arena.bots import BotSpecError
+    reads from the signature; the test itself is :func:`arena.tournament.sprt.run`.)"""
+    from arena.plugins.botspec import BotSpecError
     from arena.cli.match import PREDICTABLE, match_key, parse_options
     from arena.game import GameError
     from arena.plugins import UnknownName, installed
-    from arena.referee import Entrant, Limit
+    from arena.match.referee import Entrant, Limit
     from arena.sandbox import SandboxError
     from arena.sandbox.layers import choose_level
-    from arena.sequential import H1, SPRT
-    from arena.sprt import run
+    from arena.ratings.sequential import H1, SPRT
+    from arena.tournament.sprt import run
 
     if len(bot) != 2 or bot[0] == bot[1]:
         raise fail("--bot: give two different bots, A then B")

@@ -31,8 +31,8 @@ def tournament(
                                            "folder's, made on the first run)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
-    from arena.seeds import BadKey, Key
-    from arena.store import StoreError
+    from arena.match.seeds import BadKey, Key
+    from arena.results.store import StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
@@ -59,8 +59,8 @@ def tournament(
 def _report(config, summary) -> None:
     """What a run did: counts, faults, failed matches, the overall table
     (and Swiss standings); exit 130 when interrupted, 1 when games are missing."""
-    from arena.leaderboard import OVERALL, from_store, table_text
-    from arena.store import Store
+    from arena.presentation.leaderboard import OVERALL, from_store, table_text
+    from arena.results.store import Store
     from arena.tournament.keys import Format
     from arena.tournament.runner import LOG_FILE, RETRIES, swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
@@ -101,7 +101,7 @@ def key(
     Anyone with the key can recompute every deal of the tournament (and play
     it again with `arena tournament FILE --key KEY`): publish it only when no
     game of the tournament remains to be played."""
-    from arena.seeds import BadKey, read
+    from arena.match.seeds import BadKey, read
 
     try:
         secret = read(results)
@@ -117,8 +117,8 @@ def leaderboard(
     format: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
     """Ratings per game and overall from a results folder."""
-    from arena.leaderboard import FORMATS, from_store, render
-    from arena.store import Store, StoreError, find_store
+    from arena.presentation.leaderboard import FORMATS, from_store, render
+    from arena.results.store import Store, StoreError, find_store
 
     if format not in FORMATS:
         raise fail(f"--format: '{format}' is not one of {', '.join(FORMATS)}")
@@ -146,7 +146,7 @@ def replay(
     """Print a stored game move by move (and re-run it to verify), or write
     its replay page (--html)."""
     from arena.plugins import UnknownName, installed
-    from arena.store import Store, StoreError
+    from arena.results.store import Store, StoreError
 
     try:
         with Store(results, create=False) as store:
@@ -180,7 +180,7 @@ def replay(
     if engine.info.version != record.version:
         typer.echo(f"warning: engine version {engine.info.version}, recorded {record.version}",
                    err=True)
-    from arena.verify import problems
+    from arena.records.verify import problems
     found = problems(engine, record)
     for problem in found:
         typer.echo(f"verify: FAILED: {problem}", err=True)

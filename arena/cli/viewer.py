@@ -13,8 +13,8 @@ from arena.cli._app import app, fail
 
 def write_replay(record, title: str, path: Path) -> None:
     """One self-contained page with every view of the game."""
-    from arena.frames import ReplayError
-    from arena.pages import replay_page
+    from arena.presentation.frames import ReplayError
+    from arena.presentation.pages import replay_page
     from arena.plugins import UnknownName, installed
 
     try:
@@ -41,8 +41,8 @@ def serve(
     (following a running tournament), bot pages and game replays."""
     from werkzeug.serving import make_server
 
-    from arena.store import StoreError, find_store
-    from arena.web import create_app
+    from arena.results.store import StoreError, find_store
+    from arena.presentation.web import create_app
 
     try:
         folder = find_store(results)
@@ -77,8 +77,8 @@ def export(
                                           help="write to this file instead of stdout"),
 ) -> None:
     """Every stored game as JSON lines (schema in docs/tournaments.md)."""
-    from arena.export import lines
-    from arena.store import Store, StoreError
+    from arena.results.export import lines
+    from arena.results.store import Store, StoreError
 
     try:
         with Store(results, create=False) as store:

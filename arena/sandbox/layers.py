@@ -43,11 +43,12 @@ def bubblewrap_works() -> bool:
         return False
 
 
-def survey() -> list[Layer]:
+def survey(plugged: list[str]) -> list[Layer]:
+    """Every layer and whether this machine has it; ``plugged``: the installed
+    distributions whose plugins register in the plugin sandbox."""
     root = os.geteuid() == 0
     bwrap = bubblewrap_works()
     groups = cgroups.hierarchies()
-    plugged = bot_distributions()
     return [
         Layer("process group", True, "each bot in its own session; the group is killed as a whole"),
         Layer("resource limits", os.path.exists(PRLIMIT),
@@ -83,14 +84,6 @@ def survey() -> list[Layer]:
               else "not writable here: RLIMIT_NPROC under the bot's own uid instead",
               "run as root on a host with a writable cgroup hierarchy"),
     ]
-
-
-def bot_distributions() -> list[str]:
-    """Installed distributions whose plugins register in the plugin sandbox."""
-    from importlib.metadata import entry_points
-
-    from arena.plugins import GROUP, trusted
-    return sorted({p.dist.name for p in entry_points(group=GROUP) if not trusted(p)})
 
 
 def strict_available() -> bool:

@@ -46,7 +46,7 @@ def main() -> None:
         # a lock on a file every bot can read would be a signal to the others
         "file_lock": attempt(lambda: fcntl.flock(os.open(os.__file__, os.O_RDONLY), fcntl.LOCK_SH)),
         # the referee's modules and its requirements are no bot's to read
-        "referee_visible": importable("arena.referee") or importable("pluggy"),
+        "referee_visible": importable("arena.match.referee") or importable("pluggy"),
         "counters": read("/proc/loadavg") + read("/proc/sys/fs/file-nr"),
         "environment": sorted(os.environ),
     }))

@@ -12,11 +12,11 @@ strict sandbox mounts, besides the system folders, only:
   module and the closure of that distribution's declared requirements
   (``importlib.metadata``: its ``files``, editable installs' source folders).
   The arena's own distribution, when in that closure, gives the bot kit, the
-  engines, their contract (``arena/game.py``) and the built-in bots -- not
+  engines, their contract (``arena/game/__init__.py``) and the built-in bots -- not
   the referee, and not the referee's own requirements;
 * for a command bot, the files its command line names (each file alone, not
   its folder) and the ``files`` the tournament lists for it;
-* for the plugin host (:mod:`arena.plugin_host`), the plugin API and the
+* for the plugin host (:mod:`arena.plugins.host`), the plugin API and the
   closure of the distribution whose plugins it loads.
 
 Anything of another installed distribution that lies inside a folder mounted
@@ -43,22 +43,21 @@ from arena import DISTRIBUTION
 
 #: the arena package's folder, and the plugin host's script in it
 ARENA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PLUGIN_HOST = os.path.join(ARENA, "plugin_host.py")
-#: what ``python -m arena.botkit`` imports from the arena package (and the
-#: message schemas :mod:`arena.protocol` imports when a bot asks for them)
-KIT_MODULES = ("__init__.py", "botkit.py", "protocol.py", "messages.py")
+PLUGIN_HOST = os.path.join(ARENA, "plugins", "host.py")
+#: what a bot may import of the arena, whole packages: the bot kit (which
+#: ``python -m arena.botkit`` runs, with the wire protocol and its message types)
+KIT_MODULES = ("__init__.py", "botkit")
 KIT_REQUIREMENTS = ("msgpack",)
-#: what the plugin host (:mod:`arena.plugin_host`) imports besides the kit:
+#: what the plugin host (:mod:`arena.plugins.host`) imports besides the kit:
 #: the plugin API and its one requirement
-HOST_MODULES = ("plugins.py", "bots.py", "game.py", "frozen.py", "plugin_host.py")
+HOST_MODULES = ("plugins", "game")
 HOST_REQUIREMENTS = ("pluggy",)
 #: what the arena's own bots import besides the kit: the engines (their rules
 #: engine is a bot's to use), the engine contract they are written against
-#: (``game.py`` and its value classes, ``frozen.py``),
-#: the RL encodings a trained policy plays through (arena.rl.policy_bot) and
+#: (the :mod:`arena.game` package), the RL encodings a trained policy plays through (arena.rl.policy_bot) and
 #: what those need
 BOT_PACKAGES = ("engines", "bots")
-BOT_MODULES = ("game.py", "frozen.py", "rl")
+BOT_MODULES = ("game", "rl")
 BOT_REQUIREMENTS = ("numpy",)
 SYSTEM = ("/usr", "/etc")
 

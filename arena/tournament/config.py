@@ -20,11 +20,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BotSpec, BotSpecError
+from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.game import GameError
-from arena.referee import Limit
+from arena.match.referee import Limit
 from arena.sandbox import ResourceLimits
-from arena.teams import Teams
+from arena.game.teams import Teams
 from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, Key, Seating,
                                    key, names)
 
@@ -108,7 +108,7 @@ class Tournament:
     def conditions(self) -> dict[str, Any]:
         """What the games are played under without changing the plan: the
         time control and each bot's resource limits.  A store refuses a
-        resumed run under other conditions (:meth:`arena.store.Store.claim`)."""
+        resumed run under other conditions (:meth:`arena.results.store.Store.claim`)."""
         return {"time": self.time.as_dict(),
                 "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
 
@@ -266,7 +266,7 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
 
 
 def _parse_time(c: TableReader, table: dict) -> Limit:
-    """``[time]``: the referee's :class:`~arena.referee.Limit`, its defaults
+    """``[time]``: the referee's :class:`~arena.match.referee.Limit`, its defaults
     where a key is left out."""
     c.unknown(table, names("time"), "time.")
     return Limit(**{name: c.read(table, "time", name, f"time.{name}")
@@ -374,9 +374,11 @@ def _check_sandbox(c: TableReader, level: str) -> None:
                                "here (see `arena doctor`)")
 
 
-def _entries(c: TableReader, raw: list, section: str, key: str, noun: str):
-    """``(where, table)`` for each entry of a list whose entries are written
-    as a bare string (the table's ``key``) or as a table."""
+def _entries(c: TableReader, raw: list, section: str, key: str, noun: str, missing: str):
+    """``(where, table, value)`` for each entry of a list whose entries are
+    written as a bare string (the table's ``key``) or as a table; ``value``
+    is the entry's ``key``, an entry without a good one is reported (as
+    ``missing`` when it has none) and skipped."""
     for index, item in enumerate(raw):
         where = f"{section}[{index}]"
         if isinstance(item, str):
@@ -384,7 +386,14 @@ def _entries(c: TableReader, raw: list, section: str, key: str, noun: str):
         if not isinstance(item, dict):
             c.error(where, f"expected {noun} or a table, got {item!r}")
             continue
-        yield where, item
+        kind = section.removesuffix("s")
+        c.unknown(item, names(kind), f"{where}.")
+        value = c.read(item, kind, key, f"{where}.{key}")
+        if value is None:
+            if key not in item:
+                c.error(f"{where}.{key}", f"missing ({missing})")
+            continue
+        yield where, item, value
 
 
 def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLimits, results: str
@@ -398,13 +407,8 @@ def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLi
     limits: dict[str, ResourceLimits] = {}
     files: dict[str, tuple[str, ...]] = {}
     seen: set[str] = set()
-    for where, item in _entries(c, raw, "bots", "bot", "a bot name"):
-        c.unknown(item, names("bot"), f"{where}.")
-        launch = c.read(item, "bot", "bot", f"{where}.bot")
-        if launch is None:
-            if "bot" not in item:
-                c.error(f"{where}.bot", "missing (a registered bot name or 'cmd:COMMAND')")
-            continue
+    for where, item, launch in _entries(c, raw, "bots", "bot", "a bot name",
+                                        "a registered bot name or 'cmd:COMMAND'"):
         name = c.read(item, "bot", "name", f"{where}.name", launch)
         if not name.strip():
             c.error(f"{where}.name", "must not be empty")
@@ -471,13 +475,7 @@ def _parse_games(c: TableReader, data: dict, registry, bots: list[BotEntry], dea
         c.error("games", "must list at least one game")
     games: list[GameEntry] = []
     seen: set[str] = set()
-    for where, item in _entries(c, raw, "games", "id", "a game id"):
-        c.unknown(item, names("game"), f"{where}.")
-        game_id = c.read(item, "game", "id", f"{where}.id")
-        if game_id is None:
-            if "id" not in item:
-                c.error(f"{where}.id", "missing (the game's id)")
-            continue
+    for where, item, game_id in _entries(c, raw, "games", "id", "a game id", "the game's id"):
         try:
             engine = registry.engine(game_id)
         except LookupError as error:

@@ -34,8 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.match.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.records import GameRecord
-from arena.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.view import warm as warm_views
@@ -115,7 +115,7 @@ _PRESTARTED: dict[str, Prestarted] = {}
 
 def prepare_job(job: MatchJob) -> None:
     """Start the bots of a job a worker will play next, while it plays the
-    current one (:func:`arena.referee.prestart`: they learn nothing before
+    current one (:func:`arena.match.referee.prestart`: they learn nothing before
     their match starts); :func:`run_job` hands them to the referee."""
     if job.item not in _PRESTARTED:
         _PRESTARTED[job.item] = prestart(job.entrants, _deals(job), job.sandbox)

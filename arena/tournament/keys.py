@@ -21,7 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from arena.referee import Limit
+from arena.match.referee import Limit
 
 
 class Format(StrEnum):

@@ -22,7 +22,7 @@ import os
 import time
 from pathlib import Path
 
-from arena.store import StoreError
+from arena.results.store import StoreError
 
 LOCK_FILE = "tournament.lock"
 #: the lock files this process holds (their descriptors)

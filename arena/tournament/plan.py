@@ -13,7 +13,7 @@ already played.
 
 Who plays whom, and in which order, follows from the tournament file (its
 ``seed`` breaks ties); the deals and every game's chance seed follow from
-the tournament's secret :class:`~arena.seeds.Key`, so no bot can recompute
+the tournament's secret :class:`~arena.match.seeds.Key`, so no bot can recompute
 them from the public file.
 
 Formats:
@@ -48,8 +48,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.plan_items import MatchItem, PlannedDeal
-from arena.seeds import Key
+from arena.results.items import MatchItem, PlannedDeal
+from arena.match.seeds import Key
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
 from arena.tournament.keys import Format
@@ -323,7 +323,7 @@ class RatedPlanner(Planner):
                       if (note := self._reach(entry, label, players))]
 
     def _reach(self, entry: GameEntry, label: str, players: int) -> str | None:
-        from arena.thurstone import reachable_sigma
+        from arena.ratings.thurstone import reachable_sigma
 
         games = self.tournament.budget * players / max(1, len(entry.bots))
         best = reachable_sigma(games)
@@ -366,7 +366,7 @@ class RatedPlanner(Planner):
         bot first, each the best match quality for its focus bot among the
         tables of bots not yet seated; [] (and the group finished) once
         every sigma is below the target or the budget is spent."""
-        from arena.rating import ENV
+        from arena.ratings.rating import ENV
 
         played = sum(len(results.games.get(item.id, []))
                      for (g, _), items in results.planned.items() if g == group
@@ -405,7 +405,7 @@ class RatedPlanner(Planner):
 def _quality(current: dict[str, tuple[float, float]], table: tuple[str, ...]) -> float:
     """TrueSkill's match quality of a table, every seat a side of its own."""
     import trueskill
-    from arena.rating import ENV
+    from arena.ratings.rating import ENV
 
     return ENV.quality([(trueskill.Rating(*current[bot]),) for bot in table])
 

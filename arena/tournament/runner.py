@@ -7,7 +7,7 @@ resumes it: planned items come back from the store, and only the games whose
 keys are not stored yet are played.  Ctrl-C abandons the matches in progress
 and keeps every game already committed; the leaderboard is written anyway.
 
-The deals come from the results folder's secret key (:mod:`arena.seeds`),
+The deals come from the results folder's secret key (:mod:`arena.match.seeds`),
 made at the first run.  A match that fails is tried again (up to
 :data:`RETRIES` more times); if games are still missing the run stops there,
 so an adaptive format never plans a round on incomplete results, and the
@@ -27,11 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from arena import seeds
-from arena.rating import Rater
-from arena.referee import Entrant
+from arena.match import seeds
+from arena.ratings.rating import Rater
+from arena.match.referee import Entrant
 from arena.sandbox.leftovers import remove_leftovers
-from arena.store import FILE_NAME, Store, StoredGame
+from arena.results.store import FILE_NAME, Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
@@ -416,7 +416,7 @@ def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: boo
     to print (:attr:`Summary.board`)."""
     summary.stored = store.count()
     if write_leaderboard:
-        from arena.leaderboard import from_store, write_html
+        from arena.presentation.leaderboard import from_store, write_html
         summary.board = from_store(store, history=20)
         summary.leaderboard = write_html(store, folder / HTML_FILE, summary.board)
     store.close()

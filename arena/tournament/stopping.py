@@ -3,7 +3,7 @@
 ``confidence = 0.95`` ends it once, in every game and table size, every two
 bots next to each other in the ranking by mean place are *separated*: the
 confidence sequence of their mean place difference on paired duplicate
-deals (:func:`arena.sequential.separated`) excludes 0.  One observation is
+deals (:func:`arena.ratings.sequential.separated`) excludes 0.  One observation is
 one deal: every planned game dealt those cards (every seating, every table
 of that game and size) once all of them are stored, giving each two bots
 that met on different teams their mean place difference.  Which pairs are
@@ -21,9 +21,9 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from arena.sequential import separated
-from arena.stats import DUMMY_PREFIX, Showing, showings
-from arena.store import StoredGame
+from arena.ratings.sequential import separated
+from arena.ratings.stats import DUMMY_PREFIX, Showing, showings
+from arena.results.store import StoredGame
 
 
 class Enough(BaseException):

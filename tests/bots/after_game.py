@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 MODE = sys.argv[1]
 MARK = sys.argv[2] if len(sys.argv) > 2 else ""

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 MODE = sys.argv[1]
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

@@ -25,9 +25,9 @@ import random
 import sys
 import threading
 
-from arena import protocol
+from arena.botkit import protocol
 from arena.botkit import Bot, run
-from arena.seeds import Key
+from arena.match.seeds import Key
 from engines.dou_dizhu.game import DouDizhu
 
 MODE = sys.argv[1]

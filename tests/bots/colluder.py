@@ -23,7 +23,7 @@ import socket
 import struct
 import sys
 
-from arena import protocol
+from arena.botkit import protocol
 
 ROLE, TOKEN = sys.argv[1], sys.argv[2]
 VALUE = int(sys.argv[3]) if ROLE == "send" else 0

@@ -16,7 +16,7 @@ import socket
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 MODE, REFEREE_PID, SECRET, PORT = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

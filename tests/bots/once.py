@@ -7,7 +7,7 @@ import hashlib
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 MODE, AT = sys.argv[1], int(sys.argv[2])
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

@@ -4,7 +4,7 @@ what it read is reported as the illegal action ``PWNED:<text>``."""
 
 import sys
 
-from arena import protocol
+from arena.botkit import protocol
 
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer
 while (message := protocol.read_message(wire_in)) is not None:

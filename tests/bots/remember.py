@@ -10,7 +10,7 @@ basic level leaves them in the host's ``/tmp`` and ``/dev/shm``).
 import os
 import sys
 
-from arena import protocol
+from arena.botkit import protocol
 
 if sys.argv[1] == "clean":
     for folder in ("/tmp", "/dev/shm"):

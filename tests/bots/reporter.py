@@ -9,7 +9,7 @@ game, and is restarted for each) or ``after-game-over`` (it prints the
 import random
 import sys
 
-from arena import protocol
+from arena.botkit import protocol
 
 MODE = sys.argv[1]
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

@@ -5,7 +5,7 @@ loaded machine its answers take longer on the wall clock, not in CPU time."""
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 THINK = float(sys.argv[1])
 wire_in, wire_out = sys.stdin.buffer, sys.stdout.buffer

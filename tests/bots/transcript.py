@@ -8,7 +8,7 @@ import json
 import sys
 import time
 
-from arena import protocol
+from arena.botkit import protocol
 
 LOG = open(sys.argv[1], "a")
 FIRST_SLEEP = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0

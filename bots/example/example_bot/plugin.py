@@ -8,7 +8,7 @@ So keep this module free of heavy imports, and do not import .bot here.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from arena.bots import BotSpec
+from arena.plugins.botspec import BotSpec
 from arena.plugins import hookimpl
 
 #: the game ids this bot plays ("*": every game); see `arena games`

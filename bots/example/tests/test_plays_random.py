@@ -9,7 +9,7 @@ edge cases use `arena check-bot example-bot`.
 import pytest
 
 from arena.plugins import installed
-from arena.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, Limit, play_match
 
 BOT = "example-bot"
 

@@ -1,0 +1,119 @@
+"""``arena serve``: a local, read-only web viewer of one results folder.
+
+Built on Flask: the store is SQLite read synchronously, so a synchronous
+WSGI framework fits, its test client needs nothing more, and the pages come
+from the same jinja2 templates as the static files (:mod:`arena.presentation.pages`).
+Only GET routes exist; nothing here writes to the store.
+
+Routes: ``/`` the leaderboard (it reloads itself when the store holds more
+games, so it follows a running tournament), ``/bot/NAME`` a bot's games,
+faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
+``/api/count`` and ``/api/leaderboard`` the same data as JSON.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from flask import Flask, abort, jsonify, request
+
+from arena.presentation import leaderboard, pages
+from arena.presentation.frames import TABLE, ReplayError
+from arena.results.store import Store, StoreError
+
+
+class Board:
+    """The leaderboard document, recomputed when the store has grown, but
+    not more often than every few times its cost (a big store during a run
+    would otherwise keep a core busy)."""
+
+    PAUSE = 5.0         # times the last computation's cost
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.lock = threading.Lock()
+        self.count = -1
+        self.board: dict = {}
+        self.ready_at = 0.0
+
+    def store(self) -> Store:
+        return Store(self.folder, create=False)
+
+    def current(self) -> dict:
+        with self.lock, self.store() as store:
+            count = store.count()
+            if count != self.count and time.monotonic() >= self.ready_at:
+                started = time.monotonic()
+                self.board = leaderboard.from_store(store, history=20)
+                self.count = count
+                self.ready_at = time.monotonic() + self.PAUSE * (time.monotonic() - started)
+            return self.board
+
+
+def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Flask:
+    """The viewer of one results folder: Flask's routes are closures over
+    the folder and its registry, one short view each, so the app is one
+    function (Flask's application-factory pattern) a little over 60 lines."""
+    folder = Path(results)
+    Store(folder, create=False).close()          # a missing store is the caller's error
+    if registry is None:
+        from arena.plugins import installed
+        registry = installed()
+    app = Flask(__name__)
+    board = Board(folder)
+
+    def title(board_doc: dict) -> str:
+        return f"{board_doc['tournament']['name'] or 'Tournament'} — leaderboard"
+
+    @app.get("/")
+    def index():
+        doc = board.current()
+        return pages.leaderboard_page(doc, title=title(doc), live=True, refresh_ms=refresh_ms)
+
+    @app.get("/api/count")
+    def count():
+        """The games the leaderboard shows (it follows the store when it may)."""
+        return jsonify({"games": board.current()["overall"]["games"]})
+
+    @app.get("/api/leaderboard")
+    def board_json():
+        return jsonify(board.current())
+
+    @app.get("/bot/<path:name>")
+    def bot(name: str):
+        doc = board.current()
+        with board.store() as store:
+            played = [g for g in store.games() if any(s.bot == name for s in g.record.seats)]
+            if not played:
+                abort(404, f"no games of bot '{name}' in this store")
+            faults = []
+            for game in played:
+                if any(s.fault for s in game.record.seats if s.bot == name):
+                    whole = store.record(game.id)       # with the faults' details
+                    faults += [(whole, seat, s) for seat, s in enumerate(whole.record.seats)
+                               if s.bot == name and s.fault]
+        return pages.render("bot.html", title=f"{name} — {doc['tournament']['name']}",
+                            name=name, board=doc, played=played, faults=faults, live=True)
+
+    @app.get("/game/<ref>")
+    def game(ref: str):
+        with board.store() as store:
+            try:
+                stored = store.record(ref)
+            except StoreError:
+                abort(404, f"no game '{ref}' in this store")
+        record = stored.record
+        view = request.args.get("view", TABLE)
+        if view != TABLE and not (view.isdigit() and int(view) < record.players):
+            abort(400, f"view: '{view}' is not a seat of this game (0-{record.players - 1}) "
+                       f"or 'table'")
+        try:
+            engine = registry.engine(record.game)
+            return pages.replay_page(record, engine, title=f"game {stored.id} ({stored.key})",
+                                     view=view, live=True)
+        except (KeyError, ReplayError) as error:
+            abort(409, str(error))
+
+    return app

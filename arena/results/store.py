@@ -1,0 +1,492 @@
+"""The results store: one SQLite file (WAL) in the tournament's results folder.
+
+Tables:
+
+* ``meta`` -- the tournament's name, its plan fingerprint, its file and its
+  key's fingerprint (never the key itself, which lives in the folder's
+  ``key`` file).
+* ``items`` -- every planned match (id, plan order, game, lineup, deals), so a
+  resumed tournament and the ratings see the plan without the TOML file.
+* ``games`` -- one row per finished game, committed the moment it arrives:
+  tournament, game, options, seed, bots by seat, scores, ranks, teams,
+  faults, moves, time used, duration, and the whole
+  :class:`~arena.records.GameRecord` (with its move record, the replay) as
+  zlib-compressed JSON.  ``key`` (``"{item id}/{index}"``) is unique, so no
+  game is ever stored twice.
+
+Only the tournament driver writes; readers (``arena leaderboard`` during a
+run) are welcome.  Every game is its own transaction, in WAL mode with
+``synchronous=NORMAL``: a commit has written the game to the WAL file (in the
+operating system's cache) before it returns, so after ``kill -9`` of any
+process every committed game is there and none is half-written.  What
+``NORMAL`` gives up against ``FULL`` is an ``fsync`` per commit (only
+checkpoints sync): a power cut or a kernel crash may lose the last games
+committed before it -- never the store's consistency -- and a resumed run plays
+them again.  That trade keeps a commit well under a millisecond
+(``benchmarks/store.py``); a game is cheap to replay, a machine's power rarely
+fails mid-tournament.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import os
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterable, Iterator
+from itertools import repeat
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from arena.game import DummyResult
+from arena.records import GameRecord, SeatRecord
+from arena.results.items import MatchItem
+
+FILE_NAME = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS items (
+    id TEXT PRIMARY KEY,
+    ord INTEGER NOT NULL,
+    grp TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    item TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    tournament TEXT NOT NULL,
+    game TEXT NOT NULL,
+    version TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed TEXT NOT NULL,          -- 64-bit, beyond SQLite's signed integers
+    players INTEGER NOT NULL,
+    bots TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    ranks TEXT NOT NULL,
+    teams TEXT NOT NULL,
+    faults TEXT NOT NULL,
+    dummies TEXT NOT NULL,
+    moves INTEGER NOT NULL,
+    time_used TEXT NOT NULL,
+    duration REAL NOT NULL,
+    finished REAL NOT NULL,
+    record BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_order ON games (ord, idx);
+"""
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class StoredGame(NamedTuple):
+    """A game as the store holds it: the referee's record and what the store
+    adds -- its id, its plan key (``"{item}/{index}"``), the item's plan
+    order, the tournament, and when it was stored (``time.time()``).
+    :meth:`Store.add_game` returns one, and every read gives them back.  A
+    named tuple: a frozen row that is cheap to make (a leaderboard reads
+    100,000 of them)."""
+
+    record: GameRecord
+    id: int
+    key: str
+    item: str
+    order: int
+    index: int
+    tournament: str
+    finished: float
+
+
+def dummy_rows(record: GameRecord) -> list[list[Any]]:
+    """The record's dummies as the store keeps them: ``[name, score, rank]``."""
+    return [[d.name, d.score, d.rank] for d in record.dummies]
+
+
+#: a :class:`SeatRecord` from its 8 values in a tuple, all in C (a named
+#: tuple's own constructor and ``_make`` are Python functions, once per seat read)
+_seat_of_row = functools.partial(tuple.__new__, SeatRecord)
+
+
+def _seats(bots: list, scores: list, ranks: list, teams: list, faults: list,
+           times: list) -> tuple[SeatRecord, ...]:
+    """The seats the ``games`` table's columns hold (not a fault's detail,
+    not a seat's moves: only the record's blob has them)."""
+    return tuple(map(_seat_of_row, zip(bots, scores, ranks, teams, faults, repeat(None),
+                                       repeat(0), times)))
+
+
+def encode_record(record: GameRecord) -> bytes:
+    return zlib.compress(json.dumps(record.to_dict(), separators=(",", ":")).encode(), 6)
+
+
+def decode_record(blob: bytes) -> GameRecord:
+    return GameRecord.from_dict(json.loads(zlib.decompress(blob)))
+
+
+def _sound(method):
+    """SQLite's errors about the file (damaged pages found late, a disk
+    gone read-only) become a :class:`StoreError` naming the store."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(_problem(self.path, error)) from None
+        return rows
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(_problem(self.path, error)) from None
+    return call
+
+
+class Store:
+    """The SQLite results store of one results folder.
+
+    ``create=True`` is the tournament driver (it writes); ``create=False`` a
+    reader (``arena leaderboard``, ``arena replay``), which opens the file
+    read-only and so never changes it.  A new store is built under a
+    temporary name and renamed into place, so a ``results.sqlite`` is never
+    left half-made: an empty (0-byte) or otherwise unsound file there is not
+    one of ours and is refused (:class:`StoreError`), never overwritten.
+    """
+
+    def __init__(self, folder: str | Path, *, create: bool = True):
+        self.folder = Path(folder)
+        self.path = self.folder / FILE_NAME
+        if not self.path.exists():
+            if not create:
+                if self.folder.is_file():
+                    raise StoreError(f"no results store in {self.folder}: it is a file, "
+                                     f"not a results folder")
+                raise StoreError(f"no results store in {self.folder} (expected {self.path})")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._build()
+        check_file(self.path)
+        if create:
+            _check_writable(self.path)
+        try:
+            self.db = self._connect(writer=create)
+            tables = {name for (name,) in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"meta", "items", "games"} <= tables:
+                raise StoreError(f"{self.path}: an SQLite file but not a results store "
+                                 f"(no meta, items and games tables)")
+            if create:
+                # the driver adds to it: not to a store with damaged pages
+                verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+                if verdict != "ok":
+                    raise StoreError(f"{self.path}: the results store is damaged "
+                                     f"({_first_problem(verdict)}); restore it from a copy")
+                self.db.executescript(SCHEMA)       # indexes added by newer versions
+        except sqlite3.Error as error:
+            raise StoreError(_problem(self.path, error)) from None
+
+    def _connect(self, writer: bool) -> sqlite3.Connection:
+        if writer:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")   # durable against kill -9, see above
+            return db
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        if not os.access(self.path, os.W_OK) or not os.access(self.folder, os.W_OK):
+            # a read-only store (a read-only mount, an immutable file): nobody
+            # writes it, and SQLite cannot open WAL's shared memory beside it
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+
+    def _build(self) -> None:
+        """A new, empty store: made under a temporary name, then renamed."""
+        partial = self.path.with_name(self.path.name + ".new")
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            leftover.unlink(missing_ok=True)
+        db = sqlite3.connect(partial, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+        os.replace(partial, self.path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the tournament ------------------------------------------------------
+    @_sound
+    def meta(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    @_sound
+    def claim(self, name: str, fingerprint: str, file: str = "",
+              conditions: dict[str, Any] | None = None) -> None:
+        """Tie this store to a tournament; refuse another tournament's store,
+        and the same tournament under other ``conditions`` (time control,
+        resource limits): games played under two time controls would be
+        rated as one."""
+        meta = self.meta()
+        if meta.get("fingerprint") not in (None, fingerprint):
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' with a different plan "
+                f"(games, bots, format, seed or deals changed); use another results folder"
+            )
+        given = json.dumps(conditions or {}, sort_keys=True)
+        if "conditions" in meta and meta["conditions"] != given:
+            changed = _changes(json.loads(meta["conditions"]), conditions or {})
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' played under other "
+                f"conditions ({changed}); restore them or use another results folder")
+        with self.db:
+            self.db.execute("BEGIN")
+            for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file),
+                               ("conditions", given)):
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
+
+    @_sound
+    def bind_key(self, fingerprint: str) -> None:
+        """Tie this store to the tournament's secret key (by its public
+        fingerprint): its deals came from that key and no other."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('key', ?)", (fingerprint,))
+        stored = self.meta()["key"]
+        if stored != fingerprint:
+            raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
+                             f"this one {fingerprint}); give the tournament's own key")
+
+    @_sound
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Set (or with None, remove) one ``meta`` entry, e.g. why a run stopped."""
+        with self.db:
+            if value is None:
+                self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- the plan -------------------------------------------------------------
+    @_sound
+    def add_items(self, items: Iterable) -> None:
+        """Record planned matches (items already stored keep their order)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR IGNORE INTO items (id, ord, grp, round, data) VALUES (?, ?, ?, ?, ?)",
+                [(item.id, item.order, item.group, item.round, json.dumps(item.to_dict()))
+                 for item in items],
+            )
+
+    @_sound
+    def items(self) -> list[MatchItem]:
+        rows = self.db.execute("SELECT data FROM items ORDER BY ord")
+        return [MatchItem.from_dict(json.loads(data)) for (data,) in rows]
+
+    # -- games ----------------------------------------------------------------
+    @_sound
+    def finished_keys(self) -> set[str]:
+        return {key for (key,) in self.db.execute("SELECT key FROM games")}
+
+    @_sound
+    def add_game(self, item, index: int, record: GameRecord,
+                 tournament: str = "") -> StoredGame | None:
+        """Commit one finished game at once; returns the game as stored (None
+        if its key was already stored: a game is never stored twice)."""
+        seats = record.seats
+        key, finished = item.key(index), time.time()
+        row = (
+            key, item.id, item.order, index, tournament, record.game,
+            record.version, json.dumps(record.options, sort_keys=True), str(record.seed),
+            record.players, json.dumps([s.bot for s in seats]),
+            json.dumps([s.score for s in seats]), json.dumps([s.rank for s in seats]),
+            json.dumps([s.team for s in seats]), json.dumps([s.fault for s in seats]),
+            json.dumps(dummy_rows(record)),
+            len(record.steps), json.dumps([round(s.time_used, 4) for s in seats]),
+            record.duration, finished, encode_record(record),
+        )
+        with self.db:
+            cursor = self.db.execute(
+                "INSERT OR IGNORE INTO games (key, item, ord, idx, tournament, game, version, "
+                "options, seed, players, bots, scores, ranks, teams, faults, dummies, moves, "
+                "time_used, duration, finished, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        if not cursor.rowcount:
+            return None
+        return StoredGame(record, cursor.lastrowid, key, item.id, item.order, index,
+                          tournament, finished)
+
+    @_sound
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    @_sound
+    def fingerprint(self, up_to: int | None = None) -> tuple[int, int, float]:
+        """(games, largest id, sum of finishing times) of the games with ids up
+        to ``up_to`` (default: all), in one scan: any game added or replaced
+        changes it (the leaderboard cache's key, :mod:`arena.presentation.board_cache`)."""
+        return tuple(self.db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), -1), TOTAL(finished) FROM games "
+            "WHERE id <= ?", (up_to if up_to is not None else 2 ** 63 - 1,)).fetchone())
+
+    @_sound
+    def games(self, game: str | None = None, after: int = -1) -> Iterator[StoredGame]:
+        """Finished games in plan order (item order, then index in the item);
+        ``after``: only those stored after the game with that id.
+
+        Read from the table's columns, not the blob -- what the ratings,
+        the statistics and the leaderboard read, at a fraction of the cost:
+        the records have no move record (``steps`` is empty) and their seats
+        no fault detail and no move count.  :meth:`records` and
+        :meth:`record` read whole records."""
+        # one JSON text per row (the columns are JSON): one parse, not seven
+        sql = ("SELECT id, key, item, ord, idx, tournament, finished, game, version, seed, "
+               "players, duration, '[' || options || ',' || bots || ',' || scores || ',' || "
+               "ranks || ',' || teams || ',' || faults || ',' || time_used || ',' || dummies "
+               "|| ']' FROM games WHERE id > ?")
+        args: tuple = (after,)
+        if game is not None:
+            sql += " AND game = ?"
+            args += (game,)
+        sql += " ORDER BY ord, idx"
+        loads = json.loads
+        for (id_, key, item, order, index, tournament, finished, game_id, version, seed,
+             players, duration, columns) in self.db.execute(sql, args):
+            options, bots, scores, ranks, teams, faults, times, dummies = loads(columns)
+            record = GameRecord(game_id, version, options, int(seed), players,
+                                _seats(bots, scores, ranks, teams, faults, times),
+                                tuple([DummyResult(*row) for row in dummies]), (), duration)
+            yield StoredGame(record, id_, key, item, order, index, tournament, finished)
+
+    @_sound
+    def records(self) -> Iterator[StoredGame]:
+        """Every game, its whole record read, in plan order."""
+        rows = self.db.execute("SELECT id, key, item, ord, idx, tournament, finished, record "
+                               "FROM games ORDER BY ord, idx")
+        for row in rows:
+            yield _whole(row)
+
+    @_sound
+    def game_ids(self) -> list[str]:
+        return [g for (g,) in self.db.execute("SELECT DISTINCT game FROM games ORDER BY game")]
+
+    @_sound
+    def record(self, ref: str | int) -> StoredGame:
+        """A stored game, its whole record read, by its id (the number) or its key."""
+        text = str(ref)
+        column, value = ("id", int(text)) if text.isdigit() else ("key", text)
+        row = self.db.execute("SELECT id, key, item, ord, idx, tournament, finished, record "
+                              f"FROM games WHERE {column} = ?", (value,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game '{ref}' in {self.path}")
+        return _whole(row)
+
+
+def _whole(row: tuple) -> StoredGame:
+    """A stored game from ``(id, key, item, ord, idx, tournament, finished,
+    record)``: its record decoded from the blob."""
+    *where, blob = row
+    return StoredGame(decode_record(blob), *where)
+
+
+def _changes(stored: dict[str, Any], given: dict[str, Any], prefix: str = "") -> str:
+    """``time.move 1.0 -> 0.5, ...``: what differs between two nested dicts."""
+    found = []
+    for key in sorted(set(stored) | set(given)):
+        old, new = stored.get(key), given.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            found.append(_changes(old, new, f"{prefix}{key}."))
+        elif old != new:
+            found.append(f"{prefix}{key} {old} -> {new}")
+    return ", ".join(part for part in found if part)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> None:
+    """Refuse a file that cannot be a sound store, before SQLite sees it:
+    empty, not SQLite, or shorter than its header says (truncated)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read the results store: "
+                         f"{error.strerror or error}") from None
+    if size == 0:
+        raise StoreError(f"{path}: an empty file (0 bytes), not a results store; "
+                         f"remove it to start afresh")
+    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
+        raise StoreError(f"{path}: not a results store (not an SQLite database)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]      # the header's page count is current
+    wal = Path(f"{path}-wal")
+    checkpointed = not wal.exists() or wal.stat().st_size == 0
+    if valid and checkpointed and size < pages * page_size:
+        raise StoreError(f"{path}: truncated ({size} bytes, its header says "
+                         f"{pages * page_size}); restore it from a copy or use another "
+                         f"results folder")
+
+
+def _first_problem(verdict: str) -> str:
+    """``quick_check``'s verdict on one line: its first problem, and how many
+    more (a damaged store may list a hundred, one per line)."""
+    problems = [line for line in verdict.splitlines() if not line.startswith("***")]
+    more = f", and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return (problems[0] if problems else verdict) + more
+
+
+def _check_writable(path: Path) -> None:
+    """The driver writes the store: open it (and its WAL) for writing, which
+    writes nothing -- permission bits alone say yes to root, even on a
+    read-only mount or an immutable file."""
+    for file in (path, Path(f"{path}-wal")):
+        try:
+            os.close(os.open(file, os.O_RDWR))
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise StoreError(f"{file}: the results store is read-only "
+                             f"({error.strerror or error})") from None
+
+
+def _problem(path: Path, error: sqlite3.Error) -> str:
+    """One line for what SQLite said about the store at ``path``."""
+    text = str(error)
+    if "readonly" in text:
+        return f"{path}: the results store is read-only ({text})"
+    if "malformed" in text or "not a database" in text:
+        return f"{path}: the results store is damaged ({text}); restore it from a copy"
+    return f"{path}: cannot use the results store: {text}"
+
+
+def find_store(results: str | Path | None) -> Path:
+    """The results folder to read: the one given, or the most recently written
+    store under ``results/`` (or ``results/`` itself)."""
+    if results is not None:
+        return Path(results)
+    base = Path("results")
+    if (base / FILE_NAME).exists():
+        return base
+    stores = sorted(base.glob(f"*/{FILE_NAME}"), key=lambda p: p.stat().st_mtime)
+    if not stores:
+        raise StoreError("no results store found under results/ (give the results folder)")
+    return stores[-1].parent
