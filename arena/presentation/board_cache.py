@@ -46,8 +46,9 @@ from arena.results.store import Store
 CACHE_NAME = "leaderboard-cache.json"
 SUMS_NAME = "leaderboard-cache.sums"
 #: what the document is built by: a change to any of these voids the cache
-SOURCES = ("arena.presentation.leaderboard", "arena.ratings.rating", "arena.ratings.thurstone", "arena.ratings.stats",
-           "arena.results.store", "arena.presentation.board_cache")
+SOURCES = ("arena.presentation.leaderboard", "arena.ratings.rating", "arena.ratings.thurstone",
+           "arena.ratings.stats", "arena.records", "arena.results.store",
+           "arena.presentation.board_cache")
 VERSION = 2
 #: the saved states a grown store goes on from
 STATES = ("rater", "tally")
