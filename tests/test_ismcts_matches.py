@@ -80,7 +80,7 @@ def test_clock_mode_keeps_within_the_move_time_under_load(registry, load, game, 
 def test_tournament_settings_reach_the_bot_and_decide_the_plan(tmp_path, registry):
     from arena.tournament.config import ConfigError, load
     from arena.tournament.plan import plan
-    from arena.tournament.runner import jobs_for
+    from arena.tournament.runner import jobs_for, tournament_seats
 
     def write(bots):
         path = tmp_path / "t.toml"
@@ -89,7 +89,7 @@ def test_tournament_settings_reach_the_bot_and_decide_the_plan(tmp_path, registr
         return load(path, registry)
 
     tournament = write('"random", { bot = "ismcts", settings = { iterations = 3 } }')
-    jobs = jobs_for(tournament, registry, plan(tournament), set())
+    jobs = jobs_for(tournament_seats(tournament, registry), plan(tournament), set())
     assert len(jobs) == 2                    # one match per seating
     for job in jobs:
         assert {e.name: e.settings for e in job.entrants} == {"random": None,

@@ -85,3 +85,26 @@ def test_results_keeps_the_games_for_replay_and_leaderboard(tmp_path):
     assert other.exit_code == 2 and other.stdout == ""
     [line] = other.stderr.splitlines()
     assert line.startswith("arena: error: ") and "use another results folder" in line
+
+
+def test_results_resumes_a_match_where_it_stopped(tmp_path):
+    import sqlite3
+
+    from arena.results.store import Store
+
+    def games(folder):
+        with Store(folder, create=False) as store:
+            return {key: (record.seed, [s.bot for s in record.seats], record.steps)
+                    for _, key, _, _, record in store.records()}
+    folder = tmp_path / "m"
+    first = runner.invoke(app, DUEL + ["--rotate", "--results", str(folder)])
+    assert first.exit_code == 0, first.output
+    played = games(folder)
+    with sqlite3.connect(folder / "results.sqlite") as db:   # as if stopped before these
+        db.execute("DELETE FROM games WHERE key IN ('match/1', 'match/2')")
+    again = runner.invoke(app, DUEL + ["--rotate", "--results", str(folder)])
+    lines = again.stdout.splitlines()
+    assert lines[0] == f"2 of 4 games already stored in {folder}"
+    assert [line.split(" seed ")[0] for line in lines if line.startswith("game ")] == [
+        "game 1", "game 2"]
+    assert games(folder) == played       # the same games, dealt from the folder's key

@@ -214,14 +214,15 @@ players = [2]
 def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tournament, tmp_path,
                                                                   monkeypatch, registry):
     from arena.tournament.plan import plan
-    from arena.tournament.runner import jobs_for
+    from arena.tournament.runner import jobs_for, tournament_seats
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "reader.py").write_text("")
     (tmp_path / "model").mkdir()
     tournament = load(str(write_tournament(FILES.format(files='["model"]'))), registry)
     assert tournament.files == {"random": (), "reader": (str(tmp_path / "model"),)}
-    specs = {e.name: e.spec for job in jobs_for(tournament, registry, plan(tournament), set())
+    seats = tournament_seats(tournament, registry)
+    specs = {e.name: e.spec for job in jobs_for(seats, plan(tournament), set())
              for e in job.entrants}
     assert specs["reader"].files == (str(tmp_path / "model"),) and specs["random"].files == ()
 

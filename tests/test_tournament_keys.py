@@ -46,9 +46,9 @@ def test_left_out_keys_get_the_tables_defaults(write_tournament, registry):
     t = load(write_tournament(name="x", bots=["random", "farm-and-furious-racer"],
                               games=["farm-and-furious"], format="rated"), registry)
     for name in ("seed", "deals", "match_deals", "sandbox"):
-        assert getattr(t, name) == keys.key("top", name).default
-    assert t.time == Limit() and t.time.move == keys.key("time", "move").default
-    assert (t.sigma, t.budget, t.batch) == tuple(keys.key("rated", n).default
+        assert getattr(t, name) == keys.spec("top", name).default
+    assert t.time == Limit() and t.time.move == keys.spec("time", "move").default
+    assert (t.sigma, t.budget, t.batch) == tuple(keys.spec("rated", n).default
                                                  for n in ("sigma", "budget", "batch"))
     assert t.format is keys.Format.RATED and t.format == "rated"
 

@@ -6,12 +6,12 @@ from math import comb
 
 import pytest
 
-from arena.match.seeds import Key
+from arena.match.seeds import SecretKey
 from arena.tournament.config import parse
 from arena.tournament.plan import (Results, SwissPlanner, RatedPlanner,
                                    lineups, make_planner, plan, seatings)
 
-KEY = Key(bytes(range(32)))
+KEY = SecretKey(bytes(range(32)))
 
 
 class FakeInfo:
@@ -260,7 +260,7 @@ def test_no_match_plays_a_deal_twice_and_every_deal_meets_every_seating():
 
 def test_deals_and_chance_come_from_the_key_not_the_file():
     t = tournament(deals=3)
-    mine, other = plan(t, KEY), plan(t, Key(bytes(32)))
+    mine, other = plan(t, KEY), plan(t, SecretKey(bytes(32)))
     # the same tables in the same order: the file decides who plays whom ...
     assert [(i.id, i.lineup) for i in mine] == [(i.id, i.lineup) for i in other]
     # ... and the key alone decides the deals and every game's chance seed

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import arena.cli.tournament  # noqa: F401  (registers the commands)
 from arena.cli import app
-from arena.match.seeds import Key
+from arena.match.seeds import SecretKey
 from arena.results.store import Store
 from arena.tournament import load, plan, run
 from arena.tournament.executor import InlineExecutor, run_job
@@ -24,7 +24,7 @@ ROOT = Path(__file__).parent.parent
 #: this checkout's broken bot (other checkouts' test runs may have theirs running)
 BROKEN = str(ROOT / "tests" / "bots" / "broken.py")
 #: one key for runs that must deal the same games
-KEY = Key(bytes(range(32)))
+KEY = SecretKey(bytes(range(32)))
 
 #: short options for the games that have them (a quick game for the tests)
 SHORT = {"farm-and-furious": {"track_length": 6},

@@ -35,10 +35,11 @@ from arena.botkit import messages, protocol
 from arena.match import seeds
 from arena.plugins.botspec import ANY_GAME, BotSpec
 from arena.match.connection import Channel
+from arena.match.deals import Deal
 from arena.records.faults import Fault, FaultKind, Stage
 from arena.game import Engine, State
 from arena.records import GameRecord
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Entrant, Limit, play_match
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
 from arena.match.session import Session, bank_after
 

@@ -2,7 +2,10 @@
 every deal in every seating (``--rotate``) and stored like a tournament's
 games (``--results``).
 
-The deals come from a fresh secret key (printed at the end, so ``--key``
+The match is a plan of one item, ``match``, played by the tournament's
+runner (:func:`arena.tournament.runner.run_table`): into the results
+folder, where a match run again resumes, or into a throwaway one.  The
+deals come from a fresh secret key (printed at the end, so ``--key``
 replays the match), from the results folder's key, or from ``--seed``,
 which makes them predictable to the bots.  With ``--rotate`` each seating
 is played by fresh bot processes, so no process meets a deal twice."""
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from itertools import groupby
 from pathlib import Path
 from typing import Optional
 
@@ -22,12 +24,13 @@ from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
 from arena.presentation.match_summary import summarize, summary_lines
+from arena.results.items import MatchItem
 from arena.plugins import UnknownName, installed
 from arena.records import GameRecord
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Entrant, Limit
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
-from arena.match.seeds import BadKey, Key, load_or_create
+from arena.match.seeds import BadKey, SecretKey, load_or_create
 from arena.game.teams import Teams
 
 PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
@@ -61,7 +64,7 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
 
 
 def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
-                  key: Key | None = None) -> dict:
+                  key: SecretKey | None = None) -> dict:
     """The ``--json`` document: deterministic for a given seed or key (no timings)."""
     return {
         "game": game_id,
@@ -84,66 +87,82 @@ def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
     }
 
 
-def match_deals(key: Key, games: int, names: list[str], rotate: bool, teams: str) -> list[Deal]:
-    """``games`` deals from ``key``; with ``rotate`` each is replayed in
-    every seating, as a tournament's ``seating = "auto"`` does (the lineup
-    rotated through the seats; all distinct permutations for fixed-team games,
-    so partnerships vary too; seatings that seat the same bots alike once)."""
+def match_item(key: SecretKey, game: str, options: dict, bots: list[str], lineup: list[str],
+               games: int, rotate: bool, teams: str) -> MatchItem:
+    """The match as a plan item: ``games`` deals from ``key`` for the bots
+    named ``bots`` (``lineup``: their display names); with ``rotate`` each
+    is replayed in every seating, as a tournament's ``seating = "auto"``
+    does (the lineup rotated through the seats; all distinct permutations
+    for fixed-team games, so partnerships vary too; seatings that seat the
+    same bots alike once)."""
     from arena.tournament.keys import Seating
-    from arena.tournament.plan import seatings
+    from arena.tournament.plan import seatings, table_item
 
-    order = [tuple(range(len(names)))]
+    order = [tuple(range(len(bots)))]
     if rotate:
-        order = seatings(names, Seating.PERMUTE if teams == Teams.FIXED else Seating.ROTATE)
-    return [Deal(key.derive("deal", number), seating,
-                 key.derive("chance", number, position), len(order) * number + position)
-            for number in range(games) for position, seating in enumerate(order)]
+        order = seatings(bots, Seating.PERMUTE if teams == Teams.FIXED else Seating.ROTATE)
+    return table_item(key, "match", game, options, lineup, range(games), list(enumerate(order)))
 
 
-def match_key(seed: int | None, key: str | None, results: Path | None) -> Key:
+def match_key(seed: int | None, key: str | None, results: Path | None) -> SecretKey:
     """The key the deals come from: ``--seed``'s (public), ``--key``, the
     results folder's, or a fresh secret one."""
     if seed is not None and key is not None:
         raise ValueError("give --seed or --key, not both")
-    given = (Key.from_public_seed(seed) if seed is not None
-             else Key.from_hex(key) if key is not None else None)
+    given = (SecretKey.from_public_seed(seed) if seed is not None
+             else SecretKey.from_hex(key) if key is not None else None)
     if results is None:
-        return given or Key.fresh()
+        return given or SecretKey.fresh()
     results.mkdir(parents=True, exist_ok=True)
     from arena.results.store import FILE_NAME
     return load_or_create(results, given, has_results=(results / FILE_NAME).exists())
 
 
-class MatchStore:
-    """A match's games in a results folder, as a tournament stores them (one
-    plan item, ``match``), so ``arena replay`` and ``arena leaderboard`` read
-    them.  The same match run again into the same folder plays only the games
-    not stored yet; another match there is refused."""
+def play_match_item(item: MatchItem, entrants: list[Entrant], registry, key: SecretKey,
+                    results: Path | None, report, *, limit: Limit, sandbox: str,
+                    audit: bool) -> None:
+    """Play the match's item through the tournament's runner, stored as a
+    tournament stores its games (plan item ``match``), so ``arena replay``
+    and ``arena leaderboard`` read them: the same match run again into the
+    same folder plays only the games not stored yet; another match there is
+    refused.  Raises StoreError, or a one-line ValueError for games the
+    referee could not play; KeyboardInterrupt if interrupted."""
+    from arena.tournament.plan import ItemsPlanner
+    from arena.tournament.runner import run_table, table_plan
 
-    def __init__(self, folder: Path, game: str, players: int, options: dict,
-                 names: list[str], deals: list[Deal]):
-        from arena.results.store import Store
-        from arena.tournament.plan import MatchItem, PlannedDeal
+    fingerprint = hashlib.sha256(json.dumps(item.to_dict(), sort_keys=True).encode())
+    plan = table_plan(f"match {item.game}", "match", fingerprint.hexdigest()[:16], entrants,
+                      ItemsPlanner([item]), registry, limit=limit, sandbox=sandbox, audit=audit)
+    run_table(plan, results, key, report)
 
-        self.item = MatchItem(
-            id="match", order=0, game=game, label=game, players=players, options=options,
-            lineup=tuple(names),
-            deals=tuple(PlannedDeal(d.seed, d.seating, d.chance) for d in deals))
-        plan = json.dumps(self.item.to_dict(), sort_keys=True)
-        self.name = f"match {game}"
-        self.store = Store(folder)
-        try:
-            self.store.claim(self.name, hashlib.sha256(plan.encode()).hexdigest()[:16])
-            self.store.add_items([self.item])
-        except BaseException:
-            self.store.close()
-            raise
-        finished = self.store.finished_keys()
-        self.todo = [index for index in range(len(deals)) if self.item.key(index) not in finished]
 
-    def add(self, index: int, record: GameRecord) -> None:
-        """Store the game played for deal ``index`` of the match."""
-        self.store.add_game(self.item, index, record, self.name)
+class _Printer:
+    """What ``arena match`` shows as it plays (nothing with ``quiet``): the
+    games found already stored, the header, a line per game.  It keeps
+    every game played, for the summary."""
+
+    def __init__(self, header: str, total: int, results: Path | None, quiet: bool):
+        self.header, self.total, self.results, self.quiet = header, total, results, quiet
+        self.played: dict[int, GameRecord] = {}
+
+    def skip(self, games: int) -> None:
+        if self.quiet:
+            return
+        if games:
+            typer.echo(f"{games} of {self.total} games already stored in {self.results}")
+        typer.echo(self.header)
+
+    def game(self, item: MatchItem, index: int, record: GameRecord) -> None:
+        self.played[index] = record
+        if not self.quiet:
+            typer.echo(_describe(record, len(self.played)))
+
+    def stop(self) -> None:
+        pass
+
+    def records(self) -> list[GameRecord]:
+        """The games played, in deal order."""
+        return [self.played[index] for index in sorted(self.played)]
 
 
 def _describe(record: GameRecord, number: int) -> str:
@@ -198,58 +217,24 @@ def match(
         raise fail(str(error))
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
-    deals = match_deals(secret, games, bot, rotate, engine.info.teams)
-    store = None
-    if results is not None:
-        try:
-            store = MatchStore(results, game, len(bot), options, [e.name for e in entrants],
-                               deals)
-        except StoreError as error:
-            raise fail(str(error))
-        if len(store.todo) < len(deals) and not as_json:
-            typer.echo(f"{len(deals) - len(store.todo)} of {len(deals)} games already "
-                       f"stored in {results}")
-        deals = [deals[index] for index in store.todo]
-    numbers = iter(range(1, len(deals) + 1))
-    if not as_json:
-        source = f"seed {seed}" if secret.public else "a secret key"
-        typer.echo(f"{game}, deals from {source}, sandbox {level}")
-
-    def on_game(record: GameRecord, index: int) -> None:
-        if store is not None:
-            store.add(index, record)
-        if not as_json:
-            typer.echo(_describe(record, next(numbers)))
-
+    item = match_item(secret, game, options, bot, [e.name for e in entrants], games, rotate,
+                      engine.info.teams)
+    source = f"seed {seed}" if secret.public else "a secret key"
+    printer = _Printer(f"{game}, deals from {source}, sandbox {level}", len(item.deals),
+                       results, as_json)
     try:
-        records = _play_by_seating(engine, entrants, deals, options, limit, level, audit,
-                                   on_game)
-    finally:
-        if store is not None:
-            store.store.close()
+        play_match_item(item, entrants, registry, secret, results, printer, limit=limit,
+                        sandbox=level, audit=audit)
+    except (StoreError, ValueError) as error:
+        raise fail(str(error))
+    records = printer.records()
     if as_json:
         typer.echo(json.dumps(match_summary(game, seed, records, secret)))
         return
     if records:
         typer.echo("\n".join(summary_lines(records)))
-    if store is not None:
+    if results is not None:
         typer.echo(f"stored in {results}: arena leaderboard {results}; arena replay {results} 1")
     elif not secret.public:
         typer.echo(f"key {secret.hex} (--key replays this match)")
 
-
-def _play_by_seating(engine, entrants, deals, options, limit: Limit, level: str, audit: bool,
-                     on_game) -> list[GameRecord]:
-    """Play ``deals`` as one match (fresh processes) per seating, so no bot
-    process meets a deal twice; ``on_game(record, deal index)`` as each
-    ends.  The records, in deal order."""
-    played: list[tuple[int, GameRecord]] = []
-    for _, group in groupby(sorted(deals, key=lambda d: (d.seating, d.index)),
-                            key=lambda d: d.seating):
-        group = list(group)
-        indices = iter(d.index for d in group)
-        played += zip((d.index for d in group), play_match(
-            engine, entrants, group, options, limit,
-            on_game=lambda record: on_game(record, next(indices)),
-            sandbox=level, audit=audit))
-    return [record for _, record in sorted(played, key=lambda pair: pair[0])]

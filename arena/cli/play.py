@@ -21,9 +21,10 @@ from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.cli.match import entrants_for, parse_options
+from arena.match.deals import Deal
 from arena.game import GameError
 from arena.plugins import UnknownName, installed
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Entrant, Limit, play_match
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
 

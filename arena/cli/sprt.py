@@ -77,9 +77,12 @@ def sprt(
         if deals % 10 == 0:
             typer.echo(f"deal {deals}: {a.name} won {state.wins}, lost {state.losses}, "
                        f"level {state.ties}; LLR {state.llr:.2f}")
-    outcome = run(engine, a, b, test, players=seats, key=secret, options=options,
-                  limit=Limit(move=move), sandbox=level, max_deals=max_deals, batch=batch,
-                  on_deal=None if as_json else show)
+    try:
+        outcome = run(registry, game, a, b, test, players=seats, key=secret, options=options,
+                      limit=Limit(move=move), sandbox=level, max_deals=max_deals, batch=batch,
+                      on_deal=None if as_json else show)
+    except ValueError as error:     # games the referee could not play
+        raise fail(str(error))
     verdict = ("undecided" if outcome.decision is None else
                f"{a.name} is better than {b.name}" if outcome.decision == H1 else
                f"{a.name} is not better than {b.name} by {delta:g}")

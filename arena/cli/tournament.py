@@ -31,7 +31,7 @@ def tournament(
                                            "folder's, made on the first run)"),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
-    from arena.match.seeds import BadKey, Key
+    from arena.match.seeds import BadKey, SecretKey
     from arena.results.store import StoreError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.config import default_workers
@@ -49,7 +49,7 @@ def tournament(
         typer.echo(f"arena: warning: {config.workers} workers on a machine that serves "
                    f"{serves} at once: matches will not go faster", err=True)
     try:
-        summary = run(config, key=Key.from_hex(key) if key is not None else None,
+        summary = run(config, key=SecretKey.from_hex(key) if key is not None else None,
                       progress=not quiet)
     except (StoreError, ClusterError, BadKey) as error:
         raise fail(str(error))

@@ -20,7 +20,7 @@ answers are judged is the bot's :class:`~arena.match.session.Session`, shared wi
 
 Every game brings its own seeds (:class:`Deal`): the deal's, and a secret
 *chance* seed from which each seat's own seed (sent in ``new_game``) and the
-fallback's are derived (:mod:`arena.match.seeds`), so a game does not depend on
+fallback's are derived (:mod:`arena.match.deals`), so a game does not depend on
 which games the same processes played before, and no seed a bot sees
 reveals the deal.
 
@@ -39,9 +39,9 @@ from typing import Any
 
 from arena.match import audit as leak_audit
 from arena.botkit import protocol
-from arena.match import seeds
 from arena.plugins.botspec import BotSpec
 from arena.match.connection import Channel, PollSet
+from arena.match.deals import Deal
 from arena.records.faults import Fault, FaultKind, Stage
 from arena.game import DummyResult, Engine, Outcome, competition_ranks
 from arena.records import GameRecord, SeatRecord
@@ -104,36 +104,6 @@ class Entrant:
     settings: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class Deal:
-    """One game of a match: its seed, and ``seating[seat]`` = the index of the
-    entrant in that seat.
-
-    ``chance`` is the game's secret for every other seed (the seats' own,
-    the fallback's); None derives it from the deal seed, which is as secret.
-    ``index`` is the game's number sent in ``new_game`` (None: its position
-    in this match) -- a tournament sends the game's place in its plan item,
-    so a resumed match numbers its games as an uninterrupted one would."""
-
-    seed: int
-    seating: tuple[int, ...]
-    chance: int | None = None
-    index: int | None = None
-
-    @property
-    def chance_seed(self) -> int:
-        return seeds.child(self.seed, "chance") if self.chance is None else self.chance
-
-    def seat_seed(self, seat: int) -> int:
-        """The seed of the bot in ``seat`` for this game."""
-        return seeds.child(self.chance_seed, "seat", seat)
-
-    def hello_seed(self, entrant: int) -> int:
-        """The ``hello`` seed of entrant ``entrant`` when it starts in this
-        game, so a restarted bot gets a new one."""
-        return seeds.child(self.chance_seed, "hello", entrant)
-
-
 def play_match(
     engine: Engine,
     entrants: Sequence[Entrant],
@@ -170,7 +140,7 @@ def play_match(
             started.close()             # launched for a match that will not be played
         raise
     match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].chance_seed if deals else 0, audit, started, on_fault)
+                   deals[0].audit_seed if deals else 0, audit, started, on_fault)
     records = []
     try:
         for position, deal in enumerate(deals):
@@ -263,7 +233,7 @@ class _Match:
                  started, on_fault=None):
         self.engine = engine
         self.started = started or Prestarted({})
-        self.audit = random.Random(seeds.child(audit_seed, "audit")) if audit else None
+        self.audit = random.Random(audit_seed) if audit else None
         self.level = level
         self.entrants = list(entrants)
         self.options = options
@@ -374,7 +344,7 @@ class _Match:
         players = len(deal.seating)
         self.game_index = game_index
         state = self.engine.new_game(players, deal.seed, self.options)
-        fallback = random.Random(seeds.child(deal.chance_seed, "fallback"))
+        fallback = random.Random(deal.fallback_seed)
         index_at = dict(enumerate(deal.seating))
         seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
         faults = self._start([index for index in deal.seating if index not in self.live],

@@ -2,7 +2,7 @@
 
 Every seed a bot's fortunes depend on -- the deal, each seat's own chance,
 the fallback policy that plays out a faulted seat -- is derived from a
-:class:`Key` by HMAC-SHA256, so nothing a bot can see (the tournament file,
+:class:`SecretKey` by HMAC-SHA256, so nothing a bot can see (the tournament file,
 its ``hello`` or ``new_game`` seed, the deals it is dealt) lets it recompute
 another seed: that would take inverting HMAC or searching a 256-bit key.
 A public seed (``arena match --seed``) still works, as a key made from the
@@ -34,7 +34,7 @@ class BadKey(ValueError):
 
 
 @dataclass(frozen=True)
-class Key:
+class SecretKey:
     """A secret of at least 128 bits from which seeds are derived."""
 
     secret: bytes
@@ -46,12 +46,12 @@ class Key:
                             f"got {len(self.secret) * 8}")
 
     @classmethod
-    def fresh(cls) -> "Key":
+    def fresh(cls) -> "SecretKey":
         """A new key from the operating system's random source."""
         return cls(secrets.token_bytes(KEY_BYTES))
 
     @classmethod
-    def from_hex(cls, text: str) -> "Key":
+    def from_hex(cls, text: str) -> "SecretKey":
         try:
             return cls(bytes.fromhex(text.strip()))
         except ValueError:
@@ -59,7 +59,7 @@ class Key:
                             f"got {text.strip()[:12]!r}...") from None
 
     @classmethod
-    def from_public_seed(cls, seed: int) -> "Key":
+    def from_public_seed(cls, seed: int) -> "SecretKey":
         """A key anyone who knows ``seed`` can rebuild (``arena match --seed``)."""
         return cls(hashlib.sha256(f"arena-public-seed:{seed}".encode()).digest(), public=True)
 
@@ -89,7 +89,7 @@ def child(seed: int, *parts: object) -> int:
     return derive(seed.to_bytes(BITS // 8, "big"), *parts)
 
 
-def load_or_create(folder: Path, given: Key | None = None, *, has_results: bool) -> Key:
+def load_or_create(folder: Path, given: SecretKey | None = None, *, has_results: bool) -> SecretKey:
     """The results folder's key: the stored one, else ``given``, else a fresh one.
 
     A stored key is never replaced: ``given`` must match it.  A folder that
@@ -100,7 +100,7 @@ def load_or_create(folder: Path, given: Key | None = None, *, has_results: bool)
     path = folder / KEY_FILE
     if path.exists():
         try:
-            stored = Key.from_hex(path.read_text())
+            stored = SecretKey.from_hex(path.read_text())
         except (OSError, BadKey) as error:
             raise BadKey(f"{path}: unreadable key ({error})") from None
         if given is not None and given.secret != stored.secret:
@@ -110,18 +110,18 @@ def load_or_create(folder: Path, given: Key | None = None, *, has_results: bool)
     if has_results and given is None:
         raise BadKey(f"{path}: missing, but {folder} already holds results; "
                         f"give the tournament's key (--key) or use another results folder")
-    key = given or Key.fresh()
+    key = given or SecretKey.fresh()
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w") as handle:
         handle.write(key.hex + "\n")
     return key
 
 
-def read(folder: Path) -> Key:
+def read(folder: Path) -> SecretKey:
     """The key stored in a results folder (to publish it or replay from it)."""
     path = folder / KEY_FILE
     try:
-        return Key.from_hex(path.read_text())
+        return SecretKey.from_hex(path.read_text())
     except FileNotFoundError:
         raise BadKey(f"{path}: no key in this results folder") from None
     except (OSError, BadKey) as error:

@@ -25,8 +25,8 @@ from arena.game import GameError
 from arena.match.referee import Limit
 from arena.sandbox import ResourceLimits
 from arena.game.teams import Teams
-from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, Key, Seating,
-                                   key, names)
+from arena.tournament.keys import (EXECUTORS, FORMAT_SECTIONS, KIND_NAMES, Format, KeySpec, Seating,
+                                   names, spec)
 
 
 class ConfigError(ValueError):
@@ -189,12 +189,12 @@ class TableReader:
         """``table[name]`` checked as the key table says (type, minimum,
         choices; a choice as its enum), else ``default`` (by default the
         key table's)."""
-        spec: Key = key(section, name)
+        found: KeySpec = spec(section, name)
         if default is _FROM_TABLE:
-            default = spec.default
-        if spec.choices is not None:
-            return self.choice(table, name, spec.choices, default, where)
-        return self.get(table, name, spec.kind, default, where, minimum=spec.minimum)
+            default = found.default
+        if found.choices is not None:
+            return self.choice(table, name, found.choices, default, where)
+        return self.get(table, name, found.kind, default, where, minimum=found.minimum)
 
     def get(self, table: dict, name: str, kind, default, where: str, *, minimum=None):
         if name not in table:

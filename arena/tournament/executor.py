@@ -48,7 +48,9 @@ AHEAD = 1
 
 @dataclass(frozen=True)
 class MatchJob:
-    """One call of the referee: the deals of one plan item still to play."""
+    """One call of the referee: the deals of one plan item still to play,
+    all in one seating (an item's other seatings are jobs of their own, so
+    no bot process meets a deal twice)."""
 
     item: str
     game: str
@@ -58,6 +60,12 @@ class MatchJob:
     indices: tuple[int, ...]                        # each deal's index in the item
     limit: Limit = Limit()
     sandbox: str | None = None    # a level of arena.sandbox (None/auto: strongest available)
+    audit: bool = False           # check every message for hidden information (arena.audit)
+
+    @property
+    def name(self) -> str:
+        """Unique among the jobs of a run: the key of the job's first game."""
+        return f"{self.item}/{self.indices[0]}" if self.indices else self.item
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
     started = time.monotonic()
     records = play_match(engine, entrants, deals, options=job.options,
                          limit=job.limit, on_game=on_game, sandbox=job.sandbox,
-                         started=_PRESTARTED.pop(job.item, None), linger=True)
+                         audit=job.audit, started=_PRESTARTED.pop(job.name, None), linger=True)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
         emit(GameEvent(job.item, job.indices[position], records[position]))
@@ -109,7 +117,7 @@ def _deals(job: MatchJob) -> list[Deal]:
             for (seed, seating, chance), index in zip(job.deals, job.indices)]
 
 
-#: a worker's pre-started bots, by the item of the job they are for
+#: a worker's pre-started bots, by the name of the job they are for
 _PRESTARTED: dict[str, Prestarted] = {}
 
 
@@ -117,13 +125,13 @@ def prepare_job(job: MatchJob) -> None:
     """Start the bots of a job a worker will play next, while it plays the
     current one (:func:`arena.match.referee.prestart`: they learn nothing before
     their match starts); :func:`run_job` hands them to the referee."""
-    if job.item not in _PRESTARTED:
-        _PRESTARTED[job.item] = prestart(job.entrants, _deals(job), job.sandbox)
+    if job.name not in _PRESTARTED:
+        _PRESTARTED[job.name] = prestart(job.entrants, _deals(job), job.sandbox)
 
 
-def _discard_prestarted(item: str | None = None) -> None:
-    """End pre-started bots no match took (``item``'s, or every one)."""
-    for key in [item] if item is not None else list(_PRESTARTED):
+def _discard_prestarted(name: str | None = None) -> None:
+    """End pre-started bots no match took (job ``name``'s, or every one)."""
+    for key in [name] if name is not None else list(_PRESTARTED):
         started = _PRESTARTED.pop(key, None)
         if started is not None:
             started.close()
@@ -242,7 +250,7 @@ def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> Non
         else:
             conn.send(JobDone(job.item))
         finally:
-            _discard_prestarted(job.item)
+            _discard_prestarted(job.name)
 
 
 def _end_bots() -> None:

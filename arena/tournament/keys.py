@@ -1,6 +1,6 @@
 """The tournament file's keys: one table that the checker reads and the docs show.
 
-Every key of every table of a tournament file is a :class:`Key` here: its
+Every key of every table of a tournament file is a :class:`KeySpec` here: its
 TOML type, its default, the smallest value or the choices it takes, and
 what it means.  :mod:`arena.tournament.config` reads a file through these
 tables (unknown keys, types, minimums, choices, defaults), and the key
@@ -56,7 +56,7 @@ _KIND_COLUMN = {str: "string", int: "integer", float: "number", bool: "bool", li
 
 
 @dataclass(frozen=True)
-class Key:
+class KeySpec:
     """One key of a table: what the checker accepts and the docs say.
 
     ``default`` is the value when the key is absent (the checker may give a
@@ -94,32 +94,32 @@ class Key:
 
 
 TOP = (
-    Key("name", str, "",
+    KeySpec("name", str, "",
         "The tournament's name. It is stored with the results and shown on the leaderboard.",
         required=True),
-    Key("seed", int, 0,
+    KeySpec("seed", int, 0,
         'The seed of the plan: who plays whom and in which order, Swiss and rated tie-breaks.'
         ' The deals come from the secret key, not from it (see [the secret '
         'key](#the-secret-key-deals-no-bot-can-foresee)).'),
-    Key("format", str, Format.ROUND_ROBIN,
+    KeySpec("format", str, Format.ROUND_ROBIN,
         'How tables are chosen. See [Formats](#formats).',
         choices=tuple(Format)),
-    Key("deals", int, 1,
+    KeySpec("deals", int, 1,
         'How many deal seeds each table plays. Each deal is played once per seating, so the '
         'number of games per pairing is `deals` × the number of seatings. A game entry can '
         'override it.',
         minimum=1),
-    Key("seating", str, Seating.AUTO,
+    KeySpec("seating", str, Seating.AUTO,
         'How each deal is replayed. See [Seating](#seating-duplicate-deals). A game entry can'
         ' override it.',
         choices=tuple(Seating)),
-    Key("match_deals", int, MATCH_DEALS,
+    KeySpec("match_deals", int, MATCH_DEALS,
         'At most this many deals make one referee match, that is, one plan item, all in one '
         'seating (each seating of a block of deals is its own match, so no process meets a '
         'deal twice). Bot processes live for a whole match. Larger matches pay the start-up '
         'cost less often; smaller ones spread better over the workers.',
         minimum=1),
-    Key("workers", int, None,
+    KeySpec("workers", int, None,
         'How many matches run at once, each in its own forked worker process. `0` plays them '
         'one after another in the `arena` process itself. `--workers` overrides it. The '
         'default is what the machine can serve: the cores this process may run on, capped by '
@@ -127,67 +127,67 @@ TOP = (
         'faster, and the move clock does not charge a bot the time it waits for a CPU '
         '(docs/protocol.md, "Time").',
         minimum=0, shown_default="one per core"),
-    Key("results", str, None,
+    KeySpec("results", str, None,
         'The results folder, relative to the current directory. `--results` overrides it.',
         shown_default='`"results/NAME"`'),
-    Key("sandbox", str, "auto",
+    KeySpec("sandbox", str, "auto",
         'The sandbox level for the bots: `auto` is `strict` where bubblewrap works, else '
         '`basic`. See `arena doctor`.'),
-    Key("limits", dict, {},
+    KeySpec("limits", dict, {},
         "Resource limits for every bot (a bot's own `limits` overrides them): `memory_mb` "
         '(2048), `cpu_seconds` per match (600), `file_size_mb` (64), `open_files` (256), '
         '`processes` (64), `disk_mb` for its private `/tmp` and `/dev/shm` (64), `output_kb` '
         'of stderr kept (64). See [sandbox.md](sandbox.md).',
         shown_default="the sandbox's defaults"),
-    Key("executor", str, None,
+    KeySpec("executor", str, None,
         'Where matches run: `local` is the pool of forked worker processes, `dask` a Dask '
         'cluster. See [cluster.md](cluster.md). `--executor` overrides it.',
         choices=EXECUTORS, shown_default='`"local"` (`"dask"` when `scheduler` is set)'),
-    Key("scheduler", str, None,
+    KeySpec("scheduler", str, None,
         'The address of a running Dask scheduler (`tcp://HOST:PORT`). Without it, `executor ='
         ' "dask"` starts a local cluster. See [cluster.md](cluster.md). `--scheduler` '
         'overrides it.'),
-    Key("bots", list, [], 'The bots. See [Bots](#bots).', required=True),
-    Key("games", list, [], 'The games. See [Games](#games).', required=True),
-    Key("time", dict, {}, 'The time control. See [`[time]`](#time).', shown_default=""),
-    Key("gauntlet", dict, {}, 'Settings for `format = "gauntlet"`.', shown_default=""),
-    Key("swiss", dict, {}, 'Settings for `format = "swiss"`.', shown_default=""),
-    Key("rated", dict, {}, 'Settings for `format = "rated"`.', shown_default=""),
-    Key("stop", dict, {}, 'When to end early. See [`[stop]`](#stop).', shown_default=""),
+    KeySpec("bots", list, [], 'The bots. See [Bots](#bots).', required=True),
+    KeySpec("games", list, [], 'The games. See [Games](#games).', required=True),
+    KeySpec("time", dict, {}, 'The time control. See [`[time]`](#time).', shown_default=""),
+    KeySpec("gauntlet", dict, {}, 'Settings for `format = "gauntlet"`.', shown_default=""),
+    KeySpec("swiss", dict, {}, 'Settings for `format = "swiss"`.', shown_default=""),
+    KeySpec("rated", dict, {}, 'Settings for `format = "rated"`.', shown_default=""),
+    KeySpec("stop", dict, {}, 'When to end early. See [`[stop]`](#stop).', shown_default=""),
 )
 
 TIME = (
-    Key("startup", float, Limit.startup,
+    KeySpec("startup", float, Limit.startup,
         'Time for a bot to start and answer hello, once per match.',
         minimum=0.001, shown_type="seconds > 0"),
-    Key("move", float, Limit.move, 'Time for each move.', minimum=0.001, shown_type="seconds > 0"),
-    Key("bank", float, Limit.bank,
+    KeySpec("move", float, Limit.move, 'Time for each move.', minimum=0.001, shown_type="seconds > 0"),
+    KeySpec("bank", float, Limit.bank,
         'Extra time per game, drawn on when a move runs over `move`.',
         minimum=0.0, shown_type="seconds ≥ 0"),
 )
 
 STOP = (
-    Key("confidence", float, None,
+    KeySpec("confidence", float, None,
         'End once, in every game and table size, every two bots next to each other in the '
         'ranking by mean place are separated at this confidence (see below).',
         shown_type="number between 0 and 1"),
-    Key("budget", int, None, 'End once this many games are stored.', minimum=1),
+    KeySpec("budget", int, None, 'End once this many games are stored.', minimum=1),
 )
 
 BOT = (
-    Key("bot", str, None, 'A registered bot name or `cmd:COMMAND LINE`.', required=True),
-    Key("name", str, None,
+    KeySpec("bot", str, None, 'A registered bot name or `cmd:COMMAND LINE`.', required=True),
+    KeySpec("name", str, None,
         'The display name, used in the results and on the leaderboard. It must be unique, so '
         'the same bot can be entered twice under two names.',
         shown_default="the `bot` string"),
-    Key("games", list, None,
+    KeySpec("games", list, None,
         'Enter the bot only in these games.',
         shown_type="list of game ids", shown_default="all it plays"),
-    Key("limits", dict, {},
+    KeySpec("limits", dict, {},
         "This bot's own resource limits, same keys as the top-level `limits`, e.g. `limits = "
         '{ memory_mb = 4096 }`.',
         shown_default="the top-level `limits`"),
-    Key("files", list, [],
+    KeySpec("files", list, [],
         'Files or folders this bot may read in the strict sandbox, besides what its launch '
         'needs: a `cmd:` bot sees only the files its command line names (each file alone, not'
         ' its folder), so list e.g. its model folder here: `files = ["old-bot/weights"]`. '
@@ -195,35 +195,35 @@ BOT = (
         "and must not show the `results` folder (it holds the tournament's secret key). Not "
         'part of the plan: changing it does not stop a resume. See [sandbox.md](sandbox.md).',
         shown_type="list of paths"),
-    Key("settings", dict, None,
+    KeySpec("settings", dict, None,
         'Passed unchanged to the bot in its `hello` message (`settings`); what the keys mean '
         "is the bot's business, e.g. `settings = { iterations = 400 }` for `ismcts` "
         '([bots.md](bots.md)).'),
 )
 
 GAME = (
-    Key("id", str, None,
+    KeySpec("id", str, None,
         'The game id (see `arena games`). The same game may be listed twice with different '
         'options. The second entry is labelled `id[2]` in plan ids, and both are rated as the'
         ' same game.',
         required=True),
-    Key("players", list, None,
+    KeySpec("players", list, None,
         'The table sizes to play. Farm Hand allows 1 (solitaire against Mac and Donald) and 2'
         ' (with Mac).',
         shown_type="integer or list", shown_default="every count the game allows"),
-    Key("options", dict, {},
+    KeySpec("options", dict, {},
         'Game options, checked against the game (see `arena games`).',
         shown_default="the game's defaults"),
-    Key("deals", int, None,
+    KeySpec("deals", int, None,
         'Deals per table for this game.',
         minimum=1, shown_default="top-level `deals`"),
-    Key("seating", str, None,
+    KeySpec("seating", str, None,
         'Seating for this game.',
         choices=tuple(Seating), shown_default="top-level `seating`"),
-    Key("bots", list, None,
+    KeySpec("bots", list, None,
         'Only these bots play this game.',
         shown_type="list of display names", shown_default="every bot that plays the game"),
-    Key("repeats", bool, None,
+    KeySpec("repeats", bool, None,
         'Whether one bot may take several seats at a table. By default it may only when fewer'
         ' bots play the game than it has seats, and then tables where a single bot takes '
         'every seat are left out. `false` needs at least as many bots as seats. `true` adds '
@@ -232,28 +232,28 @@ GAME = (
 )
 
 GAUNTLET = (
-    Key("challenger", str, None,
+    KeySpec("challenger", str, None,
         'The bot at every table.',
         required=True, shown_type="display name"),
 )
 
 SWISS = (
-    Key("rounds", int, None, 'The number of rounds.',
+    KeySpec("rounds", int, None, 'The number of rounds.',
         minimum=1, shown_default="⌈log₂ bots⌉ + 1"),
 )
 
 RATED = (
-    Key("sigma", float, 2.5,
+    KeySpec("sigma", float, 2.5,
         "Stop once every bot's sigma in a group is below this.",
         minimum=0.01, shown_type="number > 0"),
-    Key("budget", int, 500, 'The most games per game and table size.', minimum=1),
-    Key("batch", int, 0,
+    KeySpec("budget", int, 500, 'The most games per game and table size.', minimum=1),
+    KeySpec("batch", int, 0,
         'Tables per matchmaking step.',
         minimum=0, shown_default="`0` (twice the workers)"),
 )
 
 #: every table of the file, by the name its docs marker uses
-SECTIONS: dict[str, tuple[Key, ...]] = {
+SECTIONS: dict[str, tuple[KeySpec, ...]] = {
     "top": TOP, "time": TIME, "stop": STOP, "bot": BOT, "game": GAME,
     "gauntlet": GAUNTLET, "swiss": SWISS, "rated": RATED,
 }
@@ -261,7 +261,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
 FORMAT_SECTIONS = (Format.GAUNTLET, Format.SWISS, Format.RATED)
 
 
-def key(section: str, name: str) -> Key:
+def spec(section: str, name: str) -> KeySpec:
     return next(k for k in SECTIONS[section] if k.name == name)
 
 

@@ -13,8 +13,8 @@ already played.
 
 Who plays whom, and in which order, follows from the tournament file (its
 ``seed`` breaks ties); the deals and every game's chance seed follow from
-the tournament's secret :class:`~arena.match.seeds.Key`, so no bot can recompute
-them from the public file.
+the tournament's secret :class:`~arena.match.seeds.SecretKey` (:mod:`arena.match.deals`),
+so no bot can recompute them from the public file.
 
 Formats:
 
@@ -48,8 +48,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.match.deals import chance_seed, deal_seed
 from arena.results.items import MatchItem, PlannedDeal
-from arena.match.seeds import Key
+from arena.match.seeds import SecretKey
 from arena.tournament import swiss
 from arena.tournament.config import GameEntry, Tournament
 from arena.tournament.keys import Format
@@ -60,12 +61,6 @@ def plan_seed(seed: int, *parts: Any) -> int:
     the tournament file's public seed: never for a deal."""
     text = "/".join(map(str, (seed, *parts)))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
-
-
-def deal_seed(key: Key, label: str, players: int, deal: int) -> int:
-    """The secret seed of deal number ``deal`` of a game entry at a player
-    count: the same at every table of that group (duplicate across tables)."""
-    return key.derive("deal", label, players, deal)
 
 
 def seatings(lineup: Sequence[str], mode: str) -> list[tuple[int, ...]]:
@@ -112,7 +107,7 @@ def _labels(tournament: Tournament) -> list[str]:
     return labels
 
 
-def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
+def _table_items(tournament: Tournament, key: SecretKey, entry: GameEntry, label: str,
                  players: int, table: tuple[str, ...], deals: int, round_: int, order: int,
                  first_deal: int = 0) -> list[MatchItem]:
     """For each block of ``match_deals`` deals, one item per seating playing
@@ -127,13 +122,27 @@ def _table_items(tournament: Tournament, key: Key, entry: GameEntry, label: str,
         for number, seating in enumerate(seating_list):
             item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}/s{number}"
             planned = tuple(
-                PlannedDeal(deal_seed(key, label, players, deal), seating,
-                            key.derive("chance", item_id, index))
+                PlannedDeal(deal_seed(key, deal, label, players), seating,
+                            chance_seed(key, item_id, index))
                 for index, deal in enumerate(block))
             items.append(MatchItem(id=item_id, order=order + len(items), game=entry.id,
                                    label=label, players=players, options=dict(entry.options),
                                    lineup=table, deals=planned, round=round_))
     return items
+
+
+def table_item(key: SecretKey, item_id: str, game: str, options: dict[str, Any],
+               lineup: Sequence[str], numbers: range,
+               seatings: Sequence[tuple[int, tuple[int, ...]]], order: int = 0) -> MatchItem:
+    """An item of a single table (``arena match``, ``arena sprt``): each
+    deal of ``numbers`` in each ``(position, seating)`` of ``seatings``,
+    deal by deal.  The deal seed comes from the deal's number alone and a
+    game's chance from the number and the seating's position, so a deal
+    keeps its seeds whichever of the seatings are played, and in which item."""
+    deals = tuple(PlannedDeal(deal_seed(key, number), seating, chance_seed(key, number, position))
+                  for number in numbers for position, seating in seatings)
+    return MatchItem(id=item_id, order=order, game=game, label=game, players=len(lineup),
+                     options=dict(options), lineup=tuple(lineup), deals=deals)
 
 
 # -- planners -----------------------------------------------------------------
@@ -161,7 +170,7 @@ class Planner:
     #: driver rates nothing while it plays
     reads_ratings = False
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         self.tournament = tournament
         self.key = key
         self.labels = _labels(tournament)
@@ -189,13 +198,32 @@ class Planner:
         raise NotImplementedError
 
 
-class StaticPlanner(Planner):
+class ItemsPlanner:
+    """A plan known in full at the start: its items, in one batch."""
+
+    reads_games = False
+    reads_ratings = False
+
+    def __init__(self, items: list[MatchItem]):
+        self.items = items
+        self.done = False
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        if self.done:
+            return []
+        self.done = True
+        return list(self.items)
+
+    def estimate(self) -> int:
+        return sum(len(item.deals) for item in self.items)
+
+
+class StaticPlanner(ItemsPlanner, Planner):
     """Round robin and gauntlet: the whole plan at once."""
 
-    def __init__(self, tournament: Tournament, key: Key):
-        super().__init__(tournament, key)
-        self.items = self._build()
-        self.done = False
+    def __init__(self, tournament: Tournament, key: SecretKey):
+        Planner.__init__(self, tournament, key)
+        ItemsPlanner.__init__(self, self._build())
 
     def _tables(self, entry: GameEntry, players: int) -> list[tuple[str, ...]]:
         if self.tournament.format == Format.ROUND_ROBIN:
@@ -217,22 +245,13 @@ class StaticPlanner(Planner):
                                           table, entry.deals, 0, len(items)))
         return items
 
-    def next_batch(self, results: Results) -> list[MatchItem]:
-        if self.done:
-            return []
-        self.done = True
-        return list(self.items)
-
-    def estimate(self) -> int:
-        return sum(len(item.deals) for item in self.items)
-
 
 class SwissPlanner(Planner):
     """Swiss rounds per game and player count; all groups' round r in one batch."""
 
     reads_games = True
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         super().__init__(tournament, key)
         self.round = 0
 
@@ -314,7 +333,7 @@ class RatedPlanner(Planner):
 
     CANDIDATES = 2000
 
-    def __init__(self, tournament: Tournament, key: Key):
+    def __init__(self, tournament: Tournament, key: SecretKey):
         super().__init__(tournament, key)
         self.step = 0
         self.finished: set[str] = set()
@@ -410,7 +429,7 @@ def _quality(current: dict[str, tuple[float, float]], table: tuple[str, ...]) ->
     return ENV.quality([(trueskill.Rating(*current[bot]),) for bot in table])
 
 
-def make_planner(tournament: Tournament, key: Key) -> Planner:
+def make_planner(tournament: Tournament, key: SecretKey) -> Planner:
     if tournament.format == Format.SWISS:
         return SwissPlanner(tournament, key)
     if tournament.format == Format.RATED:
@@ -418,11 +437,11 @@ def make_planner(tournament: Tournament, key: Key) -> Planner:
     return StaticPlanner(tournament, key)
 
 
-def plan(tournament: Tournament, key: Key | None = None) -> list[MatchItem]:
+def plan(tournament: Tournament, key: SecretKey | None = None) -> list[MatchItem]:
     """The whole plan of a static format (round robin, gauntlet).  Without a
     key the deals come from the file's public seed: fine for a preview or a
     test, never for a tournament bots should not be able to foresee."""
-    planner = make_planner(tournament, key or Key.from_public_seed(tournament.seed))
+    planner = make_planner(tournament, key or SecretKey.from_public_seed(tournament.seed))
     if not isinstance(planner, StaticPlanner):
         raise ValueError(f"format '{tournament.format}' is planned round by round")
     return planner.items

@@ -1,7 +1,9 @@
-"""Running a tournament: plan -> executor -> store -> ratings -> leaderboard.
+"""Running a plan: plan -> executor -> store -> ratings -> leaderboard.
 
-The driver (this module, in the ``arena tournament`` process) plans, hands
-matches to the executor, and alone writes the store: every game is
+The one way games are played, stored and resumed: a tournament's plan, and
+a single table's (``arena match``, ``arena sprt``, a :class:`Plan` of
+their own).  The driver (this module, in the ``arena`` process) plans,
+hands matches to the executor, and alone writes the store: every game is
 committed the moment its event arrives.  Running the same tournament again
 resumes it: planned items come back from the store, and only the games whose
 keys are not stored yet are played.  Ctrl-C abandons the matches in progress
@@ -20,22 +22,24 @@ import contextlib
 import logging
 import sys
 import signal
+import tempfile
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from arena.match import seeds
 from arena.ratings.rating import Rater
-from arena.match.referee import Entrant
+from arena.records import GameRecord
+from arena.match.referee import Entrant, Limit
 from arena.sandbox.leftovers import remove_leftovers
 from arena.results.store import FILE_NAME, Store, StoredGame
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
-from arena.tournament.plan import MatchItem, Results, make_planner
+from arena.tournament.plan import MatchItem, Planner, Results, make_planner
 from arena.tournament.stopping import Enough, StopRule, Stopper
 
 log = logging.getLogger("arena.tournament")
@@ -123,8 +127,8 @@ class _Progress:
         self.done += games
         self._refresh()
 
-    def game(self, faults: int) -> None:
-        self.faults += faults
+    def game(self, item: MatchItem, index: int, record: GameRecord) -> None:
+        self.faults += len(record.faults())
         self.played += 1
         self.done += 1
         self._refresh()
@@ -246,39 +250,133 @@ class _GroupRatings:
 def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
     """The Swiss table of every group (``label/Np``) from the stored rounds.
     The planner deals nothing here, so any key serves."""
-    planner = make_planner(tournament, seeds.Key.from_public_seed(tournament.seed))
+    planner = make_planner(tournament, seeds.SecretKey.from_public_seed(tournament.seed))
     results = _results_view(store)
     return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
             for entry, label, players in planner.groups()}
 
 
-def jobs_for(tournament: Tournament, registry, items: list[MatchItem],
-             finished: set[str]) -> list[MatchJob]:
-    """A job per item with the deals not stored yet (none for finished items)."""
+@dataclass(frozen=True)
+class Seats:
+    """Who sits at a plan's tables and under what: the entrant of each
+    lineup name, the time control, the sandbox level, the leak audit."""
+
+    entrant: Callable[[str], Entrant]
+    limit: Limit = Limit()
+    sandbox: str | None = None
+    audit: bool = False
+
+
+def tournament_seats(tournament: Tournament, registry) -> Seats:
+    """A tournament's seats: each bot entry's launch spec, host files,
+    resource limits and settings; the file's time control and sandbox."""
+    def entrant(name: str) -> Entrant:
+        entry = tournament.bot(name)
+        return Entrant(name, replace(registry.bot(entry.bot), files=tournament.files.get(name, ())),
+                       tournament.resources.get(name), settings=entry.settings)
+    return Seats(entrant, tournament.time, tournament.sandbox)
+
+
+def jobs_for(seats: Seats, items: list[MatchItem], finished) -> list[MatchJob]:
+    """A job per item and seating with the deals not stored yet (none for
+    finished items): each seating is played by processes of its own, so
+    none meets a deal twice."""
     jobs = []
     for item in items:
         todo = [index for index in range(len(item.deals)) if item.key(index) not in finished]
-        if not todo:
-            continue
-        entrants = tuple(Entrant(name, replace(registry.bot(tournament.bot(name).bot),
-                                               files=tournament.files.get(name, ())),
-                                 tournament.resources.get(name),
-                                 settings=tournament.bot(name).settings)
-                         for name in item.lineup)
-        jobs.append(MatchJob(
-            item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
-            deals=tuple((item.deals[i].seed, item.deals[i].seating, item.deals[i].chance)
-                        for i in todo),
-            indices=tuple(todo), limit=tournament.time, sandbox=tournament.sandbox,
-        ))
+        entrants = tuple(seats.entrant(name) for name in item.lineup) if todo else ()
+        for seating in sorted({item.deals[index].seating for index in todo}):
+            indices = tuple(index for index in todo if item.deals[index].seating == seating)
+            jobs.append(MatchJob(
+                item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
+                deals=tuple((item.deals[i].seed, seating, item.deals[i].chance)
+                            for i in indices),
+                indices=indices, limit=seats.limit, sandbox=seats.sandbox, audit=seats.audit,
+            ))
     return jobs
 
 
-def _stopper_for(tournament: Tournament, store: Store) -> Stopper | None:
+class Report(Protocol):
+    """What a run tells as it goes: the games of a batch found already
+    stored (once per batch, before any of its games), each game stored."""
+
+    def skip(self, games: int) -> None: ...
+
+    def game(self, item: MatchItem, index: int, record: GameRecord) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the runner plays into a results folder.  ``name``,
+    ``fingerprint``, ``file`` and ``conditions`` tie the folder's store to
+    it (a resumed run must match them); ``planner`` makes the planner from
+    the folder's key and the executor's workers; ``executor`` makes the
+    executor (once the store is known to be this plan's)."""
+
+    name: str
+    kind: str                   # what the log calls it: a format, "match"...
+    fingerprint: str
+    seats: Seats
+    planner: Callable[[seeds.SecretKey, int], Any]
+    executor: Callable[[], Executor]
+    file: str = ""
+    conditions: dict[str, Any] | None = None
+    stop: StopRule | None = None
+
+
+def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Plan:
+    """A tournament as the runner plays it (``given_registry``: the one the
+    executor's workers use; None: the installed plugins)."""
+    def planner(key: seeds.SecretKey, workers: int) -> Planner:
+        # a Dask cluster's threads, not the file's workers, size rated batches
+        if tournament.executor == "dask" and workers != tournament.workers:
+            return make_planner(replace(tournament, workers=workers), key)
+        return make_planner(tournament, key)
+    stop = None
+    if tournament.stop_confidence is not None or tournament.stop_budget is not None:
+        stop = StopRule(tournament.stop_confidence, tournament.stop_budget)
+    return Plan(tournament.name, tournament.format, tournament.fingerprint(),
+                tournament_seats(tournament, registry), planner,
+                lambda: _executor_for(tournament, given_registry), tournament.path,
+                tournament.conditions(), stop)
+
+
+def table_plan(name: str, kind: str, fingerprint: str, entrants: list[Entrant], planner,
+               registry, *, limit: Limit, sandbox: str | None, audit: bool = False) -> Plan:
+    """A single table's plan (``arena match``, ``arena sprt``): ``planner``
+    seats ``entrants`` (a lineup names them by name), played in this
+    process one match after another."""
+    by_name = {entrant.name: entrant for entrant in entrants}
+    return Plan(name, kind, fingerprint, Seats(by_name.__getitem__, limit, sandbox, audit),
+                lambda key, workers: planner, lambda: make_executor(0, registry))
+
+
+def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Report) -> None:
+    """Play a single table's plan into ``folder`` (resumed where it holds
+    the plan's games already), or with None into a throwaway one: the same
+    way, nothing kept.  The log goes where the ``arena`` loggers go.
+    Raises KeyboardInterrupt if interrupted (what was stored is kept),
+    ValueError (one line) for games the referee could not play."""
+    if folder is not None:
+        summary = run_plan(plan, folder, key=key, report=report, write_leaderboard=False,
+                           log_to_folder=False)
+    else:
+        with tempfile.TemporaryDirectory(prefix="arena-table-") as scratch:
+            summary = run_plan(plan, Path(scratch), key=key, report=report,
+                               write_leaderboard=False, log_to_folder=False)
+    if summary.interrupted:
+        raise KeyboardInterrupt
+    if summary.errors:
+        raise ValueError("; ".join(summary.errors))
+
+
+def _stopper_for(rule: StopRule | None, store: Store) -> Stopper | None:
     """The ``[stop]`` rule, caught up with what is stored (None: no rule)."""
-    if tournament.stop_confidence is None and tournament.stop_budget is None:
+    if rule is None:
         return None
-    stopper = Stopper(StopRule(tournament.stop_confidence, tournament.stop_budget))
+    stopper = Stopper(rule)
     stopper.plan(store.items())
     for game in store.games():
         stopper.add(game)
@@ -299,7 +397,7 @@ def _executor_for(tournament: Tournament, registry) -> Executor:
     return make_executor(tournament.workers, registry)
 
 
-def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
+def run(tournament: Tournament, registry=None, *, key: seeds.SecretKey | None = None,
         progress: bool = True, console=None, executor: Executor | None = None,
         write_leaderboard: bool = True) -> Summary:
     """Play (or resume) a tournament; return what happened.  ``key``: the
@@ -309,12 +407,25 @@ def run(tournament: Tournament, registry=None, *, key: seeds.Key | None = None,
     if registry is None:
         from arena.plugins import installed
         registry = installed()
+    plan = tournament_plan(tournament, registry, given_registry)
+    if executor is not None:
+        plan = replace(plan, executor=lambda: executor)
+    return run_plan(plan, Path(tournament.results), key=key, progress=progress,
+                    console=console, write_leaderboard=write_leaderboard)
+
+
+def run_plan(plan: Plan, folder: Path, *, key: seeds.SecretKey | None = None,
+             report: Report | None = None, progress: bool = True, console=None,
+             write_leaderboard: bool = True, log_to_folder: bool = True) -> Summary:
+    """Play (or resume) ``plan`` into the results folder ``folder``; return
+    what happened.  ``report`` hears of every game (default: a progress
+    bar, if ``progress``); ``log_to_folder`` sends the log to the folder's
+    file instead of wherever the ``arena`` loggers go."""
     started = time.monotonic()
-    folder = Path(tournament.results)
     with RunLock(folder), _terminate_as_interrupt():   # one run per folder
-        return _run_locked(tournament, registry, given_registry, folder, started, key,
-                           progress=progress, console=console, executor=executor,
-                           write_leaderboard=write_leaderboard)
+        return _run_locked(plan, folder, started, key, report=report, progress=progress,
+                           console=console, write_leaderboard=write_leaderboard,
+                           log_to_folder=log_to_folder)
 
 
 @contextlib.contextmanager
@@ -336,39 +447,38 @@ def _terminate_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
-def _claim(store: Store, tournament: Tournament) -> Store:
-    """``store``, tied to ``tournament`` (closed if it refuses)."""
+def _claim(store: Store, plan: Plan) -> Store:
+    """``store``, tied to ``plan`` (closed if it refuses)."""
     try:
-        store.claim(tournament.name, tournament.fingerprint(), tournament.path,
-                    tournament.conditions())
+        store.claim(plan.name, plan.fingerprint, plan.file, plan.conditions)
     except BaseException:
         store.close()
         raise
     return store
 
 
-def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, started: float,
-                key: seeds.Key | None, *, progress: bool, console, executor: Executor | None,
-                write_leaderboard: bool) -> Summary:
+def _run_locked(plan: Plan, folder: Path, started: float, key: seeds.SecretKey | None, *,
+                report: Report | None, progress: bool, console, write_leaderboard: bool,
+                log_to_folder: bool) -> Summary:
     """The run under the folder's lock: a bad store or a changed plan is
     refused before anything starts; then the workers start, the store is
     opened and :class:`_Run` plays; whatever happened, the workers are
     stopped and the leaderboard written."""
     if (folder / FILE_NAME).exists():
-        _claim(Store(folder), tournament).close()
+        _claim(Store(folder), plan).close()
     summary = Summary(results=folder)
-    undo_logging = _setup_logging(folder)
+    undo_logging = _setup_logging(folder) if log_to_folder else lambda: None
     remove_leftovers()                # of earlier runs killed outright
-    executor = executor or _executor_for(tournament, given_registry)
+    executor = plan.executor()
     playing = None
     store = None
     completed = False
     try:
         executor.start()              # fork the workers before the store is opened
-        store = _claim(Store(folder), tournament)
-        tournament, planner = _planner_for(tournament, store, key, executor, folder)
-        playing = _Run(tournament, registry, store, planner, summary,
-                       progress=progress, console=console)
+        store = _claim(Store(folder), plan)
+        planner = _planner_for(plan, store, key, executor, folder)
+        playing = _Run(plan, store, planner, summary,
+                       report or _Progress(progress, planner.estimate(), console))
         playing.play(executor)
         completed = not summary.missing
     except Enough as stop:
@@ -380,7 +490,7 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
         log.warning("interrupted: abandoning the matches in progress")
     finally:
         if playing is not None:
-            playing.bar.stop()
+            playing.report.stop()
         executor.close(cancel=not completed)   # abandoned matches: their games are replayed
         remove_leftovers()                     # of workers that died during the run
         if store is not None:
@@ -392,22 +502,19 @@ def _run_locked(tournament: Tournament, registry, given_registry, folder: Path, 
     return summary
 
 
-def _planner_for(tournament: Tournament, store: Store, key: seeds.Key | None,
+def _planner_for(plan: Plan, store: Store, key: seeds.SecretKey | None,
                  executor: Executor, folder: Path):
-    """The tournament's key (made on the first run, bound to the store) and
-    its planner; a Dask cluster's threads, not the file's workers, size
-    rated batches."""
+    """The plan's key (made on the first run, bound to the store) and its
+    planner, its notes said."""
     key = seeds.load_or_create(folder, key, has_results=bool(store.count() or store.items()))
     store.bind_key(key.fingerprint)
-    log.info("tournament %s: %s, %d workers, results in %s", tournament.name,
-             tournament.format, executor.workers, folder)
-    if tournament.executor == "dask" and executor.workers != tournament.workers:
-        tournament = replace(tournament, workers=executor.workers)
-    planner = make_planner(tournament, key)
+    log.info("%s: %s, %d workers, results in %s", plan.name, plan.kind, executor.workers,
+             folder)
+    planner = plan.planner(key, executor.workers)
     for note in getattr(planner, "notes", []):
         log.warning(note)
         print(note, file=sys.stderr)
-    return tournament, planner
+    return planner
 
 
 def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: bool) -> None:
@@ -425,23 +532,21 @@ def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: boo
 class _Run:
     """One run between the planner, the executor and the store: what is
     stored (``finished``), what the planner sees (``results``, the rated
-    planner's ratings), the stopping rule and the progress bar.  The
-    executor reports to :meth:`on_event` in this process, and only it
+    planner's ratings), the stopping rule and the report (a progress bar).
+    The executor reports to :meth:`on_event` in this process, and only it
     writes the store.  Raises :class:`Enough` when the stopping rule is met
     (at once, for a resumed run that already meets it)."""
 
-    def __init__(self, tournament: Tournament, registry, store: Store, planner, summary: Summary,
-                 *, progress: bool, console):
-        self.tournament, self.registry, self.store = tournament, registry, store
-        self.planner, self.summary = planner, summary
+    def __init__(self, plan: Plan, store: Store, planner, summary: Summary, report: Report):
+        self.plan, self.store = plan, store
+        self.planner, self.summary, self.report = planner, summary, report
         self.results = _results_view(store, games=planner.reads_games)
         self.ratings = _GroupRatings(store, self.results) if planner.reads_ratings else None
         self.results.ratings = self.ratings
         self.finished = _Finished(store.finished_keys())
         store.set_meta("stopped", None)
-        self.stopper = _stopper_for(tournament, store)
+        self.stopper = _stopper_for(plan.stop, store)
         _check(self.stopper)
-        self.bar = _Progress(progress, planner.estimate(), console)
         self.items: dict[str, MatchItem] = {}
         self.failures: list[str] = []
 
@@ -468,10 +573,10 @@ class _Run:
         """Play a batch's unstored games, a failed match up to
         :data:`RETRIES` more times; False if games are still missing (the
         run stops: never plan, or finish, on incomplete results)."""
-        jobs = jobs_for(self.tournament, self.registry, batch, self.finished)
+        jobs = jobs_for(self.plan.seats, batch, self.finished)
         already = sum(len(item.deals) for item in batch) - sum(len(j.indices) for j in jobs)
         self.summary.skipped += already
-        self.bar.skip(already)
+        self.report.skip(already)
         for attempt in range(1 + RETRIES):
             if not jobs:
                 break
@@ -480,7 +585,7 @@ class _Run:
                             len(jobs), attempt + 1, 1 + RETRIES)
             self.failures.clear()
             executor.run(jobs, self.on_event)
-            jobs = jobs_for(self.tournament, self.registry, batch, self.finished)
+            jobs = jobs_for(self.plan.seats, batch, self.finished)
         if jobs:
             self.summary.errors.extend(self.failures)
             self.summary.missing = sum(len(job.indices) for job in jobs)
@@ -499,9 +604,9 @@ class _Run:
 
     def _store(self, event: GameEvent) -> None:
         """Commit one game (none twice) and hand it on: to the planner's
-        view, the rated planner's ratings, the progress bar, the stopping rule."""
+        view, the rated planner's ratings, the report, the stopping rule."""
         item = self.items[event.item]
-        game = self.store.add_game(item, event.index, event.record, self.tournament.name)
+        game = self.store.add_game(item, event.index, event.record, self.plan.name)
         if game is None:
             return
         self.summary.played += 1
@@ -510,9 +615,8 @@ class _Run:
             _seen(self.results, game)
         if self.ratings is not None:
             self.ratings.add(item, game)
-        faults = game.record.faults()
-        self.summary.faults.update(faults)
-        self.bar.game(len(faults))
+        self.summary.faults.update(game.record.faults())
+        self.report.game(item, event.index, game.record)
         if self.stopper is not None:
             self.stopper.add(game)
             _check(self.stopper)

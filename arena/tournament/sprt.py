@@ -6,6 +6,10 @@ observation of :class:`arena.ratings.sequential.SPRT`: A's mean place over the
 deal's games minus B's (faulted seats are last).  The test stops at the
 first deal where it decides; the rest of that batch is played but not
 counted, so the decision is the one taken at that deal.
+
+The test is an adaptive plan (:class:`Duel`) played by the tournament's
+runner: a batch is an item per rotation, each played by fresh processes,
+so no bot process meets a deal twice.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from arena.results.items import MatchItem
 from arena.records import GameRecord
-from arena.match.referee import Deal, Entrant, Limit, play_match
-from arena.match.seeds import Key
+from arena.match.referee import Entrant, Limit
+from arena.match.seeds import SecretKey
 from arena.ratings.sequential import SPRT
 from arena.ratings.stats import showings
-from arena.tournament.plan import seatings
+from arena.tournament.plan import Results, seatings, table_item
+from arena.tournament.runner import run_table, table_plan
 
 
 @dataclass
@@ -40,30 +46,76 @@ def difference(records: list[GameRecord], a: str, b: str) -> float:
     return sum(gaps) / len(gaps) if gaps else 0.0
 
 
-def run(engine, a: Entrant, b: Entrant, test: SPRT, *, players: int, key: Key,
-        options: dict | None = None, limit: Limit = Limit(), sandbox: str | None = None,
-        max_deals: int = 2000, batch: int = 8,
+class Duel:
+    """The test as the runner plays it: its planner (a batch of deals after
+    another, until the test decides or ``max_deals`` are planned) and its
+    report (each game, kept until its deal is counted)."""
+
+    reads_games = False
+    reads_ratings = False
+
+    def __init__(self, key: SecretKey, game: str, options: dict, lineup: list[str],
+                 a: str, b: str, test: SPRT, *, max_deals: int, batch: int,
+                 on_deal: Callable[[int, float, SPRT], None] | None):
+        self.key, self.game_id, self.options, self.lineup = key, game, options, lineup
+        self.a, self.b, self.max_deals, self.batch, self.on_deal = a, b, max_deals, batch, on_deal
+        self.rotations = list(enumerate(seatings(lineup, "rotate")))
+        self.outcome = Outcome(None, 0, 0, test)
+        self.batch_deals = range(0)
+        #: (deal, rotation) -> the game, until its deal is counted
+        self.played: dict[tuple[int, tuple[int, ...]], GameRecord] = {}
+
+    def estimate(self) -> int:
+        return self.max_deals * len(self.rotations)
+
+    def next_batch(self, results: Results) -> list[MatchItem]:
+        """The next batch's items, one per rotation; [] once decided."""
+        start = self.batch_deals.stop
+        if self._count() or start >= self.max_deals:
+            return []
+        self.batch_deals = range(start, min(self.max_deals, start + self.batch))
+        return [table_item(self.key, f"sprt/d{start}/s{turn}", self.game_id, self.options,
+                           self.lineup, self.batch_deals, [(turn, seating)],
+                           order=start * len(self.rotations) + turn)
+                for turn, seating in self.rotations]
+
+    def _count(self) -> bool:
+        """Count the batch's deals in order until the test decides (True)."""
+        test = self.outcome.test
+        for number in self.batch_deals:
+            played = [self.played.pop((number, seating)) for _, seating in self.rotations]
+            gap = difference(played, self.a, self.b)
+            self.outcome.deals += 1
+            self.outcome.games += len(played)
+            self.outcome.decision = test.add(gap)
+            if self.on_deal is not None:
+                self.on_deal(self.outcome.deals, gap, test)
+            if self.outcome.decision:
+                return True
+        return False
+
+    def skip(self, games: int) -> None:
+        pass
+
+    def game(self, item: MatchItem, index: int, record: GameRecord) -> None:
+        self.played[(self.batch_deals.start + index, item.deals[index].seating)] = record
+
+    def stop(self) -> None:
+        pass
+
+
+def run(registry, game: str, a: Entrant, b: Entrant, test: SPRT, *, players: int,
+        key: SecretKey, options: dict | None = None, limit: Limit = Limit(),
+        sandbox: str | None = None, max_deals: int = 2000, batch: int = 8,
         on_deal: Callable[[int, float, SPRT], None] | None = None) -> Outcome:
     """Play deals until ``test`` decides or ``max_deals`` are counted.  Every
     seed comes from ``key``, and each rotation of a batch is a match of its
-    own (fresh processes), so no bot process meets a deal twice."""
-    entrants = [a if seat % 2 == 0 else b for seat in range(players)]
-    rotations = seatings([e.name for e in entrants], "rotate")
-    deals = games = 0
-    while deals < max_deals:
-        numbers = range(deals, deals + min(batch, max_deals - deals))
-        by_rotation = [play_match(engine, entrants,
-                                  [Deal(key.derive("deal", n), seating,
-                                        key.derive("chance", n, turn), n) for n in numbers],
-                                  options, limit, sandbox=sandbox)
-                       for turn, seating in enumerate(rotations)]
-        for played in zip(*by_rotation):
-            gap = difference(played, a.name, b.name)
-            deals += 1
-            games += len(played)
-            decision = test.add(gap)
-            if on_deal is not None:
-                on_deal(deals, gap, test)
-            if decision:
-                return Outcome(decision, deals, games, test)
-    return Outcome(None, deals, games, test)
+    own (fresh processes), so no bot process meets a deal twice.  Raises
+    ValueError (one line) for games the referee could not play."""
+    lineup = [a.name if seat % 2 == 0 else b.name for seat in range(players)]
+    duel = Duel(key, game, dict(options or {}), lineup, a.name, b.name, test,
+                max_deals=max_deals, batch=batch, on_deal=on_deal)
+    plan = table_plan(f"sprt {game}", "sprt", "", [a, b], duel, registry, limit=limit,
+                      sandbox=sandbox)
+    run_table(plan, None, key, duel)
+    return duel.outcome

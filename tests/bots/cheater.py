@@ -27,7 +27,7 @@ import threading
 
 from arena.botkit import protocol
 from arena.botkit import Bot, run
-from arena.match.seeds import Key
+from arena.match.seeds import SecretKey
 from engines.dou_dizhu.game import DouDizhu
 
 MODE = sys.argv[1]
@@ -48,7 +48,7 @@ def candidate_seeds(hello_seed):
     for deal in range(CANDIDATES):
         for label in LABELS:
             yield "file", old_deal_seed(PUBLIC_SEED, label, players, deal)
-        yield "match-seed", Key.from_public_seed(PUBLIC_SEED).derive("deal", deal)
+        yield "match-seed", SecretKey.from_public_seed(PUBLIC_SEED).derive("deal", deal)
     old_match = random.Random(PUBLIC_SEED)
     for _ in range(CANDIDATES):
         yield "old-match-seed", old_match.randrange(2**31)
