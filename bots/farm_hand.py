@@ -59,7 +59,8 @@ def rollout(hands, table, players, leader, trick, won, me, target, seed) -> int:
     """Play the round to its end (mutating the arguments); return the tricks
     ``me`` has won by then.  The other players' random choices come from a
     generator seeded with ``seed``, made at its first draw: never in
-    solitaire, where seeding one per line was a tenth of the bot's time."""
+    solitaire, where seeding one per line would cost the bot time for
+    nothing (docs/performance.md)."""
     suit_of = CARD_SUIT
     draw = None
     seat = (leader + len(trick)) % table

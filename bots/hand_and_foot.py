@@ -67,10 +67,9 @@ class BuilderBot(Bot):
     def _want_out(self, obs) -> bool:
         """Whether to go out now that the team has its books: always.
 
-        Measured against going out at once (4 players, target 2,000, 1,000
-        games each), holding back lost every time: when the team was behind
-        on :meth:`_estimate` (46.8%), behind by 600+ (47.8%), or only when
-        the round would end the game with the team behind (46.4%)."""
+        Every way of holding back tried lost to going out at once: when the
+        team is behind on :meth:`_estimate`, behind by 600+, or only when
+        the round would end the game with the team behind (docs/bots.md)."""
         return True
 
     # -------------------------------------------------------------- choose

@@ -2,8 +2,11 @@
 never a stale one, going on from the saved rater when the store grew."""
 
 import json
+import subprocess
+import sys
 
 import pytest
+from test_layering import closure
 from test_leaderboard import store  # noqa: F401  (the demo store fixture, shared)
 
 from arena.presentation import board_cache
@@ -192,3 +195,35 @@ def test_a_charted_look_goes_on_from_the_saved_tally_and_keeps_the_rater(store, 
     assert cache_of(store)["rater"] == rater          # its games are still the store's
     assert from_store(store) == fresh(store)          # and both go on from there
     assert cache_of(store)["rater"]["state"]["games"] == 17
+
+
+def test_the_code_key_covers_every_arena_module_the_leaderboard_imports():
+    found = set(board_cache.sources())
+    # records and faults reach the leaderboard only through the store
+    assert {board_cache.BUILDER, "arena.presentation.board_cache", "arena.results.store",
+            "arena.records", "arena.records.faults", "arena.ratings.rating",
+            "arena.ratings.thurstone", "arena.ratings.stats"} <= found
+    # what a whole parse of every module finds, lazy imports in functions too
+    assert closure(board_cache.BUILDER) <= found
+    # the control: modules that build no leaderboard do not void its cache
+    assert not {"arena.match.referee", "arena.tournament.runner", "arena.cli"} & found
+
+
+def test_only_import_statements_are_read_for_the_code_key():
+    source = ('''"""Import the games:\nfrom arena.match import is prose here."""\n'''
+              "import os, arena.results.store as s\n"
+              "from arena.ratings import (  # the rating code\n    rating,\n    stats,\n)\n"
+              "def f():\n    from arena.records import GameRecord; g()\n")
+    assert board_cache._imports(source) == {
+        "arena", "arena.results", "arena.results.store", "arena.ratings", "arena.ratings.rating",
+        "arena.ratings.stats", "arena.records"}
+
+
+def test_the_code_key_imports_nothing_it_hashes():
+    # a cache hit needs neither numpy nor the rating code
+    check = ("import sys; from arena.presentation import board_cache; board_cache.code_key(); "
+             "print(sorted({'numpy', 'arena.ratings.rating', 'arena.ratings.stats'}"
+             " & set(sys.modules)))")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         check=True)
+    assert run.stdout.strip() == "[]"

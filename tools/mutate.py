@@ -17,7 +17,10 @@ its tests waiting (for bots to start, for pipes, for timeouts), which a second
 job fills.  The longest modules (as last measured, ``.mutate/times.json``)
 start first, so the jobs end close together.  The report is one line per
 module (killed/run, kill rate, its wall time) and a list of the survivors
-with their diffs, also kept in ``.mutate/report.txt``.
+with their diffs, also kept in ``.mutate/report.txt``.  The survivors judged
+equivalent, with why, are in ``tools/mutation-equivalents.toml``, each named
+by its module's line of text: ``--check-equivalents`` reports an entry whose
+line is no longer in its module (a test runs it, so a stale entry fails CI).
 
 Usage: ``python tools/mutate.py [MODULE ...]`` (default: every listed module);
 ``--jobs N`` (default: pyproject's ``jobs``); ``MUTATE_SCRATCH=dir`` runs in
@@ -41,10 +44,11 @@ import time
 import tomllib
 from pathlib import Path
 
-from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
-
+# Cosmic Ray is imported where a run uses it: --check-equivalents (which make
+# test runs) needs only this file and the standard library
 ROOT = Path(__file__).resolve().parents[1]
+#: the survivors judged equivalent, by module
+EQUIVALENTS = ROOT / "tools" / "mutation-equivalents.toml"
 SCRATCH = Path(os.environ.get("MUTATE_SCRATCH", ROOT / ".mutate")).resolve()
 #: each module's wall time in the last run, so the next one starts the longest first
 TIMES = SCRATCH / "times.json"
@@ -57,6 +61,47 @@ def tree_of(job: int) -> Path:
 
 def settings() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutate"]
+
+
+def equivalents() -> dict[str, list[tuple[str, str]]]:
+    """The mutants judged equivalent, as (old line, new line) by module; a
+    new line ``*`` stands for every mutant of the old one."""
+    return {module: [tuple(part.strip() for part in entry.split(" => ", 1))
+                     for judgement in judgements for entry in judgement["mutants"]]
+            for module, judgements in tomllib.loads(EQUIVALENTS.read_text()).items()}
+
+
+def stale(judged: dict[str, list[tuple[str, str]]], modules, root: Path = ROOT) -> list[str]:
+    """What is wrong with ``judged`` (from :func:`equivalents`): a module
+    not among ``modules`` (those mutated), or an entry whose old line is no
+    longer in its module -- it changed, and the mutant must be judged again."""
+    found = []
+    for module, entries in judged.items():
+        if module not in modules or not (root / module).is_file():
+            found.append(f"{module}: not a mutated module ({len(entries)} entries)")
+            continue
+        lines = {line.strip() for line in (root / module).read_text().splitlines()}
+        found += [f"{module}: no line {old!r} (for => {new!r})" for old, new in entries
+                  if old not in lines]
+    return found
+
+
+def check_equivalents(modules) -> int:
+    """``--check-equivalents``: each stale entry on a line, exit status 1 if any."""
+    try:
+        judged = equivalents()
+        problems = stale(judged, modules)
+    except (OSError, ValueError, KeyError, TypeError) as error:   # not the file's shape
+        print(f"mutate: {EQUIVALENTS.name}: not a table of judgements with their "
+              f"\"old => new\" mutants per module ({error!r})", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"mutate: stale equivalent in {EQUIVALENTS.name}: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"mutate: {sum(map(len, judged.values()))} equivalents of {len(judged)} modules "
+          f"current")
+    return 0
 
 
 def copy_tree(tree: Path) -> None:
@@ -104,6 +149,9 @@ def sample(session: Path, size: int, seed: str, unevaluated: list) -> int:
     mutant inside an annotation that is never evaluated (``unevaluated``,
     see :func:`annotations`) is recorded as surviving without running its
     tests, which it would pass: the tally counts it equivalent either way."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = list(db.pending_work_items)
 
@@ -148,8 +196,8 @@ def annotations(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 
 
 def change(diff: str) -> tuple[str, str]:
-    """A mutant as (old line, new line), stripped: how pyproject's
-    ``[tool.mutate.equivalent]`` names one, whatever line it is on."""
+    """A mutant as (old line, new line), stripped: how
+    ``mutation-equivalents.toml`` names one, whatever line it is on."""
     lines = diff.splitlines()
     old = next((l[1:] for l in lines if l.startswith("-") and not l.startswith("---")), "")
     # a mutant that deletes a line (a statement removed) has no new line
@@ -190,7 +238,7 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path)
     chosen = sample(session, size, str(conf.get("seed", "farm-arena")),
                     annotations((ROOT / module).read_text()))
     tool("cosmic-ray", "exec", str(config), str(session), tree=tree)
-    return dict(tally(module, conf), chosen=chosen, seconds=time.monotonic() - started)
+    return dict(tally(module), chosen=chosen, seconds=time.monotonic() - started)
 
 
 def run_all(modules: list[str], jobs: int, run) -> dict[str, dict]:
@@ -235,12 +283,14 @@ def run_all(modules: list[str], jobs: int, run) -> dict[str, dict]:
     return results
 
 
-def tally(module: str, conf: dict) -> dict:
+def tally(module: str) -> dict:
     """Killed, run, equivalent and the survivors of a module's last session."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
     survivors, killed, run, incompetent, equivalent, timeouts = [], 0, 0, 0, 0, 0
-    judged = {tuple(part.strip() for part in entry.split(" => "))
-              for entry in conf.get("equivalent", {}).get(module, [])}
+    judged = set(equivalents().get(module, []))
     unevaluated = annotations((ROOT / module).read_text())
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
@@ -276,11 +326,16 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: pyproject's 'jobs')")
     parser.add_argument("--report", action="store_true",
                         help="only report the last run's sessions again (after judging "
-                             "survivors equivalent in pyproject.toml)")
+                             "survivors equivalent in mutation-equivalents.toml)")
+    parser.add_argument("--check-equivalents", action="store_true",
+                        help="only report the equivalents whose line is no longer in their "
+                             "module (exit status 1 if any)")
     args = parser.parse_args(argv)
     conf = settings()
     listed = {module: entry if isinstance(entry, list) else entry["tests"]
               for module, entry in conf["modules"].items()}
+    if args.check_equivalents:
+        return check_equivalents(listed)
     sizes = {module: entry.get("sample") for module, entry in conf["modules"].items()
              if isinstance(entry, dict)}
     unknown = [m for m in args.modules if m not in listed]
@@ -292,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = args.modules or list(listed)
     started = time.monotonic()
     if args.report:
-        results = [tally(module, conf) for module in chosen
+        results = [tally(module) for module in chosen
                    if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()]
     else:
         SCRATCH.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ import importlib
 import random
 import sys
 
-TYPE_CHECKING = False  # typing costs a bot's start-up ~10 ms: annotations only
+TYPE_CHECKING = False  # typing is a large part of a bot's start-up: annotations only
 if TYPE_CHECKING:
     from typing import Any
 

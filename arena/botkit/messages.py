@@ -3,8 +3,8 @@
 misspelt key in the referee, check-bot or a bot before a bot does.
 
 They live apart from :mod:`arena.botkit.protocol` because ``typing`` (with the
-``re`` and ``enum`` it imports) costs every bot process about 10 ms of
-CPU at start-up, and a bot never needs them at run time.  It imports nothing
+``re`` and ``enum`` it imports) is a large part of every bot process's
+start-up (docs/performance.md), and a bot never needs them at run time.  It imports nothing
 of the arena (the protocol imports it for type checkers only); the tests hold
 its message types to the protocol's names.
 """

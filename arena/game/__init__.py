@@ -55,8 +55,9 @@ from arena.game._frozen import frozen, init_fields
 
 #: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (type checkers
 #: read any ``TYPE_CHECKING`` as true): every engine imports this module,
-#: and ``typing`` was a quarter of its import in a fresh process, which
-#: only needs ``Any`` for annotations (never evaluated here)
+#: and ``typing`` would be a large part of its import in a fresh process
+#: (docs/performance.md), which only needs ``Any`` for annotations (never
+#: evaluated here)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
@@ -288,13 +289,11 @@ class State(ABC):
         ``int`` (``True == 1`` and ``1.0 == 1`` must not pass as a bid) or
         that :meth:`is_legal` refuses.
 
-        Cost (``benchmarks/engine_apply.py``): the check replaces the one
-        every engine made inside its own ``apply`` before, and the engines'
-        :meth:`is_legal` answer from their cached legal list or without a
-        list, so it costs 0.5-1.2 us a step and ``apply`` takes 0.76
-        (Farm & Furious) to 1.07 (Dou Dizhu) of its time before the hooks;
-        ISMCTS iterations per second 0.94-1.08 of before (figures and
-        method in docs/writing-an-engine.md).  Below, the single-seat turn
+        Cost (``benchmarks/engine_apply.py``): an engine makes no check of
+        its own, and the engines' :meth:`is_legal` answer from their cached
+        legal list or without a list, so the check adds little to a step
+        (figures and method in docs/writing-an-engine.md and
+        docs/performance.md).  Below, the single-seat turn
         is the hot path; :meth:`_check` handles simultaneous moves and every
         refusal.
         """

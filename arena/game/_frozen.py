@@ -2,11 +2,10 @@
 importing :mod:`dataclasses`.
 
 :mod:`arena.game` is imported by every engine, so its import is part of the
-start of every fresh process that plays a game: with ``@dataclass`` it took
-about 14 ms there (``dataclasses`` imports ``inspect`` and with it ``ast``,
+start of every fresh process that plays a game, and ``@dataclass`` would
+make it costly there (``dataclasses`` imports ``inspect`` and with it ``ast``,
 ``dis`` and ``tokenize``, and each decorated class compiles its generated
-methods), against a Dou Dizhu engine's first 800 random games in about
-200 ms (``benchmarks/dou_dizhu.py``, whose cold figure counts both).
+methods; docs/performance.md has the cost).
 
 :func:`frozen` gives a class what ``@dataclass(frozen=True)`` gave it, for
 the fields its annotations name: ``__repr__``, ``__eq__`` (same class, equal

@@ -1,13 +1,14 @@
 """The leaderboard of a store, kept beside it: asking again costs a look-up.
 
-Building the document of a 100,000-game store takes seconds of CPU (reading
-the games ~2 s, their rating evidence and fit, the statistics' bootstrap
-sums), and the store changes only when games are added.  So :func:`load` /
+Building the document of a large store takes seconds of CPU (reading the
+games, their rating evidence and fit, the statistics' bootstrap sums;
+docs/performance.md), and the store changes only when games are added.  So :func:`load` /
 :func:`save` keep, in ``leaderboard-cache.json`` in the results folder:
 
 * the store's **content key** (:func:`content_key`: how many games, the
   largest id, the sum of their finishing times, the meta table) and the
-  **code key** (a hash of the modules that build the document), and under
+  **code key** (a hash of the modules that build the document: the
+  leaderboard's and every arena module it imports, :func:`sources`), and under
   them the documents built so far, one per chart setting (``history``);
 * the saved states (:data:`STATES`), each with the part of the store it
   holds (:func:`prefix_key`): ``rater`` (:meth:`arena.ratings.rating.Rater.state`)
@@ -33,33 +34,84 @@ just keeps no cache.
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import hashlib
-import importlib.util
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
+import arena
 from arena.results.store import Store
 
 CACHE_NAME = "leaderboard-cache.json"
 SUMS_NAME = "leaderboard-cache.sums"
-#: what the document is built by: a change to any of these voids the cache
-SOURCES = ("arena.presentation.leaderboard", "arena.ratings.rating", "arena.ratings.thurstone",
-           "arena.ratings.stats", "arena.records", "arena.results.store",
-           "arena.presentation.board_cache")
+#: what builds the document: a change to it or to any arena module it imports
+#: (at once or inside a function, directly or through another) voids the cache
+BUILDER = "arena.presentation.leaderboard"
+#: the folder the ``arena`` package is in
+_TOP = Path(arena.__file__).resolve().parents[1]
+#: an import statement at the start of a line (a docstring's line that only
+#: looks like one does not parse as one and is passed over); "\n" first, not
+#: "^": a literal start is searched for, several times faster
+_IMPORT = re.compile(r"\n[ \t]*((?:from|import)[ \t][^\n;(]*(?:\([^)]*\)|[^\n;]*))")
 VERSION = 2
 #: the saved states a grown store goes on from
 STATES = ("rater", "tally")
 
 
+@functools.cache
+def _file(module: str) -> Path | None:
+    """The source file of an arena module (or package), or None."""
+    base = _TOP.joinpath(*module.split("."))
+    return next((path for path in (base.with_suffix(".py"), base / "__init__.py")
+                 if path.is_file()), None)
+
+
+def _imports(source: str) -> set[str]:
+    """The arena modules a module's source imports, with the packages
+    Python runs on the way (``a.b.c`` runs ``a`` and ``a.b``).  Its import
+    lines are picked out and only they are parsed: parsing whole modules
+    would cost a cache hit tens of milliseconds."""
+    names = []
+    for statement in _IMPORT.findall("\n" + source):
+        if "arena" not in statement:      # most are the standard library's
+            continue
+        try:
+            node = ast.parse(statement).body[0]
+        except SyntaxError:
+            continue
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:   # the arena's are absolute
+            names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    parts = [name.split(".") for name in names if name.split(".")[0] == "arena"]
+    return {".".join(part[:i]) for part in parts for i in range(1, len(part) + 1)
+            if _file(".".join(part[:i]))}
+
+
+def sources() -> dict[str, Path]:
+    """The source files of :data:`BUILDER` and of every arena module it
+    imports, transitively, by module name (read, not imported: a cache hit
+    needs neither numpy nor the rating code)."""
+    found: dict[str, Path] = {}
+    pending = [BUILDER]
+    while pending:
+        module = pending.pop()
+        if module not in found:
+            found[module] = _file(module)
+            pending += _imports(found[module].read_text(encoding="utf-8"))
+    return dict(sorted(found.items()))
+
+
 def code_key() -> str:
-    """A hash of the source files of :data:`SOURCES` (found, not imported:
-    a cache hit needs neither numpy nor the rating code)."""
+    """A hash of the source files of :func:`sources`."""
     digest = hashlib.sha256()
-    for name in SOURCES:
-        digest.update(Path(importlib.util.find_spec(name).origin).read_bytes())
+    for path in sources().values():
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

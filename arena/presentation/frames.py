@@ -11,8 +11,7 @@ action.
 
 :func:`payload` packs a view for the page: each observation as the keys that
 changed since the previous frame (observations repeat most of themselves
-from move to move: the whole table of a 598-move four-seat Hand and Foot
-game is 0.9 MB so, where every frame drawn in HTML took 35 MB),
+from move to move: docs/performance.md says what that saves),
 plus the game's card codes (the values :meth:`State.secrets` hides, and the
 cards in hands) so the page can draw them as cards.
 """

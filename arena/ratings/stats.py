@@ -189,8 +189,8 @@ def deal_weights(deals: Sequence, *, resamples: int = RESAMPLES,
     """How often each deal counts in each resample: one row of Poisson(1)
     draws (uint8) per deal, from the SHAKE-128 stream of ``seed`` and the deal's
     ``repr`` -- a deal weighs the same whatever else is there, in every
-    process.  (A numpy generator seeded per deal gives the same property at
-    50-90 µs a deal against 10-15 here: on a 100,000-deal store, seconds.)"""
+    process.  (A numpy generator seeded per deal gives the same property
+    several times slower: seconds on a large store; docs/performance.md.)"""
     stream = b"".join(hashlib.shake_128(f"{seed} {deal!r}".encode()).digest(2 * resamples)
                       for deal in deals)
     draws = np.frombuffer(stream, dtype="<u2").reshape(len(deals), resamples)
@@ -225,8 +225,8 @@ def _accumulate(sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: n
     """``sums[rows[i]] += weights[deals[i]] * values[i]`` for every ``i``
     (values on their grid: exact sums, in any order), a rank at a time --
     every row's first addition at once, then every row's second -- as the
-    rows of one rank differ (measured: twice as fast as ``np.add.reduceat``
-    over the rows' runs, ten times ``np.add.at``)."""
+    rows of one rank differ (faster than ``np.add.reduceat`` over the rows'
+    runs or ``np.add.at``: docs/performance.md)."""
     if not len(rows):
         return
     by_row = np.argsort(rows, kind="stable")

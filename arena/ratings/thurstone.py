@@ -2,11 +2,10 @@
 
 Why not online TrueSkill: bots are fixed programs, so their strength does not
 change during a tournament, yet an online update with dynamics remembers only
-the last ~90 games and the ratings depended on the order the plan listed the
-games (issue 18).  Why not TrueSkill Through Time (``trueskillthroughtime``
-1.1.0, last released 2023, pure Python): with no drift and every game in one
-batch it is the right model, but 1,000 three-seat games took 112 s for 30
-sweeps without converging to 1e-6 on this machine, so 100,000 are out of reach.
+the last ~90 games and the ratings depend on the order the plan lists the
+games.  Why not TrueSkill Through Time (``trueskillthroughtime`` 1.1.0, last
+released 2023, pure Python): with no drift and every game in one batch it is
+the right model, but far too slow to fit 100,000 games (docs/performance.md).
 
 The model is TrueSkill's: a side's performance is its skill plus Gaussian noise
 of variance ``BETA**2``, and a game is decomposed into pairwise comparisons
@@ -40,9 +39,8 @@ from functools import lru_cache
 from statistics import NormalDist
 
 # The matrices here are a few thousand rows by a few dozen columns: BLAS
-# threads only wait for each other (on a loaded two-core machine a Hessian
-# took 14 ms with threads, 0.6 ms without).  Effective when this module is
-# the first to load numpy, as in the arena command.
+# threads only wait for each other (docs/performance.md).  Effective when
+# this module is the first to load numpy, as in the arena command.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402

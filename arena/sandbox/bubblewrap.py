@@ -92,7 +92,7 @@ def _view_argv(view) -> tuple[str, ...]:
     folders, the masks, the binds inside them, then other distributions'
     paths inside a bind hidden again.  Worked out once per view (views are
     values, made once per process and bot): a few hundred arguments whose
-    folder walk was 3 ms of every strict start-up."""
+    folder walk every strict start-up would pay again (docs/performance.md)."""
     def inside(path: str, folders) -> bool:
         return any(path.startswith(folder + "/") for folder in folders)
 

@@ -151,7 +151,7 @@ def _site_files(name: str) -> dict[str, list[str]]:
     for file in dist.files or ():
         # a RECORD path is relative to the site folder: normalised, it is
         # inside unless it climbs out ("../../bin/arena"); one join and no
-        # relpath per file (a tenth of the distributions' reading otherwise)
+        # relpath per file (relpath would slow the reading: docs/performance.md)
         relative = os.path.normpath(str(file))
         if os.path.isabs(relative):
             path = relative
@@ -330,7 +330,7 @@ def _with_bytecode(paths: list[str]) -> list[str]:
     cache what it compiles: every start compiled again whatever had no
     bytecode in the view -- the kit's modules and the engine contract, bound
     file by file without their ``__pycache__``, and the built-in bots, which
-    the referee never imports (a few ms of CPU a start-up, measured loaded).
+    the referee never imports (docs/performance.md has the cost).
     So it is compiled here, once per process and view, the way Python's own
     import would (fresh files are left alone, an unwritable folder is
     skipped), even where PYTHONDONTWRITEBYTECODE keeps the referee's imports

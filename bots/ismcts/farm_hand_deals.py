@@ -16,16 +16,13 @@ averages a later card over every number the dummies might show).  After
 its own rollouts (:func:`bots.farm_hand.seek`), and a bid is worth the
 round score of the best play towards it.
 
-Measured solitaire (``docs/bots.md``): 15.5 points a game, 21 reached in
-23% (deals 0-399, 200 iterations), against 14.3 and 17% for the
-200-iteration ISMCTS with the counter's advice (deals 0-299), and +1.1
-points paired against the tree search alone (deals 0-99, with or without
-its tree keyed by the dummies' cards seen: both 14.2).  In rounds 1-4 that
-is the exact optimum (an exact solve over every consistent deal does no
-better: ``benchmarks/farm_hand_bound.py``); searching every turn of rounds
-5-6 instead of three gained less than the noise (+0.15 points) at six times
-the cost.  At three seats, with the other players modelled as ``seek``
-players, it played worse than the tree search with the counter's advice,
+Solitaire it scores more, and reaches 21 more often, than the ISMCTS with
+the counter's advice or the tree search alone (``docs/bots.md`` has the
+figures).  In rounds 1-4 that is the exact optimum (an exact solve over
+every consistent deal does no better: ``benchmarks/farm_hand_bound.py``);
+searching every turn of rounds 5-6 rather than three gains less than the
+noise at several times the cost.  At three seats, with the other players
+modelled as ``seek`` players, it played worse than the tree search with the counter's advice,
 and with them playing at random (each deal carrying their draws) level with
 it at three and five seats, so only solitaire is answered here.
 """

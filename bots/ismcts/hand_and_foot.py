@@ -1,15 +1,13 @@
 """Hand and Foot for the search: the turn being played, scored by the table.
 
-A random rollout to the end of a game takes ~4000 moves (~90 ms), so the
-search would manage a handful of iterations a move.  Instead the search's
-horizon is the turn being played (tree and rollouts stop where the next
-turn begins; a rollout at most ``DEPTH`` moves) and the position is scored by
-each team's total plus what it has on the table (books and melded cards),
-compared team against team through a logistic of the point difference.  A
-fixed 40-move rollout (a few turns of every seat) was measured first: its
-noise drowned the few points a meld is worth, and it lost 4 games of 4 to
-``hand-and-foot-builder`` at 100 iterations a move (docs/bots.md has the
-measurements since).
+A random rollout to the end of a game takes thousands of moves, so the
+search would manage a handful of iterations a move (docs/performance.md).
+Instead the search's horizon is the turn being played (tree and rollouts
+stop where the next turn begins; a rollout at most ``DEPTH`` moves) and the
+position is scored by each team's total plus what it has on the table
+(books and melded cards), compared team against team through a logistic of
+the point difference.  A fixed 40-move rollout (a few turns of every seat)
+drowns the few points a meld is worth in its noise (docs/bots.md).
 
 The rollout policy lays a meld whenever one is legal (random play discards
 most of its cards before it ever completes a book, which makes every line

@@ -70,10 +70,10 @@ def threshold(team_score: int) -> int:
 
 def shuffle(rng, cards: list) -> None:
     """``rng.shuffle(cards)`` of a ``random.Random``, the same permutation
-    from the same draws, three times as fast: its loop with the bounds and
-    their bit lengths looked up rather than computed for every card (the
-    deal of every round shuffles 3 to 10 decks, a tenth of a random round's
-    time before; sample_state shuffles every unseen card).  Another kind of
+    from the same draws, faster: its loop with the bounds and their bit
+    lengths looked up rather than computed for every card (the deal of every
+    round shuffles 3 to 10 decks, sample_state every unseen card;
+    docs/performance.md).  Another kind of
     generator may draw otherwise, and a longer list is no deal: they shuffle
     as ``rng`` does."""
     size = len(cards)
