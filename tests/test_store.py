@@ -89,7 +89,7 @@ def test_add_game_returns_the_game_as_every_read_gives_it_back(tmp_path):
         assert written.record == record(steps=7) and written.finished > 0
         assert store.record(written.id) == written == next(store.records())
         [summary] = store.games()       # the columns: all but the move record and details
-        assert summary == written._replace(record=replace(
+        assert summary == replace(written, record=replace(
             written.record, steps=(), seats=tuple(seat._replace(fault_detail=None, moves=0)
                                                  for seat in written.record.seats)))
 

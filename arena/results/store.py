@@ -37,9 +37,10 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from arena.game import DummyResult
 from arena.records import GameRecord, SeatRecord
@@ -88,13 +89,12 @@ class StoreError(RuntimeError):
     pass
 
 
-class StoredGame(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StoredGame:
     """A game as the store holds it: the referee's record and what the store
     adds -- its id, its plan key (``"{item}/{index}"``), the item's plan
     order, the tournament, and when it was stored (``time.time()``).
-    :meth:`Store.add_game` returns one, and every read gives them back.  A
-    named tuple: a frozen row that is cheap to make (a leaderboard reads
-    100,000 of them)."""
+    :meth:`Store.add_game` returns one, and every read gives them back."""
 
     record: GameRecord
     id: int
@@ -326,7 +326,7 @@ class Store:
                 "options, seed, players, bots, scores, ranks, teams, faults, dummies, moves, "
                 "time_used, duration, finished, record) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-        if not cursor.rowcount:
+        if not cursor.rowcount or cursor.lastrowid is None:
             return None
         return StoredGame(record, cursor.lastrowid, key, item.id, item.order, index,
                           tournament, finished)
