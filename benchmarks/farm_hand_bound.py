@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.ismcts import farm_hand_deals as deals  # noqa: E402
-from engines import engine_for  # noqa: E402
+from engines import unit_for  # noqa: E402
 from engines.farm_hand.cards import CARD_ID, SUIT_CARDS, SUIT_INDEX  # noqa: E402
 from engines.farm_hand.game import sample_hands  # noqa: E402
 
@@ -84,7 +84,7 @@ def best(observation, legal, tables, points: int) -> float:
 
 def first_bids(seed: int) -> dict[int, tuple]:
     """Rounds 1-4's bid observations and legal bids of the solitaire game ``seed``."""
-    state, bids = engine_for("farm-hand").new_game(1, seed), {}
+    state, bids = unit_for("farm-hand").engine.new_game(1, seed), {}
     while state.to_act() and len(bids) < 4:
         observation = state.observation(0)
         if observation["phase"] == "bid":

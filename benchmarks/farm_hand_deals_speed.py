@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots.ismcts import farm_hand_deals  # noqa: E402
-from engines import engine_for  # noqa: E402
+from engines import unit_for  # noqa: E402
 
 PATH = "bots/ismcts/farm_hand_deals.py"
 
@@ -57,7 +57,7 @@ def positions(games: int) -> list[tuple]:
     """(observation, legal) of every decision with four cards or more in hand."""
     found = []
     for seed in range(games):
-        state, rng = engine_for("farm-hand").new_game(1, seed), random.Random(seed)
+        state, rng = unit_for("farm-hand").engine.new_game(1, seed), random.Random(seed)
         while state.to_act():
             observation, legal = state.observation(0), state.legal_actions(0)
             if len(legal) > 1 and len(observation["hand"]) >= 4:

@@ -1,32 +1,37 @@
-"""The built-in game engines, one package per game: rules only, no I/O.
+"""The built-in game engines, one package per game: its rules and its unit
+(``game.py``: no I/O; ``UNIT``, the engine and the parts other layers plug
+in, :class:`arena.game.GameUnit`), its plugin (``plugin.py``: registers the
+unit) and two of those parts (``encoding.py``, ``view.py``).
 
-:func:`engine_for` makes one by game id without the plugin host: a bot's
-strict sandbox shows it the engines but not the referee's plugin machinery
-(search bots and trained policies need the rules engine of their game)."""
+:func:`unit_for` finds a game's unit without the plugin host: a bot's strict
+sandbox shows it the engines but not the referee's plugin machinery (search
+bots and trained policies need the rules engine of their game and its
+parts)."""
 
 from __future__ import annotations
 
 import importlib
 
-#: game id -> the engine class, as ``module:Class``
-BUILT_IN = {
-    "farm-and-furious": "engines.farm_and_furious.game:FarmAndFurious",
-    "farm-hand": "engines.farm_hand.game:FarmHand",
-    "vegetables": "engines.vegetables.game:Vegetables",
-    "dou-dizhu": "engines.dou_dizhu.game:DouDizhu",
-    "hand-and-foot": "engines.hand_and_foot.game:HandAndFoot",
-}
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (as
+#: :mod:`arena.game` does): a bot of a game's cards alone imports this
+#: package, and neither the engine contract nor typing
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arena.game import GameUnit
 
 
-def engine_for(game_id: str):
-    """A new engine of ``game_id``: a built-in one made directly, any other
-    from the installed plugins (which a sandboxed bot cannot reach)."""
-    target = BUILT_IN.get(game_id)
-    if target is None:
-        from arena.plugins import installed
-        return installed().engine(game_id)
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)()
+def unit_for(game_id: str) -> GameUnit:
+    """The unit of ``game_id``: a built-in game's from its package here (the
+    game id with ``_`` for ``-``), any other from the installed plugins
+    (which a sandboxed bot cannot reach); ``arena.plugins.UnknownName`` if
+    no plugin has it."""
+    from importlib.util import find_spec
+
+    package = game_id.replace("-", "_")
+    if package.isidentifier() and find_spec(f"{__name__}.{package}") is not None:
+        return importlib.import_module(f"{__name__}.{package}.game").UNIT
+    from arena.plugins import installed
+    return installed().unit(game_id)
 
 
 def lazy_exports(package: str, module: str, names: tuple[str, ...]):

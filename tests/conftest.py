@@ -4,6 +4,7 @@ import shutil
 import sys
 import sysconfig
 import textwrap
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,17 @@ def _processes_running(marker: str) -> list[int]:
         if marker in cmdline and state != "Z":
             found.append(int(entry))
     return found
+
+
+@pytest.fixture
+def plugin_dir(tmp_path, monkeypatch):
+    """Writes a plugin module on the path: ``write(name, body)`` gives its entry point."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def write(name, body):
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(body))
+        return EntryPoint(name=name, value=name, group="arena")
+    return write
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ search beats it clearly."""
 from dataclasses import replace
 
 from bots.ismcts.bot import IsmctsBot
-from engines import engine_for
+from engines import unit_for
 
 
 def bot_at_first_bid(settings):
@@ -13,7 +13,7 @@ def bot_at_first_bid(settings):
     (a bid among bidders: searched, not answered by the deals search)."""
     bot = IsmctsBot()
     bot.new_match({"game": "farm-hand", "seed": 3, "settings": settings})
-    state = engine_for("farm-hand").new_game(3, 3)
+    state = unit_for("farm-hand").engine.new_game(3, 3)
     return bot, state.observation(0), state.legal_actions(0)
 
 

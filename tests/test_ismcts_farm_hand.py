@@ -8,7 +8,7 @@ import time
 import pytest
 
 from bots.ismcts import farm_hand_deals
-from engines import engine_for
+from engines import unit_for
 
 FAR = 1e12  # a deadline that never comes
 
@@ -16,7 +16,7 @@ FAR = 1e12  # a deadline that never comes
 def first_round(players, hands):
     """Round 1 dealt as ``hands`` (table seats, dummies last): its observation
     for seat 0 and its legal actions."""
-    state = engine_for("farm-hand").new_game(players, 3)
+    state = unit_for("farm-hand").engine.new_game(players, 3)
     state.set_hands(hands)
     return state.observation(0), state.legal_actions(0)
 
@@ -33,7 +33,7 @@ def test_solitaire_bids_the_trick_a_card_surely_wins_and_not_one_it_surely_loses
 
 
 def test_a_table_of_several_players_is_left_to_the_tree_search():
-    state = engine_for("farm-hand").new_game(3, 5)
+    state = unit_for("farm-hand").engine.new_game(3, 5)
     assert farm_hand_deals.decide(state.observation(0), state.legal_actions(0),
                                   random.Random(1), FAR) is None
     state.apply({seat: 1 for seat in state.to_act()})
@@ -41,7 +41,7 @@ def test_a_table_of_several_players_is_left_to_the_tree_search():
     assert farm_hand_deals.decide(state.observation(seat), state.legal_actions(seat),
                                   random.Random(1), FAR) is None
     # control: solitaire, the same kind of decisions are answered
-    alone = engine_for("farm-hand").new_game(1, 5)
+    alone = unit_for("farm-hand").engine.new_game(1, 5)
     assert farm_hand_deals.decide(alone.observation(0), alone.legal_actions(0),
                                   random.Random(1), FAR) in alone.legal_actions(0)
 
@@ -86,7 +86,7 @@ def test_a_fixed_budget_solves_a_fixed_number_of_deals_whatever_the_clock_leaves
 
 
 def test_the_same_chance_gives_the_same_answer():
-    state = engine_for("farm-hand").new_game(1, 11)
+    state = unit_for("farm-hand").engine.new_game(1, 11)
     while state.observation(0)["hand_size"] < 4:
         state.apply({0: state.legal_actions(0)[0]})
     observation, legal = state.observation(0), state.legal_actions(0)
@@ -101,7 +101,7 @@ def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
     # the bid search plays the rest of the round by seek for all bids at once
     # (forking a ducking line at each trick won); a line per bid must agree
     # (bids are searched solitaire only)
-    engine, rng, compared = engine_for("farm-hand"), random.Random(2), 0
+    engine, rng, compared = unit_for("farm-hand").engine, random.Random(2), 0
     for seed in (8, 9):
         state = engine.new_game(1, seed)
         while state.to_act():
@@ -138,7 +138,7 @@ def test_the_three_card_winner_table_agrees_with_the_trick_rule():
 def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
     # groups of one deal (most, a few tricks in) skip the grouping; their
     # values must be those of the grouped search, at every depth
-    engine, rng, compared = engine_for("farm-hand"), random.Random(3), 0
+    engine, rng, compared = unit_for("farm-hand").engine, random.Random(3), 0
     for seed in (4, 5):
         state = engine.new_game(1, seed)
         while state.to_act():

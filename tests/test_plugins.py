@@ -1,24 +1,10 @@
 """Loading plugins from entry points: every failure is one line naming the
 plugin, and the other plugins still load."""
 
-import textwrap
-from importlib.metadata import EntryPoint
-
 import pytest
 
 from arena import plugins
 from arena.plugins.botspec import BotSpec, BotSpecError
-
-
-@pytest.fixture
-def plugin_dir(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(tmp_path))
-
-    def write(name, body):
-        (tmp_path / f"{name}.py").write_text(textwrap.dedent(body))
-        return EntryPoint(name=name, value=name, group="arena")
-    return write
-
 
 GOOD = """
     from arena.plugins import hookimpl
@@ -73,7 +59,7 @@ def test_hook_that_raises_or_returns_junk_is_reported(plugin_dir):
     registry = plugins.load([raising, junk, plugin_dir("good", GOOD)])
     assert "good-bot" in registry.bots
     assert sorted(registry.errors) == [
-        "plugin 'junk': TypeError: hook returned str, expected Engine",
+        "plugin 'junk': TypeError: hook returned str, expected GameUnit or Engine",
         "plugin 'raising': RuntimeError: boom",
     ]
 

@@ -4,14 +4,14 @@ that was changed anywhere that matters does not."""
 import dataclasses
 import random
 
-from engines import engine_for
+from engines import unit_for
 from arena.records import GameRecord, SeatRecord
 from arena.records.verify import problems
 
 
 def _played(game="farm-and-furious", players=2, seed=7):
     """A record as the referee would store it: random legal moves to the end."""
-    engine = engine_for(game)
+    engine = unit_for(game).engine
     state = engine.new_game(players, seed, None)
     rng = random.Random(seed)
     steps = []

@@ -47,7 +47,9 @@ holds only what its seat may know, and enough of the public history that
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 
@@ -415,6 +417,73 @@ class Engine(ABC):
         future chance is seeded from ``rng`` too."""
 
 
+#: a game unit's parts -> what each names (``module:Class``) and whether it
+#: is a subclass or an instance of it: the RL encoding of the game's
+#: environments and trained policies, what the search bot may know of the
+#: game, how ``arena play`` draws it
+PARTS = {
+    "encoding": ("arena.rl.encoding:Encoding", "subclass"),
+    "knowledge": ("bots.ismcts.knowledge:Knowledge", "instance"),
+    "view": ("arena.cli.views:View", "subclass"),
+}
+
+
+@frozen
+class GameUnit:
+    """A game as one plugin unit: its engine and the optional parts the other
+    layers plug in, registered together by the game's plugin
+    (``register_games``), so that a new game is one package and one
+    registration and :func:`arena.game.testing.check_unit` finds a missing or
+    broken part at once.
+
+    Each part is named as ``module:attribute`` and imported only by
+    :meth:`part` when a layer asks for it: registering a game imports none of
+    them (an encoding needs numpy, a view rich, the search knowledge the
+    built-in bots), and the rules module never imports a layer above it.
+    ``rules`` is the page of rules for bot authors: a URL, or a path relative
+    to the folder of the engine's module.  What each part must be is
+    :data:`PARTS`; an empty name means the game has no such part (a layer
+    then falls back to its default, or says the game lacks it).
+    """
+
+    engine: Engine
+    encoding: str = ""
+    knowledge: str = ""
+    view: str = ""
+    rules: str = ""
+
+    def __init__(self, engine: Engine, encoding: str = "", knowledge: str = "",
+                 view: str = "", rules: str = "") -> None:
+        init_fields(self, engine=engine, encoding=encoding, knowledge=knowledge, view=view,
+                    rules=rules)
+
+    @property
+    def id(self) -> str:
+        return self.engine.info.id
+
+    def part(self, name: str) -> Any:
+        """The part ``name`` (a key of :data:`PARTS`), imported; None when the
+        unit has none.  A name that does not import raises ImportError or
+        AttributeError (:func:`arena.game.testing.check_unit` reports it)."""
+        return resolve(getattr(self, name)) if getattr(self, name) else None
+
+    def rules_page(self) -> str:
+        """Where :attr:`rules` points: the URL, or the path made absolute."""
+        if not self.rules or "://" in self.rules:
+            return self.rules
+        module = sys.modules.get(type(self.engine).__module__)
+        folder = os.path.dirname(getattr(module, "__file__", None) or "")
+        return os.path.normpath(os.path.join(folder, self.rules))
+
+
+def resolve(target: str) -> Any:
+    """The attribute a ``module:attribute`` name names, its module imported."""
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 def replay(
     engine: Engine,
     players: int,
@@ -440,6 +509,6 @@ def _adopt_old_override(cls: type, base: type, name: str) -> None:
         setattr(cls, name, getattr(base, name))
 
 
-__all__ = ["Action", "DummyResult", "Engine", "GameError", "GameInfo", "IllegalAction",
-           "Observation", "Option", "OptionError", "Outcome", "PlayerCountError", "Seat",
-           "State", "competition_ranks", "replay"]
+__all__ = ["PARTS", "Action", "DummyResult", "Engine", "GameError", "GameInfo", "GameUnit",
+           "IllegalAction", "Observation", "Option", "OptionError", "Outcome", "PlayerCountError",
+           "Seat", "State", "competition_ranks", "replay", "resolve"]

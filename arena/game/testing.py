@@ -8,10 +8,17 @@ unless it bypasses them); every built-in engine's tests call it and a
 third-party engine's tests should too.  It raises ``AssertionError`` with the
 seed, player count and step of the first violation, so a failure is
 reproducible with ``engine.new_game(players, seed)``.
+
+``check_unit(unit)``, its sibling, checks the rest of a game's plugin unit
+(:class:`arena.game.GameUnit`): that every part it names imports and is what
+that part must be, that its rules page is there, and that the parts a
+caller requires are named -- all of it at once, in one ``AssertionError``,
+instead of when a bot, an environment or ``arena play`` first asks.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,8 +26,8 @@ from typing import Any
 
 import msgpack
 
-from arena.game import (Engine, IllegalAction, OptionError, Outcome, PlayerCountError, State,
-                        competition_ranks)
+from arena.game import (PARTS, Engine, GameUnit, IllegalAction, OptionError, Outcome,
+                        PlayerCountError, State, competition_ranks, resolve)
 
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)
@@ -74,6 +81,50 @@ def check_engine(
             "secret; it must randomize hidden information"
         )
     return report
+
+
+def check_unit(unit: GameUnit, *, require: tuple[str, ...] = ()) -> list[str]:
+    """Check a game's unit: its engine, each named part (``require``: parts
+    of :data:`arena.game.PARTS`, or ``"rules"``, it must name) and its rules
+    page.  Returns the parts it has; raises ``AssertionError`` listing every
+    problem."""
+    known = (*PARTS, "rules")
+    problems = [f"{name}: not a part (parts: {', '.join(known)})" if name not in known
+                else f"{name}: missing" for name in require if not getattr(unit, name, "")]
+    if not isinstance(unit.engine, Engine):
+        problems.append(f"engine: {type(unit.engine).__name__} is not an Engine")
+    present = [name for name in known if getattr(unit, name)]
+    for name in present:
+        problem = _rules_problem(unit) if name == "rules" else _part_problem(unit, name)
+        if problem:
+            problems.append(f"{name}: {problem}")
+    where = unit.id if isinstance(unit.engine, Engine) else repr(unit)
+    assert not problems, f"{where}: " + "; ".join(problems)
+    return present
+
+
+def _part_problem(unit: GameUnit, name: str) -> str | None:
+    """What is wrong with the part ``name`` of ``unit`` (None: nothing)."""
+    target = getattr(unit, name)
+    base_name, relation = PARTS[name]
+    try:
+        part = unit.part(name)
+    except Exception as error:  # a broken part is reported, not raised
+        text = str(error).strip().splitlines()
+        return f"{target!r} does not import ({type(error).__name__}: {text[0] if text else ''})"
+    base = resolve(base_name)
+    if relation == "subclass":
+        fits, kind = isinstance(part, type) and issubclass(part, base), "a subclass"
+    else:
+        fits, kind = isinstance(part, base), "an instance"
+    return None if fits else f"{target!r} is not {kind} of {base_name}"
+
+
+def _rules_problem(unit: GameUnit) -> str | None:
+    page = unit.rules_page()
+    if "://" in page or os.path.isfile(page):
+        return None
+    return f"no page at {page}"
 
 
 def _play_checked(engine, n, game_seed, options, rng, report, where,

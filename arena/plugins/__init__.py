@@ -7,14 +7,18 @@ one or both hooks with ``@hookimpl``::
 
     @hookimpl
     def register_games():
-        return [MyEngine()]
+        return [GameUnit(MyEngine(), encoding="my_game.rl:MyEncoding")]
 
     @hookimpl
     def register_bots():
         return [BotSpec("my-bot", games=("farm-hand",), entry="my_bot:Bot")]
 
-The built-in games and bots register exactly this way, through the project's
-own entry points.  Loading is per plugin: one that fails to import, raises from
+A game registers as one :class:`~arena.game.GameUnit`: its engine and the
+parts other layers plug in (RL encoding, search knowledge, terminal view,
+rules page); a plain :class:`~arena.game.Engine` is a unit with no parts.  A
+game's plugin registers the bots written for it alone beside it, so a game
+is one package and one registration.  The built-in games and bots register
+exactly this way, through the project's own entry points.  Loading is per plugin: one that fails to import, raises from
 a hook, returns the wrong type or reuses an id is reported in a one-line error
 naming it, and every other plugin still loads.
 
@@ -38,7 +42,7 @@ import pluggy
 
 from arena import DISTRIBUTION
 from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
-from arena.game import Engine
+from arena.game import Engine, GameUnit
 
 GROUP = "arena"
 #: third-party game engines: trusted, imported in the arena process
@@ -49,8 +53,9 @@ hookimpl = pluggy.HookimplMarker(GROUP)
 
 class HookSpecs:
     @hookspec
-    def register_games(self) -> list[Engine]:
-        """Game engines (instances of :class:`arena.game.Engine`) this plugin adds."""
+    def register_games(self) -> list[GameUnit | Engine]:
+        """Games this plugin adds: each a :class:`arena.game.GameUnit` (or
+        an :class:`arena.game.Engine`, a unit with no parts)."""
 
     @hookspec
     def register_bots(self) -> list[BotSpec]:
@@ -66,19 +71,28 @@ class UnknownName(LookupError):
 
 @dataclass
 class Registry:
-    """Every installed game and bot, which plugin gave each, and what failed."""
+    """Every installed game (as its unit) and bot, which plugin gave each,
+    and what failed."""
 
-    games: dict[str, Engine] = field(default_factory=dict)
+    units: dict[str, GameUnit] = field(default_factory=dict)
     bots: dict[str, BotSpec] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
-    def engine(self, game_id: str) -> Engine:
+    @property
+    def games(self) -> dict[str, Engine]:
+        """The installed games' engines, by game id."""
+        return {game_id: unit.engine for game_id, unit in self.units.items()}
+
+    def unit(self, game_id: str) -> GameUnit:
         try:
-            return self.games[game_id]
+            return self.units[game_id]
         except KeyError:
-            known = ", ".join(sorted(self.games)) or "none"
+            known = ", ".join(sorted(self.units)) or "none"
             raise UnknownName(f"unknown game '{game_id}' (installed: {known})") from None
+
+    def engine(self, game_id: str) -> Engine:
+        return self.unit(game_id).engine
 
     def bot(self, name: str) -> BotSpec:
         """A registered bot, or a spec made on the fly for ``cmd:...``."""
@@ -96,13 +110,14 @@ class Registry:
         manager.add_hookspecs(HookSpecs)
         try:
             manager.register(module, name=name)
-            games = _collect(manager.hook.register_games(), Engine)
+            units = [_as_unit(item) for item in
+                     _collect(manager.hook.register_games(), (GameUnit, Engine))]
             bots = _collect(manager.hook.register_bots(), BotSpec)
         except Exception as error:  # a broken plugin must not stop the others
             self.errors.append(f"plugin '{name}': {one_line(error)}")
             return
-        for engine in games:
-            self._add("game", engine.info.id, engine, self.games, name)
+        for unit in units:
+            self._add("game", unit.id, unit, self.units, name)
         for bot in bots:
             self._add("bot", bot.name, bot, self.bots, name)
 
@@ -122,12 +137,23 @@ class Registry:
         self.origin[origin_key] = plugin
 
 
-def _collect(results: list, kind: type) -> list:
+def _collect(results: list, kind: type | tuple[type, ...]) -> list:
     items = [item for result in results for item in (result or [])]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
     for item in items:
-        if not isinstance(item, kind):
-            raise TypeError(f"hook returned {type(item).__name__}, expected {kind.__name__}")
+        if not isinstance(item, kinds):
+            expected = " or ".join(k.__name__ for k in kinds)
+            raise TypeError(f"hook returned {type(item).__name__}, expected {expected}")
     return items
+
+
+def _as_unit(item: GameUnit | Engine) -> GameUnit:
+    """A registered game as its unit (an engine alone: a unit with no parts)."""
+    if isinstance(item, Engine):
+        return GameUnit(item)
+    if not isinstance(item.engine, Engine):
+        raise TypeError(f"game unit's engine is {type(item.engine).__name__}, expected Engine")
+    return item
 
 
 def one_line(error: BaseException) -> str:
@@ -182,5 +208,5 @@ def installed() -> Registry:
     return load()
 
 
-__all__ = ["GROUP", "BotSpec", "BotSpecError", "Registry", "UnknownName", "hookimpl", "installed", "load",
-           "one_line", "sandboxed_distributions", "trusted"]
+__all__ = ["GROUP", "BotSpec", "BotSpecError", "GameUnit", "Registry", "UnknownName", "hookimpl",
+           "installed", "load", "one_line", "sandboxed_distributions", "trusted"]

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.rl.encoding import Encoding, EncodingError
-from arena.rl.registry import encoding_for
+from arena.rl.encoding import Encoding, EncodingError, encoding_for
 
 
 def aec_env(game_id: str, players: int | None = None, render_mode: str | None = None,

@@ -84,6 +84,23 @@ class Encoding:
         return self.actions[index]
 
 
+def encoding_for(engine: Engine, players: int,
+                 options: Mapping[str, Any] | None = None) -> Encoding:
+    """The encoding of ``engine``'s game for a table of ``players``: the
+    ``encoding`` part of the game's unit (:class:`arena.game.GameUnit`)."""
+    from engines import unit_for
+
+    game_id = engine.info.id
+    try:
+        encoding = unit_for(game_id).part("encoding")
+    except LookupError:  # no installed plugin has the game
+        encoding = None
+    if encoding is None:
+        raise EncodingError(f"game '{game_id}' has no RL encoding (its plugin's GameUnit "
+                            f"names one as encoding=\"module:Class\")")
+    return encoding(engine, players, options)
+
+
 # -- small builders every game's features use ------------------------------
 def one_hot(index: int | None, size: int) -> list[float]:
     """``size`` zeros with a 1 at ``index`` (all zeros for None)."""

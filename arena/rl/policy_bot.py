@@ -21,14 +21,13 @@ from typing import Any
 import numpy as np
 
 from arena.botkit import Bot
-from arena.rl.encoding import Encoding
-from arena.rl.registry import encoding_for
-from engines import engine_for
+from arena.rl.encoding import Encoding, encoding_for
+from engines import unit_for
 
 
 def wire_encoding(hello: dict[str, Any]) -> Encoding:
     """The encoding of the match a ``hello`` message announces."""
-    return encoding_for(engine_for(hello["game"]), hello["players"], hello["options"])
+    return encoding_for(unit_for(hello["game"]).engine, hello["players"], hello["options"])
 
 
 class PolicyBot(Bot):

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arena.game import Action, Engine, Seat
-from arena.rl.registry import encoding_for
+from arena.rl.encoding import encoding_for
 
 
 def agent_name(seat: Seat) -> str:

@@ -52,10 +52,11 @@ KIT_REQUIREMENTS = ("msgpack",)
 #: the plugin API and its one requirement
 HOST_MODULES = ("plugins", "game")
 HOST_REQUIREMENTS = ("pluggy",)
-#: what the arena's own bots import besides the kit: the engines (their rules
-#: engine is a bot's to use), the engine contract they are written against
-#: (the :mod:`arena.game` package), the RL encodings a trained policy plays through (arena.rl.policy_bot) and
-#: what those need
+#: what the arena's own bots import besides the kit: the engines (a game's
+#: rules engine and the parts its unit names, such as its RL encoding, are a
+#: bot's to use), the engine contract they are written against (the
+#: :mod:`arena.game` package), the RL kit a trained policy plays through
+#: (arena.rl.policy_bot) and what those need
 BOT_PACKAGES = ("engines", "bots")
 BOT_MODULES = ("game", "rl")
 BOT_REQUIREMENTS = ("numpy",)

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, fields, replace
 
 from arena.botkit import Bot
-from engines import engine_for
+from engines import unit_for
 
 from bots.ismcts.knowledge import for_game
 from bots.ismcts.search import Search
@@ -71,7 +71,7 @@ class IsmctsBot(Bot):
     def new_match(self, hello):
         try:
             self.settings = Settings.parse(hello.get("settings") or {})
-            self.engine = engine_for(hello["game"])
+            self.engine = unit_for(hello["game"]).engine
             self.knowledge = for_game(hello["game"])
             if self.settings.turns:
                 self.knowledge = replace(self.knowledge, turns=self.settings.turns)

@@ -5,13 +5,12 @@ the rollout policy, how deep a rollout may go before it is cut off, how a
 cut-off position is scored, and how a finished game's :class:`Outcome` turns
 into one reward in [0, 1] per seat.  The defaults (uniformly random rollouts
 to the end, rank-based rewards) work for any game; a game gets its own
-module beside this one only where measurement said it pays
-(:func:`for_game` lists them).
+module beside this one only where measurement said it pays, which the
+game's unit names (:func:`for_game`).
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable, Hashable
@@ -114,19 +113,10 @@ class Knowledge:
         return named[name]
 
 
-#: games with a module of their own here, by game id
-GAME_MODULES = {
-    "dou-dizhu": "bots.ismcts.dou_dizhu",
-    "farm-hand": "bots.ismcts.farm_hand",
-    "hand-and-foot": "bots.ismcts.hand_and_foot",
-    "vegetables": "bots.ismcts.vegetables",
-}
-
-
 def for_game(game_id: str) -> Knowledge:
-    """The knowledge for ``game_id``: its module's ``KNOWLEDGE``, else the
-    defaults (which is all an unknown third-party game gets)."""
-    module = GAME_MODULES.get(game_id)
-    if module is None:
-        return Knowledge()
-    return importlib.import_module(module).KNOWLEDGE
+    """The knowledge for ``game_id``: its unit's ``knowledge`` part
+    (:class:`arena.game.GameUnit`), else the defaults (all a game without
+    one gets)."""
+    from engines import unit_for
+
+    return unit_for(game_id).part("knowledge") or Knowledge()

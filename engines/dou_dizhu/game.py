@@ -41,7 +41,7 @@ from __future__ import annotations
 import _random
 import random
 
-from arena.game import TYPE_CHECKING, Engine, GameInfo, Outcome, State
+from arena.game import TYPE_CHECKING, Engine, GameInfo, GameUnit, Outcome, State
 
 if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
     from typing import Any
@@ -493,3 +493,9 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
         state._phase = PLAY
         state._turn = obs["to_act"]
     return state
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(DouDizhu(), encoding="engines.dou_dizhu.encoding:DouDizhuEncoding",
+                knowledge="bots.ismcts.dou_dizhu:KNOWLEDGE",
+                view="engines.dou_dizhu.view:DouDizhuView", rules="../../docs/games/dou-dizhu.md")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Engine, GameInfo, Observation, Option, Outcome, State
+from arena.game import Engine, GameInfo, GameUnit, Observation, Option, Outcome, State
 
 DOG, HEN, DUCKLING, RABBIT, WHISTLE, ROOSTER = (
     "dog", "hen", "duckling", "rabbit", "whistle", "rooster",
@@ -149,3 +149,10 @@ class FarmAndFuriousState(State):
         copy._face_up = [list(cards) for cards in self._face_up]
         copy._history = list(self._history)
         return copy
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(FarmAndFurious(),
+                encoding="engines.farm_and_furious.encoding:FarmAndFuriousEncoding",
+                view="engines.farm_and_furious.view:FarmAndFuriousView",
+                rules="../../docs/games/farm-and-furious.md")

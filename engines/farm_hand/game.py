@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Engine, GameInfo, Observation, Outcome, State
+from arena.game import Engine, GameInfo, GameUnit, Observation, Outcome, State
 from engines.farm_hand.cards import (
     CARD_CODE,
     CARD_ID,
@@ -353,3 +353,9 @@ class FarmHandState(State):
             raise ValueError("farm-hand: a card is dealt twice")
         self._hands = [sorted(hand) if seat < self.players else hand
                        for seat, hand in enumerate(cards)]
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(FarmHand(), encoding="engines.farm_hand.encoding:FarmHandEncoding",
+                knowledge="bots.ismcts.farm_hand:KNOWLEDGE",
+                view="engines.farm_hand.view:FarmHandView", rules="../../docs/games/farm-hand.md")

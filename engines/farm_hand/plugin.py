@@ -1,9 +1,9 @@
-"""Registers Farm Hand with the arena (entry point ``farm-hand``)."""
+"""Registers Farm Hand with the arena (entry point ``farm-hand``): its unit."""
 
 from arena.plugins import hookimpl
-from engines.farm_hand.game import FarmHand
+from engines.farm_hand.game import UNIT
 
 
 @hookimpl
 def register_games():
-    return [FarmHand()]
+    return [UNIT]

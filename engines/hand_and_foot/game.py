@@ -75,7 +75,7 @@ from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
 from typing import Any
 
-from arena.game import (Engine, GameInfo, Observation, Option, OptionError,
+from arena.game import (Engine, GameInfo, GameUnit, Observation, Option, OptionError,
                         Outcome, State)
 from engines.hand_and_foot.cards import (DECK, JOKER, NATURAL_RANKS, ORDER, PENALTY,
                                          RANK_VALUE, VALUE, books, can_go_out,
@@ -895,3 +895,10 @@ class HandAndFootState(State):
             for set_cards in sets.values():
                 cards += set_cards
         return cards
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(HandAndFoot(), encoding="engines.hand_and_foot.encoding:HandAndFootEncoding",
+                knowledge="bots.ismcts.hand_and_foot:KNOWLEDGE",
+                view="engines.hand_and_foot.view:HandAndFootView",
+                rules="../../docs/games/hand-and-foot.md")

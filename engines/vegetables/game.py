@@ -55,7 +55,8 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
-from arena.game import Engine, GameInfo, IllegalAction, Observation, Option, Outcome, State
+from arena.game import (Engine, GameInfo, GameUnit, IllegalAction, Observation, Option, Outcome,
+                        State)
 
 COLOURS = "pgry"
 NAMES = [f"{COLOURS[c]}{n}" for c in range(4) for n in range(1, 21)]
@@ -536,3 +537,10 @@ class VegetablesState(State):
         # all chance is spent at setup (shuffled piles), so the generator is
         # never drawn from again and may be shared
         return copy
+
+
+#: this game as one plugin unit (:class:`arena.game.GameUnit`)
+UNIT = GameUnit(Vegetables(), encoding="engines.vegetables.encoding:VegetablesEncoding",
+                knowledge="bots.ismcts.vegetables:KNOWLEDGE",
+                view="engines.vegetables.view:VegetablesView",
+                rules="../../docs/games/vegetables.md")

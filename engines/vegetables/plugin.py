@@ -1,9 +1,9 @@
-"""Registers VEGEtables with the arena (entry point ``vegetables``)."""
+"""Registers VEGEtables with the arena (entry point ``vegetables``): its unit."""
 
 from arena.plugins import hookimpl
-from engines.vegetables.game import Vegetables
+from engines.vegetables.game import UNIT
 
 
 @hookimpl
 def register_games():
-    return [Vegetables()]
+    return [UNIT]
