@@ -41,6 +41,7 @@ from tournament import fill_store
 
 from arena.presentation.leaderboard import ratings
 from arena.ratings import stats
+from arena.records import GameRecord, SeatRecord
 from arena.results.store import (
     Store,
     StoredGame,
@@ -59,9 +60,10 @@ def synthetic(games: int, bots: int = 10, seed: int = 1) -> list[StoredGame]:
             scores = [strength[seating[0]] + luck + rng.gauss(0, 1),
                       strength[seating[1]] - luck + rng.gauss(0, 1)]
             ranks = [1, 2] if scores[0] >= scores[1] else [2, 1]
-            result.append(StoredGame(len(result), f"i/{len(result)}", "i", 0, len(result), "g",
-                                     2, list(seating), scores, ranks, [0, 1], [None, None], [],
-                                     seed=k))
+            seats = [SeatRecord(bot, score, rank, team)
+                     for team, (bot, score, rank) in enumerate(zip(seating, scores, ranks))]
+            result.append(StoredGame(GameRecord("g", "1", {}, k, 2, seats), len(result),
+                                     f"i/{len(result)}", "i", 0, len(result), "t", 0.0))
     return result
 
 

@@ -442,7 +442,8 @@ def fill_store(folder: str, count: int) -> None:
         rows.append((f"item{number // 8}/{number % 8}", f"item{number // 8}", number // 8,
                      number % 8, "synthetic", game, "1", "{}", number, len(bots),
                      json.dumps(bots), json.dumps(scores), json.dumps(ranks), json.dumps(teams),
-                     json.dumps(faults), json.dumps(dummies), 50, "[]", 0.1, 0.0, blob))
+                     json.dumps(faults), json.dumps(dummies), 50, json.dumps([0.01] * len(bots)),
+                     0.1, 0.0, blob))
     with store.db:
         store.db.execute("BEGIN")
         store.db.executemany(

@@ -79,7 +79,7 @@ def test_leaderboard_at_desktop_and_phone_width_follows_new_games(served, browse
     page = browser.new_page(viewport=DESKTOP)
     page.goto(url + "/")
     with Store(folder) as store:       # a game arrives while the page is open
-        _, _, record = store.record(1)
+        record = store.record(1).record
         item = MatchItem(id="late", order=10**6, game=record.game, label=record.game,
                          players=record.players, options=record.options,
                          lineup=tuple(s.bot for s in record.seats),
@@ -103,8 +103,8 @@ def test_static_leaderboard_file_fits_a_phone(viewer_results, browser):
 def test_replay_steps_and_shows_one_seat_only_what_it_was_shown(served, browser):
     folder, url = served
     with Store(folder, create=False) as store:
-        game = next(g for g in store.games() if g.game == "hand-and-foot")
-        _, _, record = store.record(game.id)
+        game = next(g for g in store.games() if g.record.game == "hand-and-foot")
+        record = store.record(game.id).record
     every = replay(installed().engine(record.game), record).frames
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{url}/game/{game.id}?view=0")
@@ -146,8 +146,9 @@ def test_replay_steps_and_shows_one_seat_only_what_it_was_shown(served, browser)
 def test_offline_replay_file_switches_views_in_place(served, browser, tmp_path):
     folder, _ = served
     with Store(folder, create=False) as store:
-        game = next(g for g in store.games() if g.game == "dou-dizhu")
-        _, key, record = store.record(game.id)
+        game = next(g for g in store.games() if g.record.game == "dou-dizhu")
+        whole = store.record(game.id)
+        key, record = whole.key, whole.record
     from arena.presentation.pages import replay_page
     path = tmp_path / "replay.html"
     path.write_text(replay_page(record, installed().engine(record.game), title=key))

@@ -27,7 +27,8 @@ def test_export_lines_rerun_every_game(viewer_results, tmp_path):
                 "steps"} <= set(data)
         state = rerun(line, registry)
         assert state.is_over()
-        assert [float(x) for x in state.outcome().scores] == [float(s) for s in game.scores]
+        assert [float(x) for x in state.outcome().scores] == [float(s.score)
+                                                               for s in game.record.seats]
     printed = CliRunner().invoke(app, ["export", str(viewer_results)])
     assert printed.output.splitlines() == lines
     missing = CliRunner().invoke(app, ["export", str(tmp_path / "nothing")])
@@ -36,7 +37,7 @@ def test_export_lines_rerun_every_game(viewer_results, tmp_path):
 
 def test_offline_replay_page_is_self_contained(viewer_results, tmp_path):
     with Store(viewer_results, create=False) as store:
-        game = next(g for g in store.games() if g.game == "dou-dizhu")
+        game = next(g for g in store.records() if g.record.game == "dou-dizhu")
     page_file = tmp_path / "replay.html"
     result = CliRunner().invoke(app, ["replay", str(viewer_results), str(game.id),
                                       "--html", str(page_file)])
@@ -46,7 +47,7 @@ def test_offline_replay_page_is_self_contained(viewer_results, tmp_path):
     views = set(re.findall(r'<button type="button" data-view="([^"]+)"', page))
     assert views == {"0", "1", "2", "table"}
     data = json.loads(re.search(r'id="replay-data">(.*?)</script>', page, re.S)[1])
-    assert len(data["frames"]) == game.moves + 1
+    assert len(data["frames"]) == len(game.record.steps) + 1
     assert all(set(frame["views"]) == {"0", "1", "2"} for frame in data["frames"])
     assert data["cards"]
     bad = CliRunner().invoke(app, ["replay", str(viewer_results), "999999", "--html",

@@ -44,7 +44,7 @@ def tournament_file(tmp_path, mode, seed=7, deals=2):
 
 def cheater_seats(folder):
     with Store(folder, create=False) as store:
-        records = [store.record(game.id)[2] for game in store.games()]
+        records = [store.record(game.id).record for game in store.games()]
     return records, [seat for record in records for seat in record.seats
                      if seat.bot == "cheater"]
 

@@ -94,8 +94,8 @@ def test_results_resumes_a_match_where_it_stopped(tmp_path):
 
     def games(folder):
         with Store(folder, create=False) as store:
-            return {key: (record.seed, [s.bot for s in record.seats], record.steps)
-                    for _, key, _, _, record in store.records()}
+            return {game.key: (game.record.seed, [s.bot for s in game.record.seats],
+                               game.record.steps) for game in store.records()}
     folder = tmp_path / "m"
     first = runner.invoke(app, DUEL + ["--rotate", "--results", str(folder)])
     assert first.exit_code == 0, first.output

@@ -14,7 +14,7 @@ from arena.ratings.matchmaking import Belief, Rules, choose, meetings
 from arena.ratings.rating import Rater
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import ratings_check  # noqa: E402
+import ratings_check
 
 
 def belief(ratings):

@@ -55,7 +55,7 @@ options = {{ track_length = 6 }}
     assert summary.played == 8 and not summary.errors
     assert summary.faults == {}                                   # no false time losses
     with Store(tmp_path / "r", create=False) as store:
-        records = [store.record(number)[2] for number in range(1, store.count() + 1)]
+        records = [store.record(number).record for number in range(1, store.count() + 1)]
     # the control: the machine really was too slow for a wall clock -- on
     # average a turn took longer than a move may, so some move overran it
     slowest = max(r.duration / len(r.steps) for r in records)

@@ -35,7 +35,8 @@ batch = 1
     with Store(tmp_path / "out", create=False) as store:
         per_group = {}
         for game in store.games():
-            per_group[game.players] = per_group.get(game.players, 0) + 1
+            players = game.record.players
+            per_group[players] = per_group.get(players, 0) + 1
     assert per_group == {2: 12, 3: 12}          # each group played its own budget
 
 

@@ -10,23 +10,26 @@ from statistics import NormalDist
 
 import pytest
 
+from arena.game import DummyResult
 from arena.ratings import thurstone
 from arena.ratings.rating import OVERALL, Rater, comparisons, compute, penalties
-from arena.results.store import StoredGame
 from arena.ratings.thurstone import AVERAGE
+from arena.records import GameRecord, SeatRecord
+from arena.results.store import StoredGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import ratings_check  # noqa: E402
+import ratings_check
 
 
 def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0,
          scores=None):
     n = len(bots)
-    return StoredGame(id=order, key=f"{order}/{index}", item=str(order), order=order,
-                      index=index, game=name, players=n, bots=list(bots),
-                      scores=list(scores or [10.0 - r for r in ranks]), ranks=list(ranks),
-                      teams=list(teams if teams is not None else range(n)),
-                      faults=list(faults or [None] * n), dummies=[list(d) for d in dummies])
+    teams = teams if teams is not None else range(n)
+    seats = [SeatRecord(bot, score, rank, team, fault) for bot, score, rank, team, fault
+             in zip(bots, scores or [10.0 - r for r in ranks], ranks, teams, faults or [None] * n)]
+    record = GameRecord(name, "1", {}, 0, n, seats, [DummyResult(*d) for d in dummies])
+    return StoredGame(record, id=order, key=f"{order}/{index}", item=str(order), order=order,
+                      index=index, tournament="t", finished=0.0)
 
 
 def ranks_of(performances):
@@ -161,7 +164,7 @@ def test_ties_share_a_rank():
 def test_repeat_tables_ignore_the_bots_own_order():
     """(a, a, b): a's two seats are not compared with each other, and b's
     result against each of them counts."""
-    rows = comparisons(game(["a", "a", "b"], [1, 3, 2]))
+    rows = comparisons(game(["a", "a", "b"], [1, 3, 2]).record)
     assert len(rows) == 2 and all(den == 2 for _, den in rows)
     pairs = {(row[0][0], row[1][0]) for row, _ in rows}
     assert pairs == {(("a",), ("b",)), (("b",), ("a",))}      # a beat b once, lost once
@@ -172,7 +175,7 @@ def test_repeat_tables_ignore_the_bots_own_order():
     s = compute([game(["a", "a", "b"], [1, 2, 3])]).pools["g"].standings
     assert s["a"].mu > thurstone.MU > s["b"].mu
     # the same bot alone at a table: statistics only
-    assert comparisons(game(["a", "a"], [1, 2])) == []
+    assert comparisons(game(["a", "a"], [1, 2]).record) == []
     # self-play that favours the other bot is not held against a: with two
     # racers in each other's way, b beats their mean rank but not each racer
     games = []
@@ -210,7 +213,7 @@ def test_equal_bots_get_equal_ratings_whatever_their_bidding():
     # control: without role terms the bidding shows in the ratings
     rater = Rater()
     for g in games:
-        for row, den in comparisons(g):
+        for row, den in comparisons(g.record):
             (wm, _), (lm, _), draw = row
             plain_row = ((wm, thurstone.NO_ROLE), (lm, thurstone.NO_ROLE), draw)
             rater.evidence.setdefault("g", thurstone.Evidence()).add(plain_row, den)
@@ -233,23 +236,22 @@ def test_a_fault_costs_more_than_losing():
                             faults=["crash", None, None], order=k))
     assert mus(compute(faulted))["lord"][0] < mus(compute(honest))["lord"][0] - 1
     # a faulted seat is below every honest outcome, plus a loss to the
-    # table's other honest participants as its penalty (issue 31: no longer
-    # to the fixed reference of mu 25, which moved the whole pool)
-    # (issue 31: these losses are the faulted bot's own evidence, fitted for
-    # it alone, and the extra one is to the table's other participants, no
-    # longer to a fixed reference of mu 25, which moved the whole pool)
+    # table's other honest participants as its penalty (issue 31: these
+    # losses are the faulted bot's own evidence, fitted for it alone, and the
+    # extra one is to the table's other participants, no longer to a fixed
+    # reference of mu 25, which moved the whole pool)
     faulty = game(["a", "b", "c"], [1, 3, 2], faults=[None, "illegal", None],
-                  dummies=[["mac", 1.0, 4]])
+                  dummies=[["mac", 1.0, 4]]).record
     assert all(("b",) not in (row[0][0], row[1][0]) for row, _ in comparisons(faulty))
     losses = [(row[0][0], den) for row, den in penalties(faulty) if row[1][0] == ("b",)]
     assert sorted(losses) == [(("a",), 3), (("a", "c", "dummy:mac"), 1), (("c",), 3),
                               (("dummy:mac",), 3)]
-    assert penalties(game(["a"], [1], faults=["crash"])) == \
+    assert penalties(game(["a"], [1], faults=["crash"]).record) == \
         [((((AVERAGE,), ""), (("a",), ""), False), 1)]
     # the teammates are rated on the team's result with the fallback at the
     # pool's mean (issue 31: a fixed mu of 25 anchored the pool)
     rows = comparisons(game(["a", "b", "c", "d"], [1, 2, 3, 2], teams=[0, 1, 0, 1],
-                            faults=[None, None, "crash", None]))
+                            faults=[None, None, "crash", None]).record)
     team_rows = [row for row, _ in rows if row[0][1]]
     assert team_rows == [(((AVERAGE, "a"), "role:4p:seat 0"), (("b", "d"), "role:4p:seat 1"),
                           False)]

@@ -117,7 +117,7 @@ def stored(folder):
     with Store(folder, create=False) as store:
         games = {}
         for game in store.games():
-            record = store.record(game.id)[2]
+            record = store.record(game.id).record
             games[game.key] = (record.seed, [(s.bot, s.score, s.rank, s.fault)
                                              for s in record.seats],
                                [(d.name, d.score, d.rank) for d in record.dummies],

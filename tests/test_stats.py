@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from arena.game import DummyResult
 from arena.ratings.stats import (
     Tally,
     compute,
@@ -12,6 +13,7 @@ from arena.ratings.stats import (
     showings,
     summarise,
 )
+from arena.records import GameRecord, SeatRecord
 from arena.results.store import StoredGame
 
 _ids = iter(range(1, 10_000))
@@ -32,16 +34,16 @@ def bootstrap(clusters):
 
 def game(bots, scores, ranks, *, seed=1, name="g", teams=None, faults=None, dummies=()):
     n = next(_ids)
-    return StoredGame(id=n, key=f"k/{n}", item="k", order=0, index=n, game=name,
-                      players=len(bots), bots=list(bots), scores=list(scores),
-                      ranks=list(ranks), teams=list(teams or range(len(bots))),
-                      faults=list(faults or [None] * len(bots)),
-                      dummies=[list(d) for d in dummies], seed=seed)
+    seats = [SeatRecord(bot, score, rank, team, fault) for bot, score, rank, team, fault
+             in zip(bots, scores, ranks, teams or range(len(bots)), faults or [None] * len(bots))]
+    record = GameRecord(name, "1", {}, seed, len(bots), seats, [DummyResult(*d) for d in dummies])
+    return StoredGame(record, id=n, key=f"k/{n}", item="k", order=0, index=n, tournament="t",
+                      finished=0.0)
 
 
 def test_a_bot_in_two_seats_played_one_game():
     g = game(["a", "b", "a"], [3, 2, 1], [1, 2, 3])
-    seen = showings(g)
+    seen = showings(g.record)
     assert seen["a"].seats == 2 and seen["a"].score == 2.0
     assert seen["a"].place == pytest.approx((1.0 + 0.0) / 2)     # first and last
     assert seen["b"].place == 0.5 and seen["a"].won and not seen["b"].won
@@ -51,7 +53,7 @@ def test_a_bot_in_two_seats_played_one_game():
 
 def test_a_faulted_seat_is_last_and_dummies_are_places():
     g = game(["a", "b"], [5, 1], [1, 2], faults=["illegal", None], dummies=[("mac", 3, 2)])
-    seen = showings(g)
+    seen = showings(g.record)
     assert seen["a"].place == 0.0 and not seen["a"].won and seen["a"].faults == ("illegal",)
     assert seen["dummy:mac"].place == 0.5 and seen["b"].place == 0.5
     # a win is the best place among the seats that did not fault (shared here)

@@ -6,6 +6,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -35,8 +36,7 @@ def test_rows_are_committed_at_once_and_visible_to_another_connection(tmp_path):
     store = Store(tmp_path)
     it = item()
     store.add_items([it])
-    number = store.add_game(it, 0, record(), "t")
-    assert number == 1
+    assert store.add_game(it, 0, record(), "t").id == 1
     # another connection (e.g. `arena leaderboard` during a run) sees it right away
     other = sqlite3.connect(tmp_path / FILE_NAME)
     assert other.execute("SELECT key, tournament, game, seed, bots, faults, moves FROM games") \
@@ -67,16 +67,31 @@ def test_record_round_trip_with_the_move_record(tmp_path):
     with Store(tmp_path) as store:
         it = item()
         original = record(steps=40)
-        number = store.add_game(it, 2, original)
-        got_number, key, back = store.record(number)
-        assert (got_number, key) == (number, "g/2p/a+b/d0/2")
-        assert back == original
-        assert store.record(key)[2] == original
+        number = store.add_game(it, 2, original).id
+        back = store.record(number)
+        assert (back.id, back.key) == (number, "g/2p/a+b/d0/2")
+        assert back.record == original
+        assert store.record(back.key).record == original
         with pytest.raises(StoreError):
             store.record(99)
         [summary] = store.games()
-        assert summary.dummies == [["mac", 1.0, 3]] and summary.ranked == 3
-        assert summary.faults == [None, "timeout"]
+        assert summary.record.dummies == (DummyResult("mac", 1.0, 3),)
+        assert summary.record.ranked == 3
+        assert [seat.fault for seat in summary.record.seats] == [None, "timeout"]
+
+
+def test_add_game_returns_the_game_as_every_read_gives_it_back(tmp_path):
+    with Store(tmp_path) as store:
+        it = item()
+        written = store.add_game(it, 1, record(steps=7), "t")
+        assert (written.id, written.key, written.item, written.order, written.index,
+                written.tournament) == (1, "g/2p/a+b/d0/1", "g/2p/a+b/d0", 0, 1, "t")
+        assert written.record == record(steps=7) and written.finished > 0
+        assert store.record(written.id) == written == next(store.records())
+        [summary] = store.games()       # the columns: all but the move record and details
+        assert summary == replace(written, record=replace(
+            written.record, steps=(), seats=tuple(seat._replace(fault_detail=None, moves=0)
+                                                 for seat in written.record.seats)))
 
 
 def test_items_survive_and_keep_their_first_order(tmp_path):
@@ -123,11 +138,15 @@ def test_games_gives_every_field_of_a_stored_game_in_its_place(tmp_path):
         store.add_game(it, 0, record(seed=100), "t")
         first, second = store.games()
         assert second == StoredGame(
-            id=1, key="g/2p/a+b/d0/2", item="g/2p/a+b/d0", order=4, index=2, game="g",
-            players=2, bots=["a", "b"], scores=[5.0, 10.0], ranks=[2, 1], teams=[0, 1],
-            faults=[None, None], dummies=[["mac", 1.0, 3]], moves=5, duration=0.5, seed=102)
-        assert (first.id, first.key, first.index, first.seed) == (2, "g/2p/a+b/d0/0", 0, 100)
-        assert first.faults == [None, "timeout"]
+            GameRecord(game="g", version="1", options={"x": 1}, seed=102, players=2,
+                       seats=(SeatRecord("a", 5.0, 2, 0, time_used=0.01),
+                              SeatRecord("b", 10.0, 1, 1)),
+                       dummies=(DummyResult("mac", 1.0, 3),), duration=0.5),
+            id=1, key="g/2p/a+b/d0/2", item="g/2p/a+b/d0", order=4, index=2, tournament="t",
+            finished=second.finished)
+        assert (first.id, first.key, first.index, first.record.seed) == \
+            (2, "g/2p/a+b/d0/0", 0, 100)
+        assert [seat.fault for seat in first.record.seats] == [None, "timeout"]
         assert [g.key for g in store.games("g")] == ["g/2p/a+b/d0/0", "g/2p/a+b/d0/2"]
         assert list(store.games("other")) == []
 
@@ -229,7 +248,7 @@ def test_sqlites_complaints_become_one_line_each(tmp_path):
 def test_time_used_is_kept_to_a_tenth_of_a_millisecond(tmp_path):
     with Store(tmp_path) as store:
         rec = record()
-        rec.seats[0].time_used = 0.123456
+        rec = replace(rec, seats=(rec.seats[0]._replace(time_used=0.123456), rec.seats[1]))
         store.add_game(item(), 0, rec)
         stored = store.db.execute("SELECT time_used FROM games").fetchone()[0]
     assert stored == "[0.1235, 0.0]"
@@ -370,16 +389,10 @@ def test_a_store_that_cannot_be_read_says_why_in_words(tmp_path):
         Store(tmp_path, create=False)
 
 
-def test_a_game_record_seen_as_a_stored_game(tmp_path):
-    from arena.results.store import StoredGame
-
+def test_a_game_records_places_and_deal(tmp_path):
     rec = record(seed=123, winner=1, steps=4)
-    rec.dummies.append(DummyResult("rob", 0.0, 4))
-    game = StoredGame.from_record(rec, "k/0", "k")
-    assert game == StoredGame(0, "k/0", "k", 0, 0, "g", 2, ["a", "b"], [5.0, 10.0], [2, 1],
-                              [0, 1], [None, None], [["mac", 1.0, 3], ["rob", 0.0, 4]],
-                              moves=4, duration=0.5, seed=123)
-    assert game.ranked == 4 and game.deal == ("g", 2, 123)
+    rec = replace(rec, dummies=rec.dummies + (DummyResult("rob", 0.0, 4),))
+    assert rec.ranked == 4 and rec.deal == ("g", 2, 123)
 
 
 def test_the_store_methods_keep_their_names_and_docstrings():

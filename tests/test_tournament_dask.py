@@ -251,10 +251,10 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
         executor.close()
     assert [e.error for e in events if isinstance(e, JobDone)] == [None, None]
     records = {e.item: e.record for e in events if isinstance(e, GameEvent)}
-    strict, basic = records["strict"]["seats"], records["basic"]["seats"]
-    assert strict[0]["fault"] is None and "PWNED" not in (strict[0]["fault_detail"] or "")
+    strict, basic = records["strict"].seats, records["basic"].seats
+    assert strict[0].fault is None and "PWNED" not in (strict[0].fault_detail or "")
     # the control: without namespaces the same bot reaches the scheduler
-    assert "PWNED:network" in (basic[0]["fault_detail"] or "")
+    assert "PWNED:network" in (basic[0].fault_detail or "")
     assert os.getpid() not in pids                       # played in the worker processes
     assert list(orphans.values()) == [[], []]
 

@@ -89,7 +89,7 @@ def test_end_to_end_every_installed_game(tmp_path, registry):
     items = plan(tournament)
     with Store(results) as store:
         check_complete(store, items)
-        games = {g.game for g in store.games()}
+        games = {g.record.game for g in store.games()}
     assert games == set(registry.games)
     assert "overall" in result.output and "random" in result.output
     page = (results / "leaderboard.html").read_text()
@@ -194,7 +194,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path, broken_bot, proc
     with Store(results) as store:
         stored = store.count()
         assert 2 <= stored < 24
-        assert all(not any(g.faults) for g in store.games())    # nothing half-played kept
+        assert all(not g.record.faults() for g in store.games())    # nothing half-played kept
     assert (results / "leaderboard.html").exists()
     assert not processes_running(BROKEN)
 
@@ -314,7 +314,8 @@ def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, 
     assert resumed.missing == 0
     stores = [Store(folder) for folder in (tmp_path / "whole", tmp_path / "retried", cut.results)]
     try:
-        views = [[(g.key, g.bots, g.scores, g.ranks) for g in store.games()] for store in stores]
+        views = [[(g.key, [(s.bot, s.score, s.rank) for s in g.record.seats])
+                  for g in store.games()] for store in stores]
     finally:
         for store in stores:
             store.close()

@@ -34,17 +34,17 @@ def test_a_faithful_record_replays():
 
 def test_a_changed_score_is_reported():
     engine, record = _played()
-    record.seats[0] = dataclasses.replace(record.seats[0], score=record.seats[0].score + 1)
-    [problem] = problems(engine, record)
+    changed = record.seats[0]._replace(score=record.seats[0].score + 1)
+    [problem] = problems(engine, dataclasses.replace(record, seats=(changed, *record.seats[1:])))
     assert problem.startswith("scores ")
 
 
 def test_a_changed_rank_is_reported_unless_a_fault_explains_it():
     engine, record = _played()
-    swapped = [dataclasses.replace(seat, rank=seat.rank + 5) for seat in record.seats]
+    swapped = [seat._replace(rank=seat.rank + 5) for seat in record.seats]
     changed = dataclasses.replace(record, seats=swapped)
     assert any(p.startswith("ranks ") for p in problems(engine, changed))
-    swapped[1] = dataclasses.replace(swapped[1], fault="timeout")
+    swapped[1] = swapped[1]._replace(fault="timeout")
     assert problems(engine, dataclasses.replace(record, seats=swapped)) == []
 
 

@@ -26,7 +26,7 @@ def test_leaderboard_page_and_its_data(client, stored):
     page = client.get("/").get_data(as_text=True)
     assert page.startswith("<!DOCTYPE html>")
     assert 'href="/bot/random"' in page and "/api/count" in page
-    for game in {g.game for g in stored}:
+    for game in {g.record.game for g in stored}:
         assert f'id="pool-{game}"' in page
     assert client.get("/api/count").get_json() == {"games": len(stored)}
     board = client.get("/api/leaderboard").get_json()
@@ -37,9 +37,9 @@ def test_leaderboard_page_and_its_data(client, stored):
 
 def test_bot_page_lists_its_games_and_fault_details(client, stored):
     page = client.get("/bot/cheater").get_data(as_text=True)
-    mine = [g for g in stored if "cheater" in g.bots]
+    mine = [g.record for g in stored if "cheater" in [s.bot for s in g.record.seats]]
     assert len(re.findall(r'<tr><td><a href="/game/\d+\?view=\d+">', page)) == \
-        len(mine) + sum(1 for g in mine for b, f in zip(g.bots, g.faults) if b == "cheater" and f)
+        len(mine) + sum(1 for r in mine for s in r.seats if s.bot == "cheater" and s.fault)
     assert "illegal" in page and "not one of the" in page       # the fault's detail
     assert "against" in page and "random" in page                # head-to-head
     assert client.get("/bot/nobody").status_code == 404
@@ -66,9 +66,9 @@ def rebuilt(data: dict) -> list[dict]:
 
 def test_replay_of_a_seat_holds_exactly_what_that_seat_was_shown(client, stored,
                                                                  viewer_results):
-    game = next(g for g in stored if g.game == "hand-and-foot")
+    game = next(g for g in stored if g.record.game == "hand-and-foot")
     with Store(viewer_results, create=False) as store:
-        _, _, record = store.record(game.id)
+        record = store.record(game.id).record
     truth = replay(installed().engine(record.game), record)
     for seat in range(record.players):
         data = embedded(client.get(f"/game/{game.id}?view={seat}").get_data(as_text=True))

@@ -149,15 +149,16 @@ def replay(
 
     try:
         with Store(results, create=False) as store:
-            number, key, record = store.record(game_id)
+            stored = store.record(game_id)
     except StoreError as error:
         raise fail(str(error)) from None
+    record, named = stored.record, f"game {stored.id} ({stored.key})"
     if html is not None:
         from arena.cli.viewer import write_replay
-        write_replay(record, f"game {number} ({key})", html)
+        write_replay(record, named, html)
         return
     options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items())) or "defaults"
-    typer.echo(f"game {number} ({key}): {record.game} {record.version}, seed {record.seed}, "
+    typer.echo(f"{named}: {record.game} {record.version}, seed {record.seed}, "
                f"{record.players} players, options {options}")
     for seat, s in enumerate(record.seats):
         fault = f"  FAULT {s.fault}: {s.fault_detail}" if s.fault else ""

@@ -184,7 +184,9 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
     snapshot = next(snapshots, None)
     for number, game in enumerate([None, *games]):
         if game is not None:
-            for name in set(game.bots) | {stats.DUMMY_PREFIX + d[0] for d in game.dummies}:
+            record = game.record
+            for name in ({seat.bot for seat in record.seats}
+                         | {stats.DUMMY_PREFIX + dummy.name for dummy in record.dummies}):
                 if name in played:
                     played[name] += 1
         while snapshot is not None and snapshot[0] == number:
@@ -238,7 +240,8 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
                              for size, table in figures.tables[game_id].items()},
         }
         if history:
-            entry["chart"] = chart([g for g in games if g.game == game_id], rated, rated.order)
+            entry["chart"] = chart([g for g in games if g.record.game == game_id], rated,
+                                   rated.order)
         board[game_id] = entry
     board_meta = {"name": name}
     if stopped:

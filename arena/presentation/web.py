@@ -85,14 +85,14 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
     def bot(name: str):
         doc = board.current()
         with board.store() as store:
-            played = [g for g in store.games() if name in g.bots]
+            played = [g for g in store.games() if any(s.bot == name for s in g.record.seats)]
             if not played:
                 abort(404, f"no games of bot '{name}' in this store")
             faults = []
             for game in played:
-                if any(f for b, f in zip(game.bots, game.faults) if b == name):
-                    _, _, record = store.record(game.id)
-                    faults += [(game, seat, s) for seat, s in enumerate(record.seats)
+                if any(s.fault for s in game.record.seats if s.bot == name):
+                    whole = store.record(game.id)       # with the faults' details
+                    faults += [(whole, seat, s) for seat, s in enumerate(whole.record.seats)
                                if s.bot == name and s.fault]
         return pages.render("bot.html", title=f"{name} — {doc['tournament']['name']}",
                             name=name, board=doc, played=played, faults=faults, live=True)
@@ -101,16 +101,17 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
     def game(ref: str):
         with board.store() as store:
             try:
-                number, key, record = store.record(ref)
+                stored = store.record(ref)
             except StoreError:
                 abort(404, f"no game '{ref}' in this store")
+        record = stored.record
         view = request.args.get("view", TABLE)
         if view != TABLE and not (view.isdigit() and int(view) < record.players):
             abort(400, f"view: '{view}' is not a seat of this game (0-{record.players - 1}) "
                        f"or 'table'")
         try:
             engine = registry.engine(record.game)
-            return pages.replay_page(record, engine, title=f"game {number} ({key})",
+            return pages.replay_page(record, engine, title=f"game {stored.id} ({stored.key})",
                                      view=view, live=True)
         except (KeyError, ReplayError) as error:
             abort(409, str(error))

@@ -64,14 +64,14 @@ class Belief(Mapping[str, tuple[float, float]]):
         return len(self.bots)
 
     @classmethod
-    def of_fit(cls, fit: Fit) -> "Belief":
+    def of_fit(cls, fit: Fit) -> Belief:
         """The belief of a fitted pool about its players."""
         bots = tuple(sorted(fit.ratings))
         return cls(bots, np.array([fit.ratings[bot][0] for bot in bots]),
                    fit.relative_covariance(bots))
 
     @classmethod
-    def of(cls, bots: Sequence[str], ratings: Mapping[str, tuple[float, float]]) -> "Belief":
+    def of(cls, bots: Sequence[str], ratings: Mapping[str, tuple[float, float]]) -> Belief:
         """The belief about ``bots`` from ``ratings``: a :class:`Belief`'s
         covariance where it has one, else each bot's own sigma alone; a bot
         not rated yet at the prior, ``(MU, SIGMA)``."""

@@ -58,8 +58,9 @@ from dataclasses import dataclass, field
 
 from arena.ratings import thurstone
 from arena.ratings.matchmaking import Belief
-from arena.results.store import StoredGame
 from arena.ratings.thurstone import AVERAGE, NO_ROLE, ROLE_PREFIX, Evidence, Fit, comparison
+from arena.records import GameRecord
+from arena.results.store import StoredGame
 
 OVERALL = "overall"
 DUMMY_PREFIX = "dummy:"
@@ -139,33 +140,34 @@ def _role(players: int, name: str) -> str:
     return f"{ROLE_PREFIX}{players}p:{name}"
 
 
-def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
+def comparisons(record: GameRecord) -> list[tuple[thurstone.Row, int]]:
     """The pairwise comparisons of one game and their weight denominators."""
-    sizes = Counter(game.teams)
+    seats = record.seats
+    sizes = Counter(seat.team for seat in seats)
     team_game = max(sizes.values(), default=1) > 1
     uneven = len(set(sizes.values())) > 1
-    honest = [not fault for fault in game.faults]
+    honest = [not seat.fault for seat in seats]
     sides: list[tuple[tuple[str, ...], str, int]] = []   # members, role, rank
     if team_game:
         seats_of: dict[int, list[int]] = {}
-        for seat, team in enumerate(game.teams):
-            seats_of.setdefault(team, []).append(seat)
-        for seats in seats_of.values():
-            ranked = [game.ranks[s] for s in seats if honest[s]]
+        for number, seat in enumerate(seats):
+            seats_of.setdefault(seat.team, []).append(number)
+        for members_at in seats_of.values():
+            ranked = [seats[s].rank for s in members_at if honest[s]]
             if not ranked:
                 continue
-            members = tuple(sorted(game.bots[s] if honest[s] else AVERAGE for s in seats))
-            role = f"team of {len(seats)}" if uneven else f"seat {seats[0]}"
-            sides.append((members, _role(game.players, role), min(ranked)))
+            members = tuple(sorted(seats[s].bot if honest[s] else AVERAGE for s in members_at))
+            role = f"team of {len(members_at)}" if uneven else f"seat {members_at[0]}"
+            sides.append((members, _role(record.players, role), min(ranked)))
         count = len(sizes)
     else:
-        for seat, bot in enumerate(game.bots):
-            if honest[seat]:
-                sides.append(((bot,), _role(game.players, f"seat {seat}"), game.ranks[seat]))
-        count = len(game.bots)
-    for name, _score, rank in game.dummies:
-        sides.append(((DUMMY_PREFIX + name,), NO_ROLE, rank))
-    denominator = max(1, count + len(game.dummies) - 1)
+        for number, seat in enumerate(seats):
+            if honest[number]:
+                sides.append(((seat.bot,), _role(record.players, f"seat {number}"), seat.rank))
+        count = len(seats)
+    for dummy in record.dummies:
+        sides.append(((DUMMY_PREFIX + dummy.name,), NO_ROLE, dummy.rank))
+    denominator = max(1, count + len(record.dummies) - 1)
     rows = []
     for i, (members_a, role_a, rank_a) in enumerate(sides):
         for members_b, role_b, rank_b in sides[i + 1:]:
@@ -178,21 +180,22 @@ def comparisons(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
     return rows
 
 
-def penalties(game: StoredGame) -> list[tuple[thurstone.Row, int]]:
+def penalties(record: GameRecord) -> list[tuple[thurstone.Row, int]]:
     """What a fault costs, fitted for the faulted bot alone: each faulted
     seat loses to every other honest seat and dummy (an honest last place,
     weight as in :func:`comparisons`) and once more, at weight 1, to the mean
     of them all (the fixed reference when there are none)."""
-    honest = [bot for bot, fault in zip(game.bots, game.faults) if not fault]
-    honest += [DUMMY_PREFIX + name for name, _score, _rank in game.dummies]
-    sides = len(set(game.teams)) if len(set(game.teams)) < game.players else game.players
-    denominator = max(1, sides + len(game.dummies) - 1)
+    honest = [seat.bot for seat in record.seats if not seat.fault]
+    honest += [DUMMY_PREFIX + dummy.name for dummy in record.dummies]
+    teams = {seat.team for seat in record.seats}
+    sides = len(teams) if len(teams) < record.players else record.players
+    denominator = max(1, sides + len(record.dummies) - 1)
     rows = []
-    for bot, fault in zip(game.bots, game.faults):
-        if not fault:
+    for seat in record.seats:
+        if not seat.fault:
             continue
-        loser = ((bot,), NO_ROLE)
-        others = sorted(name for name in honest if name != bot)
+        loser = ((seat.bot,), NO_ROLE)
+        others = sorted(name for name in honest if name != seat.bot)
         rows += [(comparison(((other,), NO_ROLE), loser, 1), denominator) for other in others]
         rows.append((comparison((tuple(others) or (AVERAGE,), NO_ROLE), loser, 1), 1))
     return rows
@@ -208,13 +211,12 @@ class _Tally:
     faults: Counter = field(default_factory=Counter)
 
 
-def _count(tallies: dict[str, _Tally], game: StoredGame) -> None:
-    places = [rank for rank, fault in zip(game.ranks, game.faults) if not fault]
-    places += [d[2] for d in game.dummies]
+def _count(tallies: dict[str, _Tally], record: GameRecord) -> None:
+    places = [seat.rank for seat in record.seats if not seat.fault]
+    places += [dummy.rank for dummy in record.dummies]
     best = min(places, default=None)
-    seats = [(bot, score, rank, fault) for bot, score, rank, fault
-             in zip(game.bots, game.scores, game.ranks, game.faults)]
-    seats += [(DUMMY_PREFIX + name, score, rank, None) for name, score, rank in game.dummies]
+    seats = [(seat.bot, seat.score, seat.rank, seat.fault) for seat in record.seats]
+    seats += [(DUMMY_PREFIX + d.name, d.score, d.rank, None) for d in record.dummies]
     for name, score, rank, fault in seats:
         tally = tallies.get(name)
         if tally is None:
@@ -312,16 +314,17 @@ class Rater:
         return rater
 
     def add(self, game: StoredGame) -> None:
-        evidence = self.evidence.setdefault(game.game, Evidence())
-        for row, denominator in comparisons(game):
+        record = game.record
+        evidence = self.evidence.setdefault(record.game, Evidence())
+        for row, denominator in comparisons(record):
             evidence.add(row, denominator)
-        for row, denominator in penalties(game):
+        for row, denominator in penalties(record):
             evidence.add_penalty(row, denominator)
-        _count(self.tallies.setdefault(game.game, {}), game)
-        self.counts[game.game] += 1
+        _count(self.tallies.setdefault(record.game, {}), record)
+        self.counts[record.game] += 1
         self.games += 1
         self.last_id = max(self.last_id, game.id)
-        self.stale.add(game.game)
+        self.stale.add(record.game)
 
     def extend(self, games: Iterable[StoredGame]) -> None:
         for game in games:
@@ -411,15 +414,16 @@ def compute(games: Iterable[StoredGame], *, history: int = 20) -> Board:
     if not history:
         rater.extend(games)
         return rater.board()
-    totals = Counter(game.game for game in games)
+    totals = Counter(game.record.game for game in games)
     charts: dict[str, list[tuple[int, dict[str, float]]]] = {}
     for game in games:
         rater.add(game)
-        done, size = rater.counts[game.game], totals[game.game]
+        name = game.record.game
+        done, size = rater.counts[name], totals[name]
         stride = max(1, -(-size // history))
         if done % stride == 0 or done == size:
-            mus = {bot: round(mu, 3) for bot, (mu, _) in rater.fit(game.game).ratings.items()}
-            charts.setdefault(game.game, []).append((done, mus))
+            mus = {bot: round(mu, 3) for bot, (mu, _) in rater.fit(name).ratings.items()}
+            charts.setdefault(name, []).append((done, mus))
     board = rater.board()
     for name, pool in board.pools.items():
         pool.history = charts.get(name, [])

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arena.records import GameRecord
 from arena.results.store import StoredGame
 
 DUMMY_PREFIX = "dummy:"
@@ -84,21 +85,22 @@ class Showing:
     faults: tuple[str, ...] = ()
 
 
-def showings(game: StoredGame) -> dict[str, Showing]:
-    """Every participant of ``game`` (bots by name, dummies prefixed)."""
-    places = game.ranked
+def showings(record: GameRecord) -> dict[str, Showing]:
+    """Every participant of ``record`` (bots by name, dummies prefixed)."""
+    places = record.ranked
     worst = places
 
     def share(rank: int) -> float:
         return (places - rank) / (places - 1) if places > 1 else 1.0
-    clean = [rank for rank, fault in zip(game.ranks, game.faults) if not fault]
-    best = min(clean + [d[2] for d in game.dummies], default=None)
+    clean = [seat.rank for seat in record.seats if not seat.fault]
+    best = min(clean + [dummy.rank for dummy in record.dummies], default=None)
     seats: dict[str, list[tuple[float, int, int, str | None]]] = defaultdict(list)
-    for bot, score, rank, team, fault in zip(game.bots, game.scores, game.ranks, game.teams,
-                                             game.faults):
-        seats[bot].append((float(score), worst if fault else rank, team, fault))
-    for index, (name, score, rank) in enumerate(game.dummies):
-        seats[DUMMY_PREFIX + name].append((float(score), rank, -1 - index, None))
+    for seat in record.seats:
+        seats[seat.bot].append((float(seat.score), worst if seat.fault else seat.rank,
+                                seat.team, seat.fault))
+    for index, dummy in enumerate(record.dummies):
+        seats[DUMMY_PREFIX + dummy.name].append((float(dummy.score), dummy.rank, -1 - index,
+                                                 None))
     result = {}
     for name, held in seats.items():
         result[name] = Showing(
@@ -336,14 +338,15 @@ class Tally:
         #: deal summed first (exactly: integers), then weighed once
         added: dict[tuple[int, int], int] = defaultdict(int)
         for game in games:
-            deal = numbers.setdefault(game.deal, len(numbers))
+            record = game.record
+            deal = numbers.setdefault(record.deal, len(numbers))
             self.games += 1
             self.last_id = max(self.last_id, game.id)
-            table = (game.game, game.players)
+            table = (record.game, record.players)
             self.tables[table] = self.tables.get(table, 0) + 1
             seats = self.seats.setdefault(table, {})
             pairs = self.pairs.setdefault(table, {})
-            present = showings(game)
+            present = showings(record)
             for name, showing in present.items():
                 seat = seats.get(name)
                 if seat is None:
@@ -356,7 +359,7 @@ class Tally:
                 score = round(showing.score * SCORE_GRID)
                 seat.place += place
                 seat.score += score
-                seat.deals.see(game.seed)
+                seat.deals.see(record.seed)
                 added[(seat.row, deal)] += place
                 added[(seat.row + 1, deal)] += score
                 added[(seat.row + 2, deal)] += 1
@@ -373,7 +376,7 @@ class Tally:
                         pair.below += ahead < 0
                         diff = round((sa.score - sb.score) * SCORE_GRID)
                         pair.diff += diff
-                        pair.deals.see(game.seed)
+                        pair.deals.see(record.seed)
                         added[(pair.row, deal)] += diff
                         added[(pair.row + 1, deal)] += 1
         if self._rows > len(self.sums):

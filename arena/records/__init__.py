@@ -1,16 +1,22 @@
-"""What a played game leaves behind: the referee's output, the store's input.
+"""What a played game leaves behind: the referee's record, one shape from the
+referee to the ratings.
 
-Plain dataclasses that convert to and from JSON-able dicts, so a record can
-cross a process (or cluster) boundary and be stored and replayed as-is.
+A :class:`GameRecord` is what every stage passes on: the referee returns it,
+a worker sends it to the driver as it is (pickled), the store keeps it
+(:class:`arena.results.store.StoredGame` is the record and what the store adds) and
+the ratings, the statistics, the leaderboard, the export and the viewer read
+it.  It converts to and from JSON-able dicts (:meth:`GameRecord.to_dict`),
+the form the store and ``arena export`` write.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from arena.records.faults import FaultKind
 from arena.game import DummyResult
+from arena.records.faults import FaultKind
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -19,9 +25,10 @@ if TYPE_CHECKING:
 FAULTS = tuple(FaultKind)
 
 
-@dataclass
-class SeatRecord:
-    """One seat of one game: who sat there and how it went."""
+class SeatRecord(NamedTuple):
+    """One seat of one game: who sat there and how it went.  A named tuple:
+    the smallest frozen row to build (a store read makes one per seat) and
+    to pickle."""
 
     bot: str
     score: float
@@ -33,7 +40,7 @@ class SeatRecord:
     time_used: float = 0.0
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One finished game: enough to rate it, show it and replay it exactly.
 
@@ -47,33 +54,58 @@ class GameRecord:
     options: dict[str, Any]
     seed: int
     players: int
-    seats: list[SeatRecord]
+    seats: tuple[SeatRecord, ...]
     #: engine-played seats (Farm Hand's Mac and Donald), ranked with the bots:
     #: the engine's own :class:`~arena.game.DummyResult`, re-ranked with faults
-    dummies: list[DummyResult] = field(default_factory=list)
-    steps: list[list[list[Any]]] = field(default_factory=list)
+    dummies: tuple[DummyResult, ...] = ()
+    steps: Sequence[Sequence[Sequence[Any]]] = ()
     duration: float = 0.0
 
+    def __post_init__(self) -> None:
+        # seats and dummies given as lists are kept as tuples: a record
+        # compares equal to itself read back, whatever it was built from
+        if type(self.seats) is not tuple:
+            object.__setattr__(self, "seats", tuple(self.seats))
+        if type(self.dummies) is not tuple:
+            object.__setattr__(self, "dummies", tuple(self.dummies))
+
+    def __reduce__(self) -> tuple:
+        """Pickled (from a worker to the driver) as its constructor's
+        arguments: unpickling makes it in one call instead of setting its
+        frozen slots one by one."""
+        return (GameRecord, (self.game, self.version, self.options, self.seed, self.players,
+                             self.seats, self.dummies, self.steps, self.duration))
+
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-able dicts and lists, sharing nothing mutable
-        with it -- what ``dataclasses.asdict`` gives, without its deep copy
-        of every immutable leaf (a move record has thousands, and a game's
-        is made twice: in the worker and for the store)."""
+        """The record as JSON-able data, to be written (the store's blob,
+        ``arena export``): it shares the record's ``options`` and ``steps``,
+        not copies of them."""
         return {
-            "game": self.game, "version": self.version, "options": _plain(self.options),
+            "game": self.game, "version": self.version, "options": self.options,
             "seed": self.seed, "players": self.players,
-            "seats": [asdict(seat) for seat in self.seats],
+            "seats": [seat._asdict() for seat in self.seats],
             # a frozen value class is a dataclass to dataclasses (arena.game._frozen)
             "dummies": [asdict(cast("DataclassInstance", dummy)) for dummy in self.dummies],
-            "steps": _plain(self.steps), "duration": self.duration,
+            "steps": self.steps, "duration": self.duration,
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         data = dict(data)
-        data["seats"] = [SeatRecord(**seat) for seat in data["seats"]]
-        data["dummies"] = [DummyResult(**dummy) for dummy in data.get("dummies", [])]
+        data["seats"] = tuple([SeatRecord(**seat) for seat in data["seats"]])
+        data["dummies"] = tuple([DummyResult(**dummy) for dummy in data.get("dummies", ())])
         return cls(**data)
+
+    @property
+    def deal(self) -> tuple[str, int, int]:
+        """Games of one deal (its seatings, and every table given the same
+        seed) share this key; the statistics resample whole deals."""
+        return (self.game, self.players, self.seed)
+
+    @property
+    def ranked(self) -> int:
+        """How many places the game had (bot seats and dummies)."""
+        return len(self.seats) + len(self.dummies)
 
     def step_maps(self) -> list[dict[int, Any]]:
         """The move record as the ``{seat: action}`` maps ``apply`` takes."""
@@ -81,18 +113,6 @@ class GameRecord:
 
     def faults(self) -> list[str]:
         return [seat.fault for seat in self.seats if seat.fault]
-
-
-def _plain(value: Any) -> Any:
-    """A copy of JSON-like data: lists (and tuples, as ``asdict`` keeps
-    them) and dicts copied all the way down, immutable leaves shared."""
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_plain(item) for item in value)
-    return value
 
 
 __all__ = ["FAULTS", "GameRecord", "SeatRecord"]

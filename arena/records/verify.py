@@ -12,8 +12,7 @@ placed last), not the engine's outcome.
 
 from __future__ import annotations
 
-from arena.game import Engine, GameError
-from arena.game import replay as rerun
+from arena.game import Engine, GameError, replay as rerun
 from arena.records import GameRecord
 
 

@@ -20,10 +20,10 @@ SCHEMA = 1
 
 def lines(store: Store) -> Iterator[str]:
     """The export of ``store``, one JSON text per game, in plan order."""
-    for number, key, tournament, finished, record in store.records():
-        document: dict[str, Any] = {"schema": SCHEMA, "id": number, "key": key,
-                                    "tournament": tournament, "finished": finished}
-        document.update(record.to_dict())
+    for game in store.records():
+        document: dict[str, Any] = {"schema": SCHEMA, "id": game.id, "key": game.key,
+                                    "tournament": game.tournament, "finished": game.finished}
+        document.update(game.record.to_dict())
         yield json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 
 

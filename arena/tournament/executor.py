@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.match.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
+from arena.records import GameRecord
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import children
@@ -69,9 +70,11 @@ class MatchJob:
 
 @dataclass(frozen=True)
 class GameEvent:
+    """One finished game of a job: the referee's record, as it is."""
+
     item: str
     index: int
-    record: dict[str, Any]      # GameRecord.to_dict()
+    record: GameRecord
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
     def on_game(record) -> None:
         nonlocal sent
         if sent < len(job.indices):
-            emit(GameEvent(job.item, job.indices[sent], record.to_dict()))
+            emit(GameEvent(job.item, job.indices[sent], record))
         sent += 1
 
     started = time.monotonic()
@@ -106,7 +109,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
                          audit=job.audit, started=_PRESTARTED.pop(job.name, None), linger=True)
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
-        emit(GameEvent(job.item, job.indices[position], records[position].to_dict()))
+        emit(GameEvent(job.item, job.indices[position], records[position]))
 
 
 def _deals(job: MatchJob) -> list[Deal]:

@@ -20,31 +20,30 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sys
 import signal
+import sys
 import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from arena.game import Result
 from arena.match import seeds
+from arena.match.referee import Entrant, Limit
 from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
-from arena.match.referee import Entrant, Limit
-from arena.sandbox.leftovers import remove_leftovers
 from arena.results.store import FILE_NAME, Store, StoredGame
+from arena.sandbox.leftovers import remove_leftovers
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
 from arena.tournament.lock import RunLock
 from arena.tournament.plan import MatchItem, Planner, Results, SwissPlanner, make_planner
-from arena.tournament.stopping import Enough, StopRule, Stopper
+from arena.tournament.stopping import Enough, Stopper, StopRule
 
 log = logging.getLogger("arena.tournament")
 LOG_FILE = "tournament.log"
@@ -94,8 +93,13 @@ class _Progress:
         self.next_line = self.started + self.PLAIN_EVERY
         if not enabled or self.plain:
             return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-            TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
         self.bar = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("games  {task.fields[rate]}  ETA {task.fields[eta]}  "
@@ -179,9 +183,17 @@ def _results_view(store: Store, games: bool = True) -> Results:
     for item in store.items():
         results.planned.setdefault((item.group, item.round), []).append(item)
     for game in store.games() if games else ():
-        results.games.setdefault(game.item, []).append(
-            (game.bots, game.ranks, [d[2] for d in game.dummies]))
+        _seen(results, game)
     return results
+
+
+def _seen(results: Results, game: StoredGame) -> None:
+    """Show a stored game to the planner: its seats' bots and ranks, and
+    its dummies' ranks."""
+    record = game.record
+    results.games.setdefault(game.item, []).append(
+        ([s.bot for s in record.seats], [s.rank for s in record.seats],
+         [d.rank for d in record.dummies]))
 
 
 class _Finished:
@@ -230,13 +242,13 @@ class _GroupRatings:
             ((game.order, game.index), groups[game.item], game)
             for game in store.games() if game.item in groups]
 
-    def add(self, item: MatchItem, index: int, game: StoredGame) -> None:
-        self.pending.append(((item.order, index), item.group, game))
+    def add(self, item: MatchItem, game: StoredGame) -> None:
+        self.pending.append(((game.order, game.index), item.group, game))
 
     def __call__(self, group: str) -> Mapping[str, tuple[float, float]]:
         self.pending.sort(key=lambda entry: entry[0])
         for _, game_group, game in self.pending:
-            self.raters.setdefault(game_group, (game.game, Rater()))[1].add(game)
+            self.raters.setdefault(game_group, (game.record.game, Rater()))[1].add(game)
         self.pending.clear()
         if group not in self.raters:
             return {}
@@ -610,20 +622,17 @@ class _Run:
         """Commit one game (none twice) and hand it on: to the planner's
         view, the rated planner's ratings, the report, the stopping rule."""
         item = self.items[event.item]
-        record = GameRecord.from_dict(event.record)
-        if self.store.add_game(item, event.index, record, self.plan.name) is None:
+        game = self.store.add_game(item, event.index, event.record, self.plan.name)
+        if game is None:
             return
         self.summary.played += 1
         self.finished.add(item, event.index)
         if self.planner.reads_games:
-            self.results.games.setdefault(item.id, []).append(
-                ([s.bot for s in record.seats], [s.rank for s in record.seats],
-                 [d.rank for d in record.dummies]))
+            _seen(self.results, game)
         if self.ratings is not None:
-            game = StoredGame.from_record(record, item.key(event.index), item.id)
-            self.ratings.add(item, event.index, game)
-        self.summary.faults.update(record.faults())
-        self.report.game(item, event.index, record)
+            self.ratings.add(item, game)
+        self.summary.faults.update(game.record.faults())
+        self.report.game(item, event.index, game.record)
         if self.stopper is not None:
-            self.stopper.add(StoredGame.from_record(record, item.key(event.index)))
+            self.stopper.add(game)
             _check(self.stopper)

@@ -23,7 +23,6 @@ from arena.ratings.sequential import SPRT
 from arena.ratings.stats import showings
 from arena.records import GameRecord
 from arena.results.items import MatchItem
-from arena.results.store import StoredGame
 from arena.tournament.plan import Results, seatings, table_item
 from arena.tournament.runner import run_table, table_plan
 
@@ -41,7 +40,7 @@ def difference(records: Sequence[GameRecord], a: str, b: str) -> float:
     they play on different teams)."""
     gaps = []
     for record in records:
-        seen = showings(StoredGame.from_record(record))
+        seen = showings(record)
         if not seen[a].teams & seen[b].teams:
             gaps.append(seen[a].place - seen[b].place)
     return sum(gaps) / len(gaps) if gaps else 0.0

@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from arena.ratings.sequential import separated
-from arena.ratings.stats import DUMMY_PREFIX, showings
+from arena.ratings.stats import DUMMY_PREFIX, Showing, showings
 from arena.results.store import StoredGame
 
 
@@ -40,7 +40,8 @@ class StopRule:
 @dataclass
 class _Deal:
     planned: set[str] = field(default_factory=set)
-    stored: dict[str, StoredGame] = field(default_factory=dict)
+    #: the stored games' showings (not their records) by key, until the deal is complete
+    stored: dict[str, dict[str, Showing]] = field(default_factory=dict)
     counted: bool = False
 
 
@@ -66,19 +67,19 @@ class Stopper:
 
     def add(self, game: StoredGame) -> None:
         self.games += 1
-        deal = self.deals[game.deal]
+        deal = self.deals[game.record.deal]
         if deal.counted:
             return
-        deal.stored[game.key] = game
+        deal.stored[game.key] = showings(game.record)
         if not deal.planned <= set(deal.stored):
             return
         # counted once, in full: its games and keys need not be kept any longer
         deal.counted = True
-        games, deal.stored, deal.planned = list(deal.stored.values()), {}, set()
-        group = (game.game, game.players)
+        every, deal.stored, deal.planned = list(deal.stored.values()), {}, set()
+        group = (game.record.game, game.record.players)
         gaps: dict[tuple[str, str], list[float]] = defaultdict(list)
-        for played in games:
-            seen = {n: s for n, s in showings(played).items() if not n.startswith(DUMMY_PREFIX)}
+        for shown in every:
+            seen = {n: s for n, s in shown.items() if not n.startswith(DUMMY_PREFIX)}
             for name, showing in seen.items():
                 place = self.places[group][name]
                 place[0] += showing.place
