@@ -26,7 +26,6 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from types import SimpleNamespace
@@ -71,11 +70,12 @@ def events_of(records: list) -> list:
                             deals=tuple((r.seed, (0, 1, 2), None) for r in records),
                             indices=tuple(range(len(records))))
     events: list = []
-    saved, executor.play_match = executor.play_match, referee
+    saved = executor.play_match
+    vars(executor)["play_match"] = referee
     try:
         executor.run_job(job, events.append, SimpleNamespace(engine=lambda game: None))
     finally:
-        executor.play_match = saved
+        vars(executor)["play_match"] = saved
     return events
 
 
@@ -178,4 +178,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

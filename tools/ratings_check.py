@@ -25,12 +25,14 @@ import itertools
 import math
 import random
 import statistics
-import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from arena.match.seeds import SecretKey
 from arena.ratings import thurstone
 from arena.ratings.rating import Rater, compute
+from arena.records import GameRecord, SeatRecord
+from arena.records.faults import FaultKind
 from arena.results.store import StoredGame
 from arena.tournament.config import parse
 from arena.tournament.plan import RatedPlanner, Results, plan_seed
@@ -44,11 +46,24 @@ def stored(bots: Sequence[str], ranks: Sequence[int], *, teams: Sequence[int] | 
            order: int = 0) -> StoredGame:
     """A simulated game as the store would hand it to the ratings."""
     n = len(bots)
-    return StoredGame(id=order, key=f"{order}/0", item=str(order), order=order, index=0,
-                      game=game, players=n, bots=list(bots),
-                      scores=[float(n - r) for r in ranks], ranks=list(ranks),
-                      teams=list(teams if teams is not None else range(n)),
-                      faults=list(faults or [None] * n), dummies=[])
+    seats = tuple(SeatRecord(bot, float(n - rank), rank, team, FaultKind(fault) if fault else None)
+                  for bot, rank, team, fault in zip(bots, ranks, teams or range(n),
+                                                    faults or [None] * n))
+    record = GameRecord(game, "1", {}, 0, n, seats)
+    return StoredGame(record, id=order, key=f"{order}/0", item=str(order), order=order, index=0,
+                      tournament="check", finished=0.0)
+
+
+def seat_bots(game: StoredGame) -> list[str]:
+    return [seat.bot for seat in game.record.seats]
+
+
+def seat_ranks(game: StoredGame) -> list[int]:
+    return [seat.rank for seat in game.record.seats]
+
+
+def seat_teams(game: StoredGame) -> list[int]:
+    return [seat.team for seat in game.record.seats]
 
 
 def ranks_of(performances: Sequence[float]) -> list[int]:
@@ -101,7 +116,7 @@ class _Registry:
             return dict(options or {})
 
     class _Engine:
-        info = None
+        info: Any = None
 
     def engine(self, game_id: str):
         engine = self._Engine()
@@ -194,12 +209,12 @@ def _fault_shift(games: list[StoredGame], faulted: int, seat: int) -> float:
     before = compute(games, history=0).pools["g"].standings
     changed = list(games)
     game = changed[faulted]
-    faults = [None] * game.players
+    faults: list[str | None] = [None] * game.record.players
     faults[seat] = "timeout"
-    changed[faulted] = stored(game.bots, game.ranks, teams=game.teams, faults=faults,
+    changed[faulted] = stored(seat_bots(game), seat_ranks(game), teams=seat_teams(game), faults=faults,
                               order=game.order)
     after = compute(changed, history=0).pools["g"].standings
-    culprit = game.bots[seat]
+    culprit = seat_bots(game)[seat]
     return max(abs(after[bot].mu - before[bot].mu) for bot in before if bot != culprit)
 
 
@@ -208,8 +223,8 @@ def free_for_all_fault(seed: int, games: int = 60, seats: int = 4) -> float:
     it lost anyway (so its result says the same): the largest other move."""
     truth = {f"b{i}": 22.0 + 2 * i for i in range(seats)}
     played = free_for_all_games(truth, games, seats, seed)
-    faulted = next(k for k, g in enumerate(played) if max(g.ranks) in g.ranks)
-    seat = played[faulted].ranks.index(max(played[faulted].ranks))
+    faulted = next(k for k, g in enumerate(played) if max(seat_ranks(g)) in seat_ranks(g))
+    seat = seat_ranks(played[faulted]).index(max(seat_ranks(played[faulted])))
     return _fault_shift(played, faulted, seat)
 
 
@@ -231,8 +246,8 @@ def team_fault(seed: int, games: int = 60) -> float:
                  for s in range(3)]
         played.append(stored(table, ranks, teams=[0 if s == lord else 1 for s in range(3)],
                              order=k))
-    faulted = next(k for k, g in enumerate(played) if g.ranks[g.teams.index(1)] == 1)
-    seat = played[faulted].teams.index(1)
+    faulted = next(k for k, g in enumerate(played) if seat_ranks(g)[seat_teams(g).index(1)] == 1)
+    seat = seat_teams(played[faulted]).index(1)
     return _fault_shift(played, faulted, seat)
 
 
@@ -313,7 +328,8 @@ class Reliability:
 
     def rows(self, least: int) -> list[tuple[int, float, float]]:
         """(games, mean predicted, observed rate) of the bins of ``least`` games or more."""
-        return [(n, p / n, o / n) for _, (n, p, o) in sorted(self.bins.items()) if n >= least]
+        return [(int(n), p / n, o / n) for _, (n, p, o) in sorted(self.bins.items())
+                if n >= least]
 
     def worst(self, least: int) -> float:
         return max((abs(p - o) for _, p, o in self.rows(least)), default=0.0)
@@ -344,7 +360,7 @@ def _sides(game: StoredGame) -> list[tuple[tuple[str, ...], int]]:
     """(members, rank) of each side of a game."""
     members: dict[int, list[str]] = {}
     ranks: dict[int, int] = {}
-    for bot, team, rank in zip(game.bots, game.teams, game.ranks):
+    for bot, team, rank in zip(seat_bots(game), seat_teams(game), seat_ranks(game)):
         members.setdefault(team, []).append(bot)
         ranks[team] = rank
     return [(tuple(members[t]), ranks[t]) for t in sorted(members)]
@@ -353,7 +369,7 @@ def _sides(game: StoredGame) -> list[tuple[tuple[str, ...], int]]:
 def predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]]:
     """(predicted P(first), 1 if it came first) per side of ``game``."""
     sides = _sides(game)
-    chances = rater.first_place(game.game, game.players, [members for members, _ in sides])
+    chances = rater.first_place(game.record.game, game.record.players, [members for members, _ in sides])
     return [(p, float(rank == 1)) for p, (_, rank) in zip(chances, sides)]
 
 
@@ -363,7 +379,7 @@ def pair_predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]
     sides = _sides(game)
     result = []
     for (a, rank_a), (b, rank_b) in itertools.combinations(sides, 2):
-        p = rater.above(game.game, game.players, a, b)
+        p = rater.above(game.record.game, game.record.players, a, b)
         happened = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
         result.append((p, happened) if p >= 0.5 else (1 - p, 1 - happened))
     return result
@@ -417,4 +433,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -46,7 +46,8 @@ PAYOFF_META = "payoff"
 COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
            "strength", "entered",
            "games", "seats", "wins", "mean_score", "score_low", "score_high",
-           "payoff", "payoff_low", "payoff_high", "place", "place_low", "place_high", *[f"faults_{kind}" for kind in FAULTS]]
+           "payoff", "payoff_low", "payoff_high", "place", "place_low", "place_high",
+           *[f"faults_{kind}" for kind in FAULTS]]
 #: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
 PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
                 "diff_low", "diff_high"]

@@ -246,8 +246,9 @@ def _sides(fitted: Fit, players: int, sides: Sequence[Sequence[str]]) -> list[tu
 # -- the rater ------------------------------------------------------------------------
 
 def _rows_state(counts: thurstone.Counts) -> list:
-    return [[[list(w[0]), w[1]], [list(l[0]), l[1]], draw, [[d, n] for d, n in by_weight.items()]]
-            for (w, l, draw), by_weight in counts.items()]
+    return [[[list(won[0]), won[1]], [list(lost[0]), lost[1]], draw,
+             [[d, n] for d, n in by_weight.items()]]
+            for (won, lost, draw), by_weight in counts.items()]
 
 
 def _rows_from_state(rows: list) -> thurstone.Counts:

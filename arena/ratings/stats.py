@@ -429,8 +429,8 @@ class Tally:
         """``result[a][b]`` over ``tables`` taken together: see :func:`head_to_head`."""
         met: dict[tuple[str, str], list[_Pair]] = defaultdict(list)
         for table in tables:
-            for names, pair in self.pairs.get(table, {}).items():
-                met[names].append(pair)
+            for met_pair, pair in self.pairs.get(table, {}).items():
+                met[met_pair].append(pair)
         result: dict[str, dict[str, Meeting]] = defaultdict(dict)
         sums, asked = [], []
         for (a, b), held in sorted(met.items()):
@@ -465,8 +465,8 @@ class Tally:
         (a resample in which none of its deals came up left out)."""
         met: dict[tuple[str, str], list[_Pair]] = defaultdict(list)
         for table in tables:
-            for names, pair in self.pairs.get(table, {}).items():
-                met[names].append(pair)
+            for met_pair, pair in self.pairs.get(table, {}).items():
+                met[met_pair].append(pair)
         if not met:
             return summaries
         pairs = sorted(met)

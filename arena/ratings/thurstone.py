@@ -145,6 +145,8 @@ class Fit:
         (their sigmas are the square roots of its diagonal)."""
         if not players:
             return np.zeros((0, 0))
+        if self.covariance is None:
+            raise ValueError("a fit without its covariance has no relative covariance")
         where = [self.params.index(name) for name in players]
         return _relative(self.covariance, self.params)[np.ix_(where, where)]
 
@@ -170,7 +172,8 @@ class Fit:
                 elif not name.startswith(ROLE_PREFIX):
                     mean[row] += coef * MU
                     extra[row] += (coef * SIGMA) ** 2
-        cov = known @ self.covariance @ known.T if self.params else np.zeros((len(sides),) * 2)
+        cov = (known @ self.covariance @ known.T if self.params and self.covariance is not None
+               else np.zeros((len(sides),) * 2))
         cov = cov + np.diag(extra)
         pairs = list(itertools.combinations(range(len(sides)), 2))
         system = np.zeros((len(pairs), len(sides)))

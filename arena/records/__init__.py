@@ -12,7 +12,7 @@ the form the store and ``arena export`` write.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from arena.game import DummyResult
@@ -54,10 +54,10 @@ class GameRecord:
     options: dict[str, Any]
     seed: int
     players: int
-    seats: tuple[SeatRecord, ...]
+    seats: Sequence[SeatRecord]
     #: engine-played seats (Farm Hand's Mac and Donald), ranked with the bots:
     #: the engine's own :class:`~arena.game.DummyResult`, re-ranked with faults
-    dummies: tuple[DummyResult, ...] = ()
+    dummies: Sequence[DummyResult] = ()
     steps: Sequence[Sequence[Sequence[Any]]] = ()
     duration: float = 0.0
 

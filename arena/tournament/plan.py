@@ -46,7 +46,7 @@ import hashlib
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +158,7 @@ class Results:
     #: (group, round) -> items already planned (and stored) for that round
     planned: dict[tuple[str, int], list[MatchItem]] = field(default_factory=dict)
     #: per group (``label/Np``): bot -> (mu, sigma) from that group's stored games
-    ratings: Callable[[str], dict[str, tuple[float, float]]] | None = None
+    ratings: Callable[[str], Mapping[str, tuple[float, float]]] | None = None
 
 
 class Planner:
