@@ -162,9 +162,11 @@ def against_baseline(ref: str, games: int, repeats: int) -> None:
                     runs.setdefault((which, name), []).append(result["rate"])
     for which, what in (("warm", "warm"), ("ours", f"cold (import + first {games} games)")):
         rates = {name: statistics.median(runs[which, name]) for name in (ref, "this tree")}
-        print(f"engine {what}, median of {repeats} interleaved fresh processes: this tree "
-              f"{rates['this tree']:,.0f} games/s, {ref} {rates[ref]:,.0f}; "
-              f"ratio {rates['this tree'] / rates[ref]:.2f}x")
+        print(
+            f"engine {what}, median of {repeats} interleaved fresh processes: this tree "
+            f"{rates['this tree']:,.0f} games/s, {ref} {rates[ref]:,.0f}; "
+            f"ratio {rates['this tree'] / rates[ref]:.2f}x"
+        )
 
 
 def cold_ratio(games: int, repeats: int) -> float | None:
@@ -175,7 +177,7 @@ def cold_ratio(games: int, repeats: int) -> float | None:
     for package in ("arena", "engines"):
         compileall.compile_dir(ROOT / package, quiet=1)
     runs: dict[str, list[dict]] = {"ours": [], "rlcard": []}
-    for repeat in range(repeats):          # interleaved, so load changes hit both alike
+    for repeat in range(repeats):  # interleaved, so load changes hit both alike
         for which in runs:
             result = run_child(__file__, ROOT, which, games, 9_000 * (repeat + 1))
             if result["rate"] is None:
@@ -186,9 +188,11 @@ def cold_ratio(games: int, repeats: int) -> float | None:
     for key, what in (("rate", "import + first"), ("games_rate", "import excluded, first")):
         ours, ref = (statistics.median(r[key] for r in runs[which]) for which in ("ours", "rlcard"))
         ratios[key] = ours / ref
-        print(f"cold process ({what} {games} games, median of {repeats} interleaved "
-              f"fresh processes): {ours:,.0f} games/s vs RLCard {ref:,.0f}; ratio {ours / ref:.1f}x"
-              + (f" ({verdict(ours / ref)})" if key == "rate" else ""))
+        print(
+            f"cold process ({what} {games} games, median of {repeats} interleaved "
+            f"fresh processes): {ours:,.0f} games/s vs RLCard {ref:,.0f}; ratio {ours / ref:.1f}x"
+            + (f" ({verdict(ours / ref)})" if key == "rate" else "")
+        )
     return ratios["rate"]
 
 
@@ -218,8 +222,16 @@ def records_digest(games: int) -> str:
             digest.update(json.dumps(seen + [action]).encode())
             step += 1
         outcome = state.outcome()
-        digest.update(json.dumps([outcome.scores, outcome.ranks, outcome.teams,
-                                  [state.observation(s) for s in range(3)]]).encode())
+        digest.update(
+            json.dumps(
+                [
+                    outcome.scores,
+                    outcome.ranks,
+                    outcome.teams,
+                    [state.observation(s) for s in range(3)],
+                ]
+            ).encode()
+        )
     return digest.hexdigest()
 
 
@@ -229,7 +241,9 @@ def same_records(ref: str, games: int) -> None:
         theirs = run_child(__file__, baseline, "records", games, 0)["digest"]
         ours = run_child(__file__, ROOT, "records", games, 0)["digest"]
     verdict = "same" if ours == theirs else "DIFFERENT"
-    print(f"records of {games:,} random games, this tree vs {ref}: {ours[:16]} vs {theirs[:16]}: {verdict}")
+    print(
+        f"records of {games:,} random games, this tree vs {ref}: {ours[:16]} vs {theirs[:16]}: {verdict}"
+    )
     if ours != theirs:
         raise SystemExit(2)
 
@@ -243,9 +257,13 @@ def duplicate_match(deals: int, base_seed: int):
 
     engine = DouDizhu()
     stats: dict[str, Any] = {
-        "games": 0, "draws": 0, "payoff": [],
-        "landlord": [0, 0], "peasant": [0, 0],
-        "landlord_payoff": 0.0, "peasant_payoff": 0.0,
+        "games": 0,
+        "draws": 0,
+        "payoff": [],
+        "landlord": [0, 0],
+        "peasant": [0, 0],
+        "landlord_payoff": 0.0,
+        "peasant_payoff": 0.0,
     }
     for deal in range(deals):
         for seat in range(3):
@@ -276,10 +294,17 @@ def interval(wins: int, n: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run for development")
-    parser.add_argument("--baseline", metavar="REF",
-                        help="also time the engine of this commit (a git worktree of it)")
-    parser.add_argument("--records", type=int, metavar="N",
-                        help="instead check N random games give the --baseline's records")
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="also time the engine of this commit (a git worktree of it)",
+    )
+    parser.add_argument(
+        "--records",
+        type=int,
+        metavar="N",
+        help="instead check N random games give the --baseline's records",
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -287,8 +312,7 @@ def main() -> None:
         if which == "records":
             import engines.dou_dizhu as measured
 
-            print(json.dumps({"digest": records_digest(int(games)),
-                              "tree": tree_of(measured)}))
+            print(json.dumps({"digest": records_digest(int(games)), "tree": tree_of(measured)}))
         else:
             cold_child(which, int(games), int(seed))
         return
@@ -299,37 +323,49 @@ def main() -> None:
         return
     repeats, games, deals = (3, 500, 100) if args.quick else (5, 4000, 3000)
 
-    print(f"Dou Dizhu benchmark ({'quick' if args.quick else 'full'}), Python {sys.version.split()[0]}")
+    print(
+        f"Dou Dizhu benchmark ({'quick' if args.quick else 'full'}), Python {sys.version.split()[0]}"
+    )
     rates = []
     ref_rates = []
     steps = 0.0
     ref_games = max(100, games // 10)
-    for repeat in range(repeats):          # interleaved with RLCard's
+    for repeat in range(repeats):  # interleaved with RLCard's
         rate, steps = random_playouts(games, 1_000_000 * (repeat + 1))
         rates.append(rate)
         ref_rate = rlcard_playouts(ref_games, 7_000 * (repeat + 1))
         if ref_rate:
             ref_rates.append(ref_rate)
     ours = statistics.median(rates)
-    print(f"random playouts: {ours:,.0f} games/s (median of {repeats} x {games} games; "
-          f"runs {', '.join(f'{r:,.0f}' for r in rates)}); {steps:.1f} actions per game")
+    print(
+        f"random playouts: {ours:,.0f} games/s (median of {repeats} x {games} games; "
+        f"runs {', '.join(f'{r:,.0f}' for r in rates)}); {steps:.1f} actions per game"
+    )
     warm = None
     if ref_rates:
         ref = statistics.median(ref_rates)
         warm = ours / ref
-        print(f"RLCard DoudizhuGame, same loop (no auction): {ref:,.0f} games/s "
-              f"(median of {repeats} x {ref_games}, interleaved); ratio {warm:.1f}x "
-              f"({verdict(warm)}; per repeat {', '.join(f'{a / b:.1f}x' for a, b in zip(rates, ref_rates))})")
+        print(
+            f"RLCard DoudizhuGame, same loop (no auction): {ref:,.0f} games/s "
+            f"(median of {repeats} x {ref_games}, interleaved); ratio {warm:.1f}x "
+            f"({verdict(warm)}; per repeat {', '.join(f'{a / b:.1f}x' for a, b in zip(rates, ref_rates))})"
+        )
     else:
-        print(f"RLCard not importable here; vs the quoted {RLCARD_QUOTED:.0f} games/s: "
-              f"{ours / RLCARD_QUOTED:.1f}x")
-    print(f"vs OpenSpiel C++ from a Python loop (quoted {OPENSPIEL_QUOTED:,.0f} games/s): "
-          f"{ours / OPENSPIEL_QUOTED:.2f}x")
+        print(
+            f"RLCard not importable here; vs the quoted {RLCARD_QUOTED:.0f} games/s: "
+            f"{ours / RLCARD_QUOTED:.1f}x"
+        )
+    print(
+        f"vs OpenSpiel C++ from a Python loop (quoted {OPENSPIEL_QUOTED:,.0f} games/s): "
+        f"{ours / OPENSPIEL_QUOTED:.2f}x"
+    )
     cold = cold_ratio(ref_games * 2, repeats)
     if warm is not None and cold is not None:
         met = warm >= GOAL and cold >= GOAL
-        print(f"GOAL (issue 16: >= {GOAL:.0f}x RLCard's games/s, warm and from a cold process): "
-              f"{'MET' if met else 'NOT MET'} (warm {warm:.1f}x, cold {cold:.1f}x)")
+        print(
+            f"GOAL (issue 16: >= {GOAL:.0f}x RLCard's games/s, warm and from a cold process): "
+            f"{'MET' if met else 'NOT MET'} (warm {warm:.1f}x, cold {cold:.1f}x)"
+        )
     if args.baseline:
         against_baseline(args.baseline, ref_games * 2, repeats)
 
@@ -341,14 +377,22 @@ def main() -> None:
     half = 1.96 * statistics.pstdev(pay) / math.sqrt(len(pay))
     lord_n = stats["landlord"][1]
     peas_n = stats["peasant"][1]
-    print(f"dou-dizhu-greedy vs 2 x random, {deals} deals x 3 seats = {stats['games']} games "
-          f"({elapsed:.0f} s), {stats['draws']} drawn by three redeals:")
-    print(f"  win rate as landlord: {interval(*stats['landlord'])}, "
-          f"mean payoff {stats['landlord_payoff'] / max(1, lord_n):+.2f}")
-    print(f"  win rate as peasant:  {interval(*stats['peasant'])}, "
-          f"mean payoff {stats['peasant_payoff'] / max(1, peas_n):+.2f}")
-    print(f"  overall: win rate {interval(stats['landlord'][0] + stats['peasant'][0], lord_n + peas_n)}, "
-          f"mean payoff {mean:+.2f} +/- {half:.2f} per game")
+    print(
+        f"dou-dizhu-greedy vs 2 x random, {deals} deals x 3 seats = {stats['games']} games "
+        f"({elapsed:.0f} s), {stats['draws']} drawn by three redeals:"
+    )
+    print(
+        f"  win rate as landlord: {interval(*stats['landlord'])}, "
+        f"mean payoff {stats['landlord_payoff'] / max(1, lord_n):+.2f}"
+    )
+    print(
+        f"  win rate as peasant:  {interval(*stats['peasant'])}, "
+        f"mean payoff {stats['peasant_payoff'] / max(1, peas_n):+.2f}"
+    )
+    print(
+        f"  overall: win rate {interval(stats['landlord'][0] + stats['peasant'][0], lord_n + peas_n)}, "
+        f"mean payoff {mean:+.2f} +/- {half:.2f} per game"
+    )
 
 
 if __name__ == "__main__":

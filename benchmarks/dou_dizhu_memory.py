@@ -36,7 +36,7 @@ def measure(games: int) -> dict:
 
     engine = DouDizhu()
     rng = random.Random(7)
-    state = engine.new_game(3, 0)                   # warm the imports before the first look
+    state = engine.new_game(3, 0)  # warm the imports before the first look
     before = rss_kib()
     started = time.process_time()
     for seed in range(games):
@@ -45,9 +45,14 @@ def measure(games: int) -> dict:
             state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in acting})
     seconds = time.process_time() - started
     entries = sum(len(table) for table in M._MEMO) + len(M._LEAD_CACHE) + len(M._FOLLOW_CACHE)
-    return {"games": games, "rss_mib": (rss_kib() - before) / 1024, "entries": entries,
-            "memo": sum(len(table) for table in M._MEMO), "cpu_s": seconds,
-            "tree": tree_of(M)}
+    return {
+        "games": games,
+        "rss_mib": (rss_kib() - before) / 1024,
+        "entries": entries,
+        "memo": sum(len(table) for table in M._MEMO),
+        "cpu_s": seconds,
+        "tree": tree_of(M),
+    }
 
 
 def main(argv=None) -> None:
@@ -64,11 +69,15 @@ def main(argv=None) -> None:
     with worktree(args.baseline, "dou-dizhu-memory") as baseline:
         trees = {"this tree": ROOT} | ({f"baseline {args.baseline}": baseline} if baseline else {})
         results = {name: run_child(__file__, tree, games) for name, tree in trees.items()}
-    print(f"dou-dizhu, {games:,} random games in one process: resident memory growth "
-          f"and move-cache entries")
+    print(
+        f"dou-dizhu, {games:,} random games in one process: resident memory growth "
+        f"and move-cache entries"
+    )
     for name, r in results.items():
-        print(f"  {name:18} +{r['rss_mib']:7.1f} MiB  {r['entries']:9,} cache entries "
-              f"({r['memo']:,} in _MEMO)  {r['cpu_s']:6.1f} s CPU")
+        print(
+            f"  {name:18} +{r['rss_mib']:7.1f} MiB  {r['entries']:9,} cache entries "
+            f"({r['memo']:,} in _MEMO)  {r['cpu_s']:6.1f} s CPU"
+        )
 
 
 if __name__ == "__main__":

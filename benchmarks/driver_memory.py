@@ -37,11 +37,16 @@ BOTS = ["a", "b", "c", "d"]
 
 def tournament_data(games: int, stop: bool) -> dict:
     """A round robin of 4 bots at 2-player Vegetables: 6 pairs x 2 seatings."""
-    data = {"name": "memory", "seed": 1, "format": "round-robin", "deals": games // 12,
-            "bots": [{"name": name, "bot": "random"} for name in BOTS],
-            "games": [{"id": "vegetables", "players": [2]}]}
+    data = {
+        "name": "memory",
+        "seed": 1,
+        "format": "round-robin",
+        "deals": games // 12,
+        "bots": [{"name": name, "bot": "random"} for name in BOTS],
+        "games": [{"id": "vegetables", "players": [2]}],
+    }
     if stop:
-        data["stop"] = {"budget": 10 * games}           # followed, never reached
+        data["stop"] = {"budget": 10 * games}  # followed, never reached
     return data
 
 
@@ -61,35 +66,60 @@ def measure(games: int, stop: bool) -> dict:
 
     def ready_made(job, emit) -> None:
         for (seed, seating, _), index in zip(job.deals, job.indices):
-            seats = [SeatRecord(job.entrants[entrant].name, float((seed + seat) % 3),
-                                1 + (seed + seat) % 2, seat, moves=40, time_used=0.01)
-                     for seat, entrant in enumerate(seating)]
-            record = GameRecord("vegetables", "1", {}, seed, len(seats), seats,
-                                steps=[[[n % 2, "draw"]] for n in range(80)], duration=0.01)
-            sent: Any = record.to_dict() if as_dict else record   # a tree before 8f4d: dicts
+            seats = [
+                SeatRecord(
+                    job.entrants[entrant].name,
+                    float((seed + seat) % 3),
+                    1 + (seed + seat) % 2,
+                    seat,
+                    moves=40,
+                    time_used=0.01,
+                )
+                for seat, entrant in enumerate(seating)
+            ]
+            record = GameRecord(
+                "vegetables",
+                "1",
+                {},
+                seed,
+                len(seats),
+                seats,
+                steps=[[[n % 2, "draw"]] for n in range(80)],
+                duration=0.01,
+            )
+            sent: Any = record.to_dict() if as_dict else record  # a tree before 8f4d: dicts
             emit(GameEvent(job.item, index, sent))
             played[0] += 1
-            if played[0] in (mark, total):       # after the previous game's bookkeeping
+            if played[0] in (mark, total):  # after the previous game's bookkeeping
                 gc.collect()
-                readings["first" if played[0] == mark else "last"] = \
+                readings["first" if played[0] == mark else "last"] = (
                     tracemalloc.get_traced_memory()[0]
+                )
 
     folder = tempfile.mkdtemp(dir=ROOT / ".benchmarks")
     try:
-        tournament = config.parse(tournament_data(games, stop), "memory.toml", registry,
-                                  results=folder, workers=1)
+        tournament = config.parse(
+            tournament_data(games, stop), "memory.toml", registry, results=folder, workers=1
+        )
         tracemalloc.start()
-        summary = run(tournament, registry, progress=False, write_leaderboard=False,
-                      executor=InlineExecutor(ready_made))
+        summary = run(
+            tournament,
+            registry,
+            progress=False,
+            write_leaderboard=False,
+            executor=InlineExecutor(ready_made),
+        )
         tracemalloc.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if summary.errors or summary.played != total or played[0] != total:
         raise SystemExit(f"the run went wrong: {summary.errors[:3]}")
-    return {"games": summary.played,
-            "per_game": (readings["last"] - readings["first"]) / (total - mark),
-            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "tree": tree_of(config)}
+    return {
+        "games": summary.played,
+        "per_game": (readings["last"] - readings["first"]) / (total - mark),
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "tree": tree_of(config),
+    }
 
 
 def main(argv=None) -> None:
@@ -106,14 +136,21 @@ def main(argv=None) -> None:
     (ROOT / ".benchmarks").mkdir(exist_ok=True)
     with worktree(args.baseline, "driver-memory") as baseline:
         trees = {"this tree": ROOT} | ({f"baseline {args.baseline}": baseline} if baseline else {})
-        results = {(name, stop): run_child(__file__, tree, games, int(stop))
-                   for stop in (False, True) for name, tree in trees.items()}
-    print(f"tournament driver, round robin of ~{games:,} ready-made games (no bots): "
-          f"Python memory kept per game after the first fifth")
+        results = {
+            (name, stop): run_child(__file__, tree, games, int(stop))
+            for stop in (False, True)
+            for name, tree in trees.items()
+        }
+    print(
+        f"tournament driver, round robin of ~{games:,} ready-made games (no bots): "
+        f"Python memory kept per game after the first fifth"
+    )
     for (name, stop), r in results.items():
-        print(f"  {name:18} {'with [stop]' if stop else 'no [stop]  '} {r['per_game']:7.0f} B/game"
-              f"  (= {r['per_game'] * 100_000 / 2**20:6.1f} MiB at 100k games)"
-              f"  peak RSS {r['peak_rss_mib']:.0f} MiB")
+        print(
+            f"  {name:18} {'with [stop]' if stop else 'no [stop]  '} {r['per_game']:7.0f} B/game"
+            f"  (= {r['per_game'] * 100_000 / 2**20:6.1f} MiB at 100k games)"
+            f"  peak RSS {r['peak_rss_mib']:.0f} MiB"
+        )
 
 
 if __name__ == "__main__":

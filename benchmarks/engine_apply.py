@@ -116,13 +116,19 @@ def main() -> None:
         for _ in range(args.repeats):
             for name, tree in trees.items():
                 runs[name].append(run_child(__file__, tree))
-    print(f"ns per step, fastest of {PASSES} passes per position, median of {args.repeats} "
-          f"interleaved runs" + (f", baseline {args.baseline}" if baseline else ""))
-    print(f"{'engine':18} {'apply':>7} {'_apply':>7} {'check':>7}"
-          + (f" {'baseline apply':>15} {'ratio':>6}" if baseline else ""))
+    print(
+        f"ns per step, fastest of {PASSES} passes per position, median of {args.repeats} "
+        f"interleaved runs" + (f", baseline {args.baseline}" if baseline else "")
+    )
+    print(
+        f"{'engine':18} {'apply':>7} {'_apply':>7} {'check':>7}"
+        + (f" {'baseline apply':>15} {'ratio':>6}" if baseline else "")
+    )
     for game in (key for key in runs["this tree"][0] if key != "tree"):
-        mine = {method: statistics.median(run[game][method] for run in runs["this tree"])
-                for method in runs["this tree"][0][game]}
+        mine = {
+            method: statistics.median(run[game][method] for run in runs["this tree"])
+            for method in runs["this tree"][0][game]
+        }
         line = f"{game:18} {mine['apply']:7.0f}"
         if "_apply" in mine:
             line += f" {mine['_apply']:7.0f} {mine['apply'] - mine['_apply']:7.0f}"
@@ -132,6 +138,7 @@ def main() -> None:
             old = statistics.median(run[game]["apply"] for run in runs["baseline"])
             line += f" {old:15.0f} {mine['apply'] / old:6.2f}"
         print(line)
+
 
 if __name__ == "__main__":
     main()

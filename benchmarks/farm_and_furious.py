@@ -52,8 +52,10 @@ def main() -> None:
         print(f"{players} players: {rate:,.0f} random playouts/s (median of {repeats})")
     for players in (2, 3, 4, 5):
         win_rate, mean_rank = racer_against_random(players, matches)
-        print(f"racer vs {players - 1} random, {matches} games: win rate {win_rate:.1%} "
-              f"(random's share would be {1 / players:.0%}), mean rank {mean_rank:.2f}")
+        print(
+            f"racer vs {players - 1} random, {matches} games: win rate {win_rate:.1%} "
+            f"(random's share would be {1 / players:.0%}), mean rank {mean_rank:.2f}"
+        )
 
 
 if __name__ == "__main__":

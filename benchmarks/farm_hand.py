@@ -119,16 +119,25 @@ def decisions_child(deals: int) -> None:
             digest.update(json.dumps(action).encode())
             return action
 
-    tables = ([Recorded], [Recorded, RandomBot, Recorded],
-              [Recorded, RandomBot, RandomBot, Recorded, RandomBot])
+    tables = (
+        [Recorded],
+        [Recorded, RandomBot, Recorded],
+        [Recorded, RandomBot, RandomBot, Recorded, RandomBot],
+    )
     start = time.process_time()
     for deal in range(deals):
         for table in tables:
             outcome = play_game(ENGINE, [bot() for bot in table], seed=deal)
             digest.update(json.dumps(outcome.scores).encode())
-    print(json.dumps({"seconds": (time.process_time() - start) / (deals * len(tables)),
-                      "digest": digest.hexdigest(),
-                      "tree": tree_of(measured)}))
+    print(
+        json.dumps(
+            {
+                "seconds": (time.process_time() - start) / (deals * len(tables)),
+                "digest": digest.hexdigest(),
+                "tree": tree_of(measured),
+            }
+        )
+    )
 
 
 def against_baseline(ref: str, deals: int, repeats: int) -> None:
@@ -139,14 +148,22 @@ def against_baseline(ref: str, deals: int, repeats: int) -> None:
         for _ in range(repeats):
             for name, tree in ((ref, baseline), ("this tree", ROOT)):
                 runs[name].append(run_child(__file__, tree, deals))
-    print(f"farm-hand-counter, {deals} deals x (solitaire, 3 and 5 seats with random players), "
-          f"CPU per game, median of {repeats} interleaved runs:")
-    seconds = {name: statistics.median(r["seconds"] for r in values) for name, values in runs.items()}
+    print(
+        f"farm-hand-counter, {deals} deals x (solitaire, 3 and 5 seats with random players), "
+        f"CPU per game, median of {repeats} interleaved runs:"
+    )
+    seconds = {
+        name: statistics.median(r["seconds"] for r in values) for name, values in runs.items()
+    }
     for name in runs:
-        print(f"  {name:<10} {seconds[name] * 1000:7.1f} ms   decisions {runs[name][0]['digest'][:16]}")
+        print(
+            f"  {name:<10} {seconds[name] * 1000:7.1f} ms   decisions {runs[name][0]['digest'][:16]}"
+        )
     same = runs[ref][0]["digest"] == runs["this tree"][0]["digest"]
-    print(f"  ratio {ref} / this tree: {seconds[ref] / seconds['this tree']:.2f}x; "
-          f"decisions {'the same' if same else 'DIFFERENT'}")
+    print(
+        f"  ratio {ref} / this tree: {seconds[ref] / seconds['this tree']:.2f}x; "
+        f"decisions {'the same' if same else 'DIFFERENT'}"
+    )
     if not same:
         raise SystemExit(2)
 
@@ -173,17 +190,23 @@ def main(argv=None) -> None:
 
     print(f"\nfarm-hand-counter vs 3 x random, 4 seats, {bot_games} games (bot seat rotates)")
     r = versus_random(bot_games)
-    print(f"  bot mean score {r['mean']:6.2f} (sd {r['stdev']:.2f})   random seats' mean "
-          f"{r['random_mean']:6.2f}")
-    print(f"  bot wins outright {r['win']:6.1%}   first incl. shared {r['first']:6.1%}   "
-          f"({r['seconds'] / bot_games * 1000:.0f} ms/game)")
+    print(
+        f"  bot mean score {r['mean']:6.2f} (sd {r['stdev']:.2f})   random seats' mean "
+        f"{r['random_mean']:6.2f}"
+    )
+    print(
+        f"  bot wins outright {r['win']:6.1%}   first incl. shared {r['first']:6.1%}   "
+        f"({r['seconds'] / bot_games * 1000:.0f} ms/game)"
+    )
 
     print(f"\nsolitaire vs Mac and Donald, {bot_games} games")
     for name, bot_class in (("farm-hand-counter", CounterBot), ("random", RandomBot)):
         s = solitaire(bot_games, bot_class)
-        print(f"  {name:<18} mean score {s['mean']:6.2f} (sd {s['stdev']:.2f})   "
-              f"beats both {s['win']:6.1%} (first incl. shared {s['first']:.1%})   "
-              f"reaches 21: {s['reach21']:6.1%}   ({s['seconds'] / bot_games * 1000:.0f} ms/game)")
+        print(
+            f"  {name:<18} mean score {s['mean']:6.2f} (sd {s['stdev']:.2f})   "
+            f"beats both {s['win']:6.1%} (first incl. shared {s['first']:.1%})   "
+            f"reaches 21: {s['reach21']:6.1%}   ({s['seconds'] / bot_games * 1000:.0f} ms/game)"
+        )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,9 @@ def every_deal(observation, cap: int):
     """Every table of hands consistent with the observation at a bid (the
     dummies' hands in their order), or None when there are more than ``cap``."""
     seat, own = observation["seat"], [CARD_ID[code] for code in observation["hand"]]
-    places: list[list[tuple[int, int]]] = [[] for _ in SUIT_CARDS]   # per suit: (seat, index) of its hidden cards
+    places: list[list[tuple[int, int]]] = [
+        [] for _ in SUIT_CARDS
+    ]  # per suit: (seat, index) of its hidden cards
     for other, suits in enumerate(observation["hand_suits"]):
         if other != seat:
             for index, suit in enumerate(suits):
@@ -61,7 +63,8 @@ def every_deal(observation, cap: int):
     for picked in product(*choices):
         hands: list[list[int | None]] = [
             list(own) if other == seat else [None] * len(suits)
-            for other, suits in enumerate(observation["hand_suits"])]
+            for other, suits in enumerate(observation["hand_suits"])
+        ]
         for suit, dealt in enumerate(picked):
             for (other, index), card in zip(places[suit], dealt):
                 hands[other][index] = card
@@ -105,8 +108,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=51)
     parser.add_argument("--first-deal", type=int, default=0)
-    parser.add_argument("--cap", type=int, default=20000,
-                        help="most consistent deals enumerated (else cap/4 sampled)")
+    parser.add_argument(
+        "--cap",
+        type=int,
+        default=20000,
+        help="most consistent deals enumerated (else cap/4 sampled)",
+    )
     args = parser.parse_args()
     if args.deals < 1 or args.cap < 4:
         parser.exit(2, "--deals must be at least 1 and --cap at least 4\n")
@@ -122,8 +129,10 @@ def main() -> None:
             total += best(observation, legal, tables, observation["points"])
         chances.append(chance)
         points.append(total)
-    print(f"farm-hand solitaire, rounds 1-4, the best any player can do "
-          f"(deals {args.first_deal}-{args.first_deal + args.deals - 1}):")
+    print(
+        f"farm-hand solitaire, rounds 1-4, the best any player can do "
+        f"(deals {args.first_deal}-{args.first_deal + args.deals - 1}):"
+    )
     print(f"  all four bids made {interval(chances)}   points {interval(points)}")
 
 

@@ -35,8 +35,9 @@ PATH = "bots/ismcts/farm_hand_deals.py"
 def baseline(ref: str):
     """The deals search module as it was at commit ``ref``."""
     try:
-        source = subprocess.run(["git", "show", f"{ref}:{PATH}"], cwd=ROOT, check=True,
-                                capture_output=True, text=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{ref}:{PATH}"], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
     except subprocess.CalledProcessError:
         fail(f"no {PATH} at commit {ref!r}")
     with tempfile.TemporaryDirectory() as folder:
@@ -79,8 +80,12 @@ def solve_all(module, found) -> tuple[float, list]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default="e4c67e0", metavar="REF",
-                        help="the commit to compare with (default: before the fourth round)")
+    parser.add_argument(
+        "--baseline",
+        default="e4c67e0",
+        metavar="REF",
+        help="the commit to compare with (default: before the fourth round)",
+    )
     parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
     if args.games < 1:
@@ -95,9 +100,11 @@ def main() -> None:
         times["baseline"].append(before)
         times["now"].append(now)
     before, now = statistics.median(times["baseline"]), statistics.median(times["now"])
-    print(f"farm-hand deals search, {len(found)} positions x 2 depths, 30 deals each "
-          f"(CPU s, median of 3): baseline {args.baseline} {before:.2f}, now {now:.2f}, "
-          f"{before / now:.2f}x (the same totals)")
+    print(
+        f"farm-hand deals search, {len(found)} positions x 2 depths, 30 deals each "
+        f"(CPU s, median of 3): baseline {args.baseline} {before:.2f}, now {now:.2f}, "
+        f"{before / now:.2f}x (the same totals)"
+    )
 
 
 if __name__ == "__main__":

@@ -103,9 +103,12 @@ def child(count: int, seed: int, kind: str = "rounds") -> None:
 
 #: the option sets of ``--records``: defaults, a reshuffled stock, small
 #: Hands with a bonus, three rounds (thresholds move with the scores)
-RECORD_OPTIONS = ({"max_rounds": 1}, {"max_rounds": 1, "stock_exhausted": "reshuffle"},
-                  {"max_rounds": 1, "hand_size": 4, "go_out_bonus": 100},
-                  {"max_rounds": 3, "target": 1000})
+RECORD_OPTIONS = (
+    {"max_rounds": 1},
+    {"max_rounds": 1, "stock_exhausted": "reshuffle"},
+    {"max_rounds": 1, "hand_size": 4, "go_out_bonus": 100},
+    {"max_rounds": 3, "target": 1000},
+)
 
 
 def records_digest(players: int, rounds: int) -> str:
@@ -141,9 +144,14 @@ def records_digest(players: int, rounds: int) -> str:
 def records_child(rounds: int) -> None:
     import engines.hand_and_foot as measured
 
-    print(json.dumps({"digests": {players: records_digest(players, rounds)
-                                  for players in (2, 4, 6)},
-                      "tree": tree_of(measured)}))
+    print(
+        json.dumps(
+            {
+                "digests": {players: records_digest(players, rounds) for players in (2, 4, 6)},
+                "tree": tree_of(measured),
+            }
+        )
+    )
 
 
 def same_records(ref: str, rounds: int) -> None:
@@ -162,8 +170,10 @@ def same_records(ref: str, rounds: int) -> None:
 def against_baseline(ref: str, rounds: int, samples: int, repeats: int) -> None:
     """Rounds/s at 2 seats and sample_state calls/s of this tree and of
     ``ref``, interleaved."""
-    measures = (("rounds", rounds, "random rounds, 2 seats", "rounds/s"),
-                ("samples", samples, "sample_state + legal list", "calls/s"))
+    measures = (
+        ("rounds", rounds, "random rounds, 2 seats", "rounds/s"),
+        ("samples", samples, "sample_state + legal list", "calls/s"),
+    )
     with worktree(ref, "hand-and-foot") as baseline:
         for kind, count, label, unit in measures:
             runs: dict[str, list[float]] = {ref: [], "this tree": []}
@@ -171,11 +181,12 @@ def against_baseline(ref: str, rounds: int, samples: int, repeats: int) -> None:
                 for name, tree in ((ref, baseline), ("this tree", ROOT)):
                     runs[name].append(run_child(__file__, tree, count, seed, kind)["rate"])
             rates = {name: statistics.median(values) for name, values in runs.items()}
-            print(f"{label}, one core (CPU time), median of {repeats} interleaved "
-                  f"runs x {count}:")
+            print(f"{label}, one core (CPU time), median of {repeats} interleaved runs x {count}:")
             for name, values in runs.items():
-                print(f"  {name:9}: {rates[name]:7.1f} {unit} "
-                      f"({', '.join(f'{value:.0f}' for value in values)})")
+                print(
+                    f"  {name:9}: {rates[name]:7.1f} {unit} "
+                    f"({', '.join(f'{value:.0f}' for value in values)})"
+                )
             ratio = rates["this tree"] / rates[ref]
             print(f"  ratio this tree / {ref}: {ratio:.2f}")
             if kind == "rounds":
@@ -187,12 +198,15 @@ def rounds_goal(rate: float, ratio: float | None) -> str:
     """Issue 16's goal for 2-seat rounds both ways: the absolute figure, and
     the ratio to BASELINE that it means (``ratio``: the one measured, None
     when the baseline was another commit)."""
+
     def verdict(met: bool) -> str:
         return "met" if met else "NOT met"
 
-    line = (f"  goal: >= {GOAL_ROUNDS:,} rounds/s: {rate:.0f}, {verdict(rate >= GOAL_ROUNDS)}; "
-            f"as a ratio, >= {GOAL_RATIO:.2f}x {BASELINE} ({GOAL_ROUNDS:,} / "
-            f"{ISSUE_BASELINE_ROUNDS}, the issue's figure for {BASELINE}): ")
+    line = (
+        f"  goal: >= {GOAL_ROUNDS:,} rounds/s: {rate:.0f}, {verdict(rate >= GOAL_ROUNDS)}; "
+        f"as a ratio, >= {GOAL_RATIO:.2f}x {BASELINE} ({GOAL_ROUNDS:,} / "
+        f"{ISSUE_BASELINE_ROUNDS}, the issue's figure for {BASELINE}): "
+    )
     if ratio is None:
         return line + f"run with --baseline {BASELINE}"
     return line + f"{ratio:.2f}x, {verdict(ratio >= GOAL_RATIO)}"
@@ -219,18 +233,31 @@ def bot_vs_random(games: int, seed: int) -> dict:
         ties += mine == theirs
         losses += mine < theirs
         margins.append(mine - theirs)
-    return {"games": games, "wins": wins, "ties": ties, "losses": losses,
-            "mean_margin": statistics.mean(margins),
-            "seconds": time.perf_counter() - start}
+    return {
+        "games": games,
+        "wins": wins,
+        "ties": ties,
+        "losses": losses,
+        "mean_margin": statistics.mean(margins),
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run")
-    parser.add_argument("--baseline", metavar="REF", default=BASELINE,
-                        help=f"the commit to compare with (default {BASELINE})")
-    parser.add_argument("--records", type=int, metavar="N",
-                        help="check N rounds per table size give the baseline's records")
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        default=BASELINE,
+        help=f"the commit to compare with (default {BASELINE})",
+    )
+    parser.add_argument(
+        "--records",
+        type=int,
+        metavar="N",
+        help="check N rounds per table size give the baseline's records",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -244,8 +271,12 @@ def main() -> None:
         return
     # this tree's children run a second or so each (400 rounds were under half
     # a second: on a loaded machine their medians swung by a fifth)
-    against_baseline(args.baseline, 100 if args.quick else 1000, 500 if args.quick else 3000,
-                     3 if args.quick else 7)
+    against_baseline(
+        args.baseline,
+        100 if args.quick else 1000,
+        500 if args.quick else 3000,
+        3 if args.quick else 7,
+    )
     repeats = 3
     rounds = 10 if args.quick else 60
     games = 100 if args.quick else 1000
@@ -255,17 +286,23 @@ def main() -> None:
         runs = [random_rounds(players, rounds, seed) for seed in range(repeats)]
         speed = statistics.median(r[0] for r in runs)
         decisions = statistics.mean(r[1] for r in runs)
-        print(f"  {players} players: {speed:7.1f} rounds/s, "
-              f"{decisions:6.1f} decisions per round "
-              f"({speed * decisions:,.0f} decisions/s; median of {repeats} x {rounds})")
+        print(
+            f"  {players} players: {speed:7.1f} rounds/s, "
+            f"{decisions:6.1f} decisions per round "
+            f"({speed * decisions:,.0f} decisions/s; median of {repeats} x {rounds})"
+        )
 
     result = bot_vs_random(games, seed=12345)
     rate = result["wins"] / result["games"]
-    print(f"builder team vs random team, 4 players, target 2000, {games} games "
-          f"(bot seats alternate 0,2 / 1,3):")
-    print(f"  wins {result['wins']}, ties {result['ties']}, losses {result['losses']} "
-          f"-> win rate {rate:.1%}; mean margin {result['mean_margin']:+.0f} points "
-          f"({result['seconds']:.1f} s)")
+    print(
+        f"builder team vs random team, 4 players, target 2000, {games} games "
+        f"(bot seats alternate 0,2 / 1,3):"
+    )
+    print(
+        f"  wins {result['wins']}, ties {result['ties']}, losses {result['losses']} "
+        f"-> win rate {rate:.1%}; mean margin {result['mean_margin']:+.0f} points "
+        f"({result['seconds']:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

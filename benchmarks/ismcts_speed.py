@@ -30,8 +30,12 @@ from bots.ismcts.search import Search
 
 #: (game, players, options): the two-seat table where there is one
 TABLES: list[tuple[str, int, dict[str, object]]] = [
-    ("farm-and-furious", 2, {}), ("dou-dizhu", 3, {}), ("farm-hand", 3, {}), ("vegetables", 2, {}),
-    ("hand-and-foot", 2, {})]
+    ("farm-and-furious", 2, {}),
+    ("dou-dizhu", 3, {}),
+    ("farm-hand", 3, {}),
+    ("vegetables", 2, {}),
+    ("hand-and-foot", 2, {}),
+]
 
 
 def mid_game(engine, players, options, seed):

@@ -50,7 +50,7 @@ class Table:
     players: int
     rival: str
     options: tuple = ()
-    team_size: int = 1    # ismcts takes this many seats, one team (seats t, t+T, ...)
+    team_size: int = 1  # ismcts takes this many seats, one team (seats t, t+T, ...)
 
     @property
     def name(self) -> str:
@@ -65,23 +65,27 @@ class Table:
 
 
 HAND_AND_FOOT = (("max_rounds", 1), ("target", 100))
-TABLES = {t.name: t for t in [
-    Table("farm-and-furious", 2, "farm-and-furious-racer"),
-    Table("farm-and-furious", 4, "farm-and-furious-racer"),
-    Table("dou-dizhu", 3, "dou-dizhu-greedy"),
-    Table("vegetables", 2, "vegetables-planner"),
-    Table("farm-hand", 1, "farm-hand-counter"),
-    Table("farm-hand", 3, "farm-hand-counter"),
-    Table("farm-hand", 5, "farm-hand-counter"),
-    Table("hand-and-foot", 2, "hand-and-foot-builder", HAND_AND_FOOT),
-    Table("hand-and-foot", 4, "hand-and-foot-builder", HAND_AND_FOOT, team_size=2),
-]}
+TABLES = {
+    t.name: t
+    for t in [
+        Table("farm-and-furious", 2, "farm-and-furious-racer"),
+        Table("farm-and-furious", 4, "farm-and-furious-racer"),
+        Table("dou-dizhu", 3, "dou-dizhu-greedy"),
+        Table("vegetables", 2, "vegetables-planner"),
+        Table("farm-hand", 1, "farm-hand-counter"),
+        Table("farm-hand", 3, "farm-hand-counter"),
+        Table("farm-hand", 5, "farm-hand-counter"),
+        Table("hand-and-foot", 2, "hand-and-foot-builder", HAND_AND_FOOT),
+        Table("hand-and-foot", 4, "hand-and-foot-builder", HAND_AND_FOOT, team_size=2),
+    ]
+}
 
 
 def ismcts(settings: dict):
     class Configured(IsmctsBot):
         def new_match(self, hello):
             super().new_match(dict(hello, settings=settings))
+
     return Configured()
 
 
@@ -142,14 +146,20 @@ def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: in
     column = {key: [row[key] for row in rows] for key in rows[0]}
     budget = ", ".join(f"{k}={v}" for k, v in settings.items())
     teams = len(table.seatings())
-    print(f"{table.name} vs {table.rival} ({budget}): {played} deals x {teams} seatings, "
-          f"{time.monotonic() - start:.0f} s")
+    print(
+        f"{table.name} vs {table.rival} ({budget}): {played} deals x {teams} seatings, "
+        f"{time.monotonic() - start:.0f} s"
+    )
     if table.players == 1:
-        print(f"  mean score {interval(column['mine'])}   reached 21 {interval(column['rank'])}"
-              f"   first {interval(column['first'])}")
+        print(
+            f"  mean score {interval(column['mine'])}   reached 21 {interval(column['rank'])}"
+            f"   first {interval(column['first'])}"
+        )
         return
-    print(f"  first {interval(column['first'])} (fair {1 / (teams if table.team_size > 1 else table.players):.3f})"
-          f"   score {interval(column['score'])}   rank {interval(column['rank'])}")
+    print(
+        f"  first {interval(column['first'])} (fair {1 / (teams if table.team_size > 1 else table.players):.3f})"
+        f"   score {interval(column['score'])}   rank {interval(column['rank'])}"
+    )
     if table.game == "dou-dizhu":
         print(f"  payoff per seat {interval(column['mine'])}")
     sys.stdout.flush()
@@ -162,16 +172,29 @@ def _interrupt(signum, frame):
 def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tables", nargs="*", metavar="TABLE",
-                        help=f"tables to play (default: all): {', '.join(TABLES)}")
+    parser.add_argument(
+        "tables",
+        nargs="*",
+        metavar="TABLE",
+        help=f"tables to play (default: all): {', '.join(TABLES)}",
+    )
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--move", type=float, default=0.0,
-                        help="search by the clock with this many seconds a move instead (at most 1)")
+    parser.add_argument(
+        "--move",
+        type=float,
+        default=0.0,
+        help="search by the clock with this many seconds a move instead (at most 1)",
+    )
     parser.add_argument("--seconds", type=float, default=math.inf, help="stop after this long")
-    parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
-                        help="another ismcts setting (e.g. exploration=1.0)")
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="another ismcts setting (e.g. exploration=1.0)",
+    )
     parser.add_argument("--quick", action="store_true", help="every table, 2 deals, 20 iterations")
     args = parser.parse_args()
     if args.quick:

@@ -57,13 +57,27 @@ def synthetic(games: int, bots: int = 10, seed: int = 1) -> list[StoredGame]:
         a, b = rng.sample(names, 2)
         luck = rng.gauss(0, 1)
         for seating in ((a, b), (b, a)):
-            scores = [strength[seating[0]] + luck + rng.gauss(0, 1),
-                      strength[seating[1]] - luck + rng.gauss(0, 1)]
+            scores = [
+                strength[seating[0]] + luck + rng.gauss(0, 1),
+                strength[seating[1]] - luck + rng.gauss(0, 1),
+            ]
             ranks = [1, 2] if scores[0] >= scores[1] else [2, 1]
-            seats = [SeatRecord(bot, score, rank, team)
-                     for team, (bot, score, rank) in enumerate(zip(seating, scores, ranks))]
-            result.append(StoredGame(GameRecord("g", "1", {}, k, 2, seats), len(result),
-                                     f"i/{len(result)}", "i", 0, len(result), "t", 0.0))
+            seats = [
+                SeatRecord(bot, score, rank, team)
+                for team, (bot, score, rank) in enumerate(zip(seating, scores, ranks))
+            ]
+            result.append(
+                StoredGame(
+                    GameRecord("g", "1", {}, k, 2, seats),
+                    len(result),
+                    f"i/{len(result)}",
+                    "i",
+                    0,
+                    len(result),
+                    "t",
+                    0.0,
+                )
+            )
     return result
 
 
@@ -83,8 +97,14 @@ def cli_seconds(folder: str, *options: str) -> float:
 
 def floor_seconds() -> float:
     """CPU seconds of a process that only imports what a look imports."""
-    return _child_seconds([sys.executable, "-c", "import arena.cli, arena.presentation.leaderboard, "
-                           "arena.ratings.rating, arena.results.store"])
+    return _child_seconds(
+        [
+            sys.executable,
+            "-c",
+            "import arena.cli, arena.presentation.leaderboard, "
+            "arena.ratings.rating, arena.results.store",
+        ]
+    )
 
 
 def _child_seconds(command: list[str]) -> float:
@@ -98,13 +118,16 @@ def grow(folder: str, count: int) -> None:
     """Add ``count`` games to the store: copies of its first ones, later in plan order."""
     with Store(folder) as store, store.db:
         store.db.execute("BEGIN")
-        columns = ("item, ord, idx, tournament, game, version, options, seed, players, bots, "
-                   "scores, ranks, teams, faults, dummies, moves, time_used, duration, "
-                   "finished, record")
+        columns = (
+            "item, ord, idx, tournament, game, version, options, seed, players, bots, "
+            "scores, ranks, teams, faults, dummies, moves, time_used, duration, "
+            "finished, record"
+        )
         store.db.execute(
             f"INSERT INTO games (key, {columns}) SELECT key || '+', "
             f"{columns.replace('ord,', 'ord + 1000000,', 1)} FROM games WHERE id <= ?",
-            (count,))
+            (count,),
+        )
 
 
 def grown_seconds(saved: Path, work: Path, count: int, *options: str) -> float:
@@ -120,22 +143,29 @@ def cli_figures(count: int, repeats: int) -> None:
         saved, work = Path(scratch) / "saved", Path(scratch) / "work"
         fill_store(str(saved), count)
         first = cli_seconds(str(saved))
-        cli_seconds(str(saved), "--format", "html")        # the charted document cached too
+        cli_seconds(str(saved), "--format", "html")  # the charted document cached too
         runs: dict[str, list[float]] = {"again": [], "grown": [], "charted": [], "floor": []}
-        for _ in range(repeats):                           # interleaved
+        for _ in range(repeats):  # interleaved
             runs["again"].append(cli_seconds(str(saved)))
             runs["grown"].append(grown_seconds(saved, work, count // 100))
             runs["charted"].append(grown_seconds(saved, work, count // 100, "--format", "html"))
             runs["floor"].append(floor_seconds())
-    again, grown, charted, floor = (statistics.median(runs[name])
-                                    for name in ("again", "grown", "charted", "floor"))
-    print(f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each, "
-          f"medians of {repeats} (goal: <= 1 s after the first):")
+    again, grown, charted, floor = (
+        statistics.median(runs[name]) for name in ("again", "grown", "charted", "floor")
+    )
+    print(
+        f"arena leaderboard, {count:,} stored games, CPU s of a fresh process each, "
+        f"medians of {repeats} (goal: <= 1 s after the first):"
+    )
     print(f"  first look, from scratch (the baseline):     {first:6.2f} s")
-    print(f"  again (cached):                              {again:6.2f} s  "
-          f"ratio {first / again:.0f}x faster")
-    print(f"  after {count // 100:,} games more (rater and statistics go on): {grown:6.2f} s  "
-          f"ratio {first / grown:.0f}x faster")
+    print(
+        f"  again (cached):                              {again:6.2f} s  "
+        f"ratio {first / again:.0f}x faster"
+    )
+    print(
+        f"  after {count // 100:,} games more (rater and statistics go on): {grown:6.2f} s  "
+        f"ratio {first / grown:.0f}x faster"
+    )
     print(f"  the same, --format html (ratings replayed):  {charted:6.2f} s")
     print(f"  floor: a process importing what a look does: {floor:6.2f} s")
 

@@ -60,8 +60,9 @@ def referee_move_cost(games: int) -> float:
     engine = registry.engine("farm-and-furious")
     entrants = [Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))]
     started = time.perf_counter()
-    records = play_match(engine, entrants, [Deal(s, (0, 1)) for s in range(games)],
-                         limit=Limit(move=5.0))
+    records = play_match(
+        engine, entrants, [Deal(s, (0, 1)) for s in range(games)], limit=Limit(move=5.0)
+    )
     moves = sum(seat.moves for record in records for seat in record.seats)
     return (time.perf_counter() - started) / moves * 1e6
 
@@ -72,8 +73,7 @@ def starved(think: float, moves: int) -> tuple[float, float]:
     from arena.match.connection import Channel, exchange
 
     cores = len(os.sched_getaffinity(0))
-    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            for _ in range(cores + 1)]
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores + 1)]
     process = BotProcess([sys.executable, str(THINKER), str(think)], level=choose_level(None))
     channel = Channel(process)
     walls, charged = [], []
@@ -104,11 +104,15 @@ def main() -> None:
     levels = ["basic"] + (["strict"] if strict_available() else [])
     for level in levels:
         cost = look_cost(level, looks, repeats)
-        print(f"one clock look, {level:6s}: {cost:6.1f} us; two per move = "
-              f"{2 * cost / per_move:.1%} of the referee's time per move")
+        print(
+            f"one clock look, {level:6s}: {cost:6.1f} us; two per move = "
+            f"{2 * cost / per_move:.1%} of the referee's time per move"
+        )
     wall, charge = starved(0.02, 10 if quick else 30)
-    print(f"bot thinking 0.020 s CPU a move under load: wall {wall:.3f} s a move, "
-          f"charged {charge:.3f} s (wall / charged = {wall / charge:.1f}x)")
+    print(
+        f"bot thinking 0.020 s CPU a move under load: wall {wall:.3f} s a move, "
+        f"charged {charge:.3f} s (wall / charged = {wall / charge:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -75,15 +75,20 @@ def main(argv=None) -> None:
             read = time.perf_counter() - started
     old, extra = games[:count], games[count:]
     cold, warm = figures(old, extra, repeats)
-    print(f"ratings: {count:,} stored games ({read * count / (count + new):.1f} s to read "
-          f"the store, not counted)")
+    print(
+        f"ratings: {count:,} stored games ({read * count / (count + new):.1f} s to read "
+        f"the store, not counted)"
+    )
     print(f"  cold batch fit of every pool: {cold:.2f} s ({count / cold:,.0f} games/s)")
-    print(f"  warm refit after {new:,} more games: {warm:.3f} s; ratio warm / cold: "
-          f"{warm / cold:.3f}")
+    print(
+        f"  warm refit after {new:,} more games: {warm:.3f} s; ratio warm / cold: {warm / cold:.3f}"
+    )
     sample = old[: min(count, 5_000)]
     shuffles = 3 if args.quick else 20
-    print(f"  largest mu change over {shuffles} shuffles of {len(sample):,} games: "
-          f"{shuffle_spread(sample, shuffles):.1e}")
+    print(
+        f"  largest mu change over {shuffles} shuffles of {len(sample):,} games: "
+        f"{shuffle_spread(sample, shuffles):.1e}"
+    )
 
 
 if __name__ == "__main__":

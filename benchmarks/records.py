@@ -49,11 +49,22 @@ def played(games: int) -> list:
             state.apply(chosen)
             steps.append([[seat, chosen[seat]] for seat in acting])
         outcome = state.outcome()
-        seats = [SeatRecord(f"bot{seat}", outcome.scores[seat], outcome.ranks[seat],
-                            outcome.teams[seat], moves=len(steps) // 3, time_used=0.012345)
-                 for seat in range(3)]
-        records.append(GameRecord("dou-dizhu", engine.info.version, {}, seed, 3, seats,
-                                  steps=steps, duration=0.5))
+        seats = [
+            SeatRecord(
+                f"bot{seat}",
+                outcome.scores[seat],
+                outcome.ranks[seat],
+                outcome.teams[seat],
+                moves=len(steps) // 3,
+                time_used=0.012345,
+            )
+            for seat in range(3)
+        ]
+        records.append(
+            GameRecord(
+                "dou-dizhu", engine.info.version, {}, seed, 3, seats, steps=steps, duration=0.5
+            )
+        )
     return records
 
 
@@ -66,9 +77,14 @@ def events_of(records: list) -> list:
             on_game(record)
         return records
 
-    job = executor.MatchJob(item="i", game="dou-dizhu", options={}, entrants=(),
-                            deals=tuple((r.seed, (0, 1, 2), None) for r in records),
-                            indices=tuple(range(len(records))))
+    job = executor.MatchJob(
+        item="i",
+        game="dou-dizhu",
+        options={},
+        entrants=(),
+        deals=tuple((r.seed, (0, 1, 2), None) for r in records),
+        indices=tuple(range(len(records))),
+    )
     events: list = []
     saved = executor.play_match
     vars(executor)["play_match"] = referee
@@ -102,9 +118,11 @@ def crossing(records: list, pack, unpack) -> dict:
             received(unpack(data))
         worker_times.append(packed - started)
         driver_times.append(time.process_time() - packed)
-    return {"worker": statistics.median(worker_times) / len(records) * 1e6,
-            "driver": statistics.median(driver_times) / len(records) * 1e6,
-            "bytes": sum(map(len, sent)) / len(records)}
+    return {
+        "worker": statistics.median(worker_times) / len(records) * 1e6,
+        "driver": statistics.median(driver_times) / len(records) * 1e6,
+        "bytes": sum(map(len, sent)) / len(records),
+    }
 
 
 def reading(count: int) -> dict:
@@ -137,11 +155,14 @@ def child(games: int, stored: int) -> None:
     from arena.tournament.dask_executor import _pack, _unpack
 
     records = played(games)
-    result = {"tree": tree_of(arena),
-              "pipe": crossing(records, ForkingPickler.dumps, pickle.loads),
-              "dask": crossing(records, lambda event: _pack(("event", event)),
-                               lambda data: _unpack(data)[1]),
-              **reading(stored)}
+    result = {
+        "tree": tree_of(arena),
+        "pipe": crossing(records, ForkingPickler.dumps, pickle.loads),
+        "dask": crossing(
+            records, lambda event: _pack(("event", event)), lambda data: _unpack(data)[1]
+        ),
+        **reading(stored),
+    }
     print(json.dumps(result))
 
 
@@ -161,20 +182,33 @@ def main(argv=None) -> None:
     with worktree(args.baseline, "records") as baseline:
         trees = {"this tree": ROOT} | ({args.baseline: baseline} if baseline else {})
         runs: dict[str, list[dict]] = {name: [] for name in trees}
-        for _ in range(args.repeats):          # interleaved, so load changes hit both alike
+        for _ in range(args.repeats):  # interleaved, so load changes hit both alike
             for name, tree in trees.items():
                 runs[name].append(run_child(__file__, tree, args.games, stored))
-    print(f"records: {args.games} Dou Dizhu games across the worker boundary (CPU us a game); "
-          f"a {stored:,}-game store read and its leaderboard built (CPU s); medians of "
-          f"{args.repeats} interleaved children")
+    print(
+        f"records: {args.games} Dou Dizhu games across the worker boundary (CPU us a game); "
+        f"a {stored:,}-game store read and its leaderboard built (CPU s); medians of "
+        f"{args.repeats} interleaved children"
+    )
     for name, got in runs.items():
-        ways = {way: {figure: statistics.median(result[way][figure] for result in got)
-                      for figure in ("worker", "driver", "bytes")} for way in ("pipe", "dask")}
-        read, built = (statistics.median(result[figure] for result in got)
-                       for figure in ("read", "build"))
-        print(f"  {name:>12}: " + "; ".join(
-            f"{way} worker {f['worker']:.1f} + driver {f['driver']:.1f} us, {f['bytes']:,.0f} B"
-            for way, f in ways.items()) + f"; read {read:.2f} s, build {built:.2f} s")
+        ways = {
+            way: {
+                figure: statistics.median(result[way][figure] for result in got)
+                for figure in ("worker", "driver", "bytes")
+            }
+            for way in ("pipe", "dask")
+        }
+        read, built = (
+            statistics.median(result[figure] for result in got) for figure in ("read", "build")
+        )
+        print(
+            f"  {name:>12}: "
+            + "; ".join(
+                f"{way} worker {f['worker']:.1f} + driver {f['driver']:.1f} us, {f['bytes']:,.0f} B"
+                for way, f in ways.items()
+            )
+            + f"; read {read:.2f} s, build {built:.2f} s"
+        )
 
 
 if __name__ == "__main__":

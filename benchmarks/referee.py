@@ -66,6 +66,7 @@ ASKING = ("hello", "act")
 
 # -- one measurement (runs in a child process, against the arena on sys.path) ----
 
+
 class _Timed:
     """Forwards every call to ``target`` and adds its duration to ``spent``
     (``[wall seconds, CPU seconds]``)."""
@@ -87,6 +88,7 @@ class _Timed:
                 spent[0] += time.perf_counter() - started
                 spent[1] += time.process_time() - cpu
             return _Timed(result, spent) if name == "new_game" else result
+
         return timed
 
 
@@ -103,7 +105,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
     spec = registry.bot("random")
     engine_time = [0.0, 0.0]
     engine = cast("Engine", _Timed(registry.engine(GAME), engine_time))  # forwards to one
-    frames: list[tuple[int, bytes, bool]] = []        # (bot, frame, answer owed)
+    frames: list[tuple[int, bytes, bool]] = []  # (bot, frame, answer owed)
     bots: dict[int, int] = {}
     send = connection.Channel.send
 
@@ -112,7 +114,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
         frames.append((bot, protocol.encode(message), message.get("type") in ASKING))
         return send(channel, message)
 
-    starting = [0.0, 0.0]             # wall and CPU seconds, as engine_time
+    starting = [0.0, 0.0]  # wall and CPU seconds, as engine_time
     playing = [0.0, 0.0]
     start, play = referee._Match._start, referee._Match.play
 
@@ -124,29 +126,39 @@ def measure(level: str, pinned: bool, games: int) -> dict:
             finally:
                 spent[0] += time.perf_counter() - began
                 spent[1] += time.process_time() - cpu
+
         return timed
 
-    with mock.patch.object(connection.Channel, "send", recording), \
-            mock.patch.object(referee._Match, "_start", timing(start, starting)), \
-            mock.patch.object(referee._Match, "play", timing(play, playing)):
+    with (
+        mock.patch.object(connection.Channel, "send", recording),
+        mock.patch.object(referee._Match, "_start", timing(start, starting)),
+        mock.patch.object(referee._Match, "play", timing(play, playing)),
+    ):
         entrants = [referee.Entrant("a", spec), referee.Entrant("b", spec)]
         deals = [referee.Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
-        records = referee.play_match(engine, entrants, deals, limit=referee.Limit(move=5.0),
-                                     sandbox=level)
+        records = referee.play_match(
+            engine, entrants, deals, limit=referee.Limit(move=5.0), sandbox=level
+        )
     faults = [seat.fault for record in records for seat in record.seats if seat.fault]
     if faults or len(bots) != 2:
         raise SystemExit(f"the referee run went wrong: faults {faults[:3]}, {len(bots)} bots")
-    answers = sum(owed for _, _, owed in frames) - 2         # the two hellos left out
-    referee_us, referee_cpu_us = ((playing[k] - starting[k] - engine_time[k]) / answers * 1e6
-                                  for k in (0, 1))
+    answers = sum(owed for _, _, owed in frames) - 2  # the two hellos left out
+    referee_us, referee_cpu_us = (
+        (playing[k] - starting[k] - engine_time[k]) / answers * 1e6 for k in (0, 1)
+    )
     bare, bare_cpu = _replay(spec.argv(), frames)
     floor, floor_cpu = _floor(spec.argv(), frames, level)
-    return {"referee_us": referee_us, "bare_us": bare / answers * 1e6,
-            "floor_us": floor / answers * 1e6, "floor_cpu_us": floor_cpu / answers * 1e6,
-            "clock_us": _clock_us(spec.argv(), level),
-            "referee_cpu_us": referee_cpu_us, "bare_cpu_us": bare_cpu / answers * 1e6,
-            "answers": answers,
-            "arena": tree_of(connection)}
+    return {
+        "referee_us": referee_us,
+        "bare_us": bare / answers * 1e6,
+        "floor_us": floor / answers * 1e6,
+        "floor_cpu_us": floor_cpu / answers * 1e6,
+        "clock_us": _clock_us(spec.argv(), level),
+        "referee_cpu_us": referee_cpu_us,
+        "bare_cpu_us": bare_cpu / answers * 1e6,
+        "answers": answers,
+        "arena": tree_of(connection),
+    }
 
 
 def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
@@ -159,7 +171,7 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
     from arena.sandbox import BotProcess
 
     if not hasattr(referee, "_MoveDeadline"):
-        return math.nan                 # an older tree, without this clock
+        return math.nan  # an older tree, without this clock
     process = BotProcess(argv, level=level)
     try:
         stdin, stdout = pipes(process.popen)
@@ -171,7 +183,7 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
             for _ in range(moves):
                 referee._MoveDeadline(process, 1.0, 0.05).charged(time.monotonic())
             figures.append((time.perf_counter() - began) / moves * 1e6)
-        return min(figures)             # the cost itself, not the machine's load
+        return min(figures)  # the cost itself, not the machine's load
     finally:
         process.kill()
 
@@ -182,12 +194,16 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
     hellos."""
     from arena.botkit import protocol
 
-    children = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-                for _ in range(2)]
+    children = [
+        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)
+    ]
     streams = [pipes(child) for child in children]
     try:
-        hellos = [index for index, (_, frame, _) in enumerate(frames)
-                  if protocol.FrameReader().feed(frame)[0]["type"] == "hello"]
+        hellos = [
+            index
+            for index, (_, frame, _) in enumerate(frames)
+            if protocol.FrameReader().feed(frame)[0]["type"] == "hello"
+        ]
         for index in hellos:
             bot, frame, _ = frames[index]
             stdin, stdout = streams[bot]
@@ -211,8 +227,9 @@ def _replay(argv: list[str], frames: list[tuple[int, bytes, bool]]) -> tuple[flo
             child.wait()
 
 
-def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
-           level: str) -> tuple[float, float]:
+def _floor(
+    argv: list[str], frames: list[tuple[int, bytes, bool]], level: str
+) -> tuple[float, float]:
     """Wall and CPU seconds (this process's) of the least a Python referee does with
     ``frames``, after the hellos: encode each message, write it, and for an
     owed answer poll under a deadline, read and decode it, check it is one
@@ -263,11 +280,16 @@ def _floor(argv: list[str], frames: list[tuple[int, bytes, bool]],
 
 # -- the driver ---------------------------------------------------------------------
 
+
 def run_child(tree: Path, level: str, pinned: bool, games: int) -> dict:
     """One measurement in a fresh process using ``tree``'s arena."""
     done = subprocess.run(
-        child_command(python_for(tree), __file__, level, int(pinned), games), cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True)
+        child_command(python_for(tree), __file__, level, int(pinned), games),
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"{tree}: measuring {level} failed: {done.stderr.strip()[-400:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -281,10 +303,13 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="one repeat of a few games")
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--games", type=int, default=None, help="games per measurement")
-    parser.add_argument("--levels", default=",".join(LEVELS), help="sandbox levels, comma-separated")
+    parser.add_argument(
+        "--levels", default=",".join(LEVELS), help="sandbox levels, comma-separated"
+    )
     parser.add_argument("--baseline", metavar="REF", help="also measure this commit, interleaved")
-    parser.add_argument("--child", nargs=3, metavar=("LEVEL", "PINNED", "GAMES"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", nargs=3, metavar=("LEVEL", "PINNED", "GAMES"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if args.child:
         level, pinned, games = args.child
@@ -296,37 +321,50 @@ def main(argv=None) -> None:
     with worktree(args.baseline, "referee") as baseline:
         trees = {"this tree": ROOT} | ({"baseline": baseline} if baseline else {})
         runs: dict[tuple, list[dict]] = {}
-        for _ in range(repeats):              # interleaved, so load changes hit all alike
+        for _ in range(repeats):  # interleaved, so load changes hit all alike
             for level in levels:
                 for pinned in (True, False):
                     for name, tree in trees.items():
                         runs.setdefault((name, level, pinned), []).append(
-                            run_child(tree, level, pinned, games))
-    print(f"referee cost per answer, {GAME}, 2 random bots, {games} games "
-          f"(~{runs[('this tree', levels[0], True)][0]['answers']} answers), engine and "
-          f"start-up left out; median of {repeats} interleaved runs"
-          + (f"; baseline {args.baseline}" if args.baseline else ""))
-    print(f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
-          f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}   {'of it the clock µs':>18}"
-          f"   {'floor µs':>8} {'ratio':>6} {'floor CPU µs':>12} {'ratio':>6}")
+                            run_child(tree, level, pinned, games)
+                        )
+    print(
+        f"referee cost per answer, {GAME}, 2 random bots, {games} games "
+        f"(~{runs[('this tree', levels[0], True)][0]['answers']} answers), engine and "
+        f"start-up left out; median of {repeats} interleaved runs"
+        + (f"; baseline {args.baseline}" if args.baseline else "")
+    )
+    print(
+        f"  {'tree':9} {'level':6} {'cpu':8} {'referee µs':>10} {'bare µs':>8} {'ratio':>6}"
+        f"   {'referee CPU µs':>14} {'bare CPU µs':>11} {'ratio':>6}   {'of it the clock µs':>18}"
+        f"   {'floor µs':>8} {'ratio':>6} {'floor CPU µs':>12} {'ratio':>6}"
+    )
     for (name, level, pinned), results in runs.items():
-        figures = [statistics.median(r[k] for r in results)
-                   for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")]
-        ratios = [statistics.median(r[a] / r[b] for r in results)
-                  for a, b in (("referee_us", "bare_us"), ("referee_cpu_us", "bare_cpu_us"))]
-        line = (f"  {name:9} {level:6} {'1 core' if pinned else 'unpinned':8} "
-                f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
-                f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}"
-                f"   {statistics.median(r.get('clock_us', math.nan) for r in results):18.1f}"
-                f"   {statistics.median(r['floor_us'] for r in results):8.1f}"
-                f" {statistics.median(r['floor_us'] / r['bare_us'] for r in results):6.2f}"
-                f" {statistics.median(r['floor_cpu_us'] for r in results):12.1f}"
-                f" {statistics.median(r['floor_cpu_us'] / r['bare_cpu_us'] for r in results):6.2f}")
+        figures = [
+            statistics.median(r[k] for r in results)
+            for k in ("referee_us", "bare_us", "referee_cpu_us", "bare_cpu_us")
+        ]
+        ratios = [
+            statistics.median(r[a] / r[b] for r in results)
+            for a, b in (("referee_us", "bare_us"), ("referee_cpu_us", "bare_cpu_us"))
+        ]
+        line = (
+            f"  {name:9} {level:6} {'1 core' if pinned else 'unpinned':8} "
+            f"{figures[0]:10.1f} {figures[1]:8.1f} {ratios[0]:6.2f}"
+            f"   {figures[2]:14.1f} {figures[3]:11.1f} {ratios[1]:6.2f}"
+            f"   {statistics.median(r.get('clock_us', math.nan) for r in results):18.1f}"
+            f"   {statistics.median(r['floor_us'] for r in results):8.1f}"
+            f" {statistics.median(r['floor_us'] / r['bare_us'] for r in results):6.2f}"
+            f" {statistics.median(r['floor_cpu_us'] for r in results):12.1f}"
+            f" {statistics.median(r['floor_cpu_us'] / r['bare_cpu_us'] for r in results):6.2f}"
+        )
         if name == "this tree" and args.baseline:
             before = runs[("baseline", level, pinned)]
-            line += ("   this tree / baseline: wall "
-                     f"{figures[0] / statistics.median(r['referee_us'] for r in before):.2f}, CPU "
-                     f"{figures[2] / statistics.median(r['referee_cpu_us'] for r in before):.2f}")
+            line += (
+                "   this tree / baseline: wall "
+                f"{figures[0] / statistics.median(r['referee_us'] for r in before):.2f}, CPU "
+                f"{figures[2] / statistics.median(r['referee_cpu_us'] for r in before):.2f}"
+            )
         print(line)
 
 

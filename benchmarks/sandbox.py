@@ -27,8 +27,9 @@ from arena.sandbox.layers import strict_available
 from support.wire import LIMITS, pipes
 
 ARGV = BotSpec("random", entry="bots.random_bot:RandomBot").argv()
-HELLO = protocol.hello("farm-and-furious", {"rooster": False, "track_length": 20,
-                                            "max_turns": 200}, 2, 1, LIMITS)
+HELLO = protocol.hello(
+    "farm-and-furious", {"rooster": False, "track_length": 20, "max_turns": 200}, 2, 1, LIMITS
+)
 
 
 class Plain:
@@ -74,7 +75,7 @@ def prestarted_ms(level: str, repeats: int, lead: float = 0.3) -> float:
     times = []
     for _ in range(repeats):
         process = start(level)
-        time.sleep(lead)                # the current match playing
+        time.sleep(lead)  # the current match playing
         began = time.perf_counter()
         assert ask(process, HELLO)["type"] == "ready"
         times.append((time.perf_counter() - began) * 1000)
@@ -99,9 +100,9 @@ def end_ms(level: str, repeats: int) -> tuple[float, float, float]:
             if how == "kill":
                 process.kill()
             elif how == "fault":
-                process.end()                           # a faulted bot: stopped at once
+                process.end()  # a faulted bot: stopped at once
             else:
-                process.end(by=time.monotonic() + 0.2)   # as the referee's close
+                process.end(by=time.monotonic() + 0.2)  # as the referee's close
             figures[how].append((time.perf_counter() - began) * 1000)
             UNDERTAKER.drain()
     kill, end, fault = (statistics.median(figures[how]) for how in ("kill", "end", "fault"))
@@ -133,19 +134,25 @@ def main() -> None:
         print(f"  {level:<18} {ms:7.1f} ms   x{ms / plain:.2f}")
     if "strict" in levels:
         ahead = prestarted_ms("strict", repeats)
-        print(f"  strict, pre-started {ahead:7.1f} ms   x{ahead / plain:.2f} (launched 0.3 s ahead: "
-              f"the hello round trip is all that is left; goal <= x1.25)")
+        print(
+            f"  strict, pre-started {ahead:7.1f} ms   x{ahead / plain:.2f} (launched 0.3 s ahead: "
+            f"the hello round trip is all that is left; goal <= x1.25)"
+        )
         kill, end, fault = end_ms("strict", repeats)
-        print(f"ending a strict bot, on the caller's path, median of {repeats}: all of it here "
-              f"{kill:.1f} ms, after goodbye handed to the background {end:.2f} ms (goal <= 1 ms), "
-              f"a faulted one stopped at once {fault:.2f} ms")
+        print(
+            f"ending a strict bot, on the caller's path, median of {repeats}: all of it here "
+            f"{kill:.1f} ms, after goodbye handed to the background {end:.2f} ms (goal <= 1 ms), "
+            f"a faulted one stopped at once {fault:.2f} ms"
+        )
         runs: dict[str | None, list[float]] = {None: [], "strict": []}
         for _ in range(5):  # alternate, so drift in machine load hits both alike
             for sandbox in runs:
                 runs[sandbox].append(round_trip_us(sandbox, moves))
         bare, strict = statistics.median(runs[None]), statistics.median(runs["strict"])
-        print(f"per-move round trip, median of 5 x {moves} moves: plain {bare:.1f} us, "
-              f"strict {strict:.1f} us, x{strict / bare:.2f}")
+        print(
+            f"per-move round trip, median of 5 x {moves} moves: plain {bare:.1f} us, "
+            f"strict {strict:.1f} us, x{strict / bare:.2f}"
+        )
 
     discovery: dict[str, list[float]] = {"here": [], "sandboxed": []}
     for _ in range(repeats):
@@ -157,15 +164,16 @@ def main() -> None:
                 plugin_sandbox.discover([DISTRIBUTION])
             discovery[how].append((time.perf_counter() - began) * 1000)
     here, boxed = (statistics.median(discovery[k]) for k in ("here", "sandboxed"))
-    print(f"plugin discovery of one distribution, median of {repeats}: imported here "
-          f"{here:.1f} ms (modules cached), sandboxed child {boxed:.1f} ms, adds {boxed - here:.1f} ms")
+    print(
+        f"plugin discovery of one distribution, median of {repeats}: imported here "
+        f"{here:.1f} ms (modules cached), sandboxed child {boxed:.1f} ms, adds {boxed - here:.1f} ms"
+    )
 
 
 def _import_fresh() -> None:
     """Load the entry points as the arena's own are (their modules are cached
     after the first time: the honest floor for the in-process cost)."""
-    plugins.load([p for p in plugins.entry_points(group=plugins.GROUP)
-                  if plugins.trusted(p)])
+    plugins.load([p for p in plugins.entry_points(group=plugins.GROUP) if plugins.trusted(p)])
 
 
 if __name__ == "__main__":

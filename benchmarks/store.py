@@ -37,18 +37,35 @@ from support.baseline import ROOT, child_command, worktree
 def _record(seed: int):
     from arena.records import GameRecord, SeatRecord
 
-    seats = [SeatRecord(bot, float(score), rank, team, moves=21, time_used=0.01)
-             for bot, score, rank, team in (("a", 2, 1, 0), ("b", -1, 2, 1), ("c", -1, 2, 1))]
-    return GameRecord(game="dou-dizhu", version="1", options={}, seed=seed, players=3,
-                      seats=seats, steps=[[[n % 3, "3456789"]] for n in range(63)], duration=0.05)
+    seats = [
+        SeatRecord(bot, float(score), rank, team, moves=21, time_used=0.01)
+        for bot, score, rank, team in (("a", 2, 1, 0), ("b", -1, 2, 1), ("c", -1, 2, 1))
+    ]
+    return GameRecord(
+        game="dou-dizhu",
+        version="1",
+        options={},
+        seed=seed,
+        players=3,
+        seats=seats,
+        steps=[[[n % 3, "3456789"]] for n in range(63)],
+        duration=0.05,
+    )
 
 
 def _item():
     from arena.tournament.plan import MatchItem, PlannedDeal
 
-    return MatchItem(id="dou-dizhu/3p/a+b+c/d0", order=0, game="dou-dizhu", label="dou-dizhu",
-                     players=3, options={}, lineup=("a", "b", "c"),
-                     deals=(PlannedDeal(1, (0, 1, 2)),))
+    return MatchItem(
+        id="dou-dizhu/3p/a+b+c/d0",
+        order=0,
+        game="dou-dizhu",
+        label="dou-dizhu",
+        players=3,
+        options={},
+        lineup=("a", "b", "c"),
+        deals=(PlannedDeal(1, (0, 1, 2)),),
+    )
 
 
 def commit(folder: str, games: int) -> None:
@@ -74,9 +91,13 @@ def _lines(child: subprocess.Popen[str]) -> IO[str]:
 
 
 def _child(tree: Path, folder: str, games: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(child_command(sys.executable, __file__, folder, games), cwd=tree,
-                            env={**os.environ, "PYTHONPATH": str(tree)},
-                            stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        child_command(sys.executable, __file__, folder, games),
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
 
 def commit_time(tree: Path, scratch: Path, games: int) -> float:
@@ -107,7 +128,7 @@ def lost_on_kill(tree: Path, scratch: Path, after: int) -> tuple[int, int]:
             if len(reported) >= after:
                 os.kill(child.pid, signal.SIGKILL)
                 break
-        reported += [int(line.split()[0]) for line in lines]    # what was in the pipe
+        reported += [int(line.split()[0]) for line in lines]  # what was in the pipe
         child.wait()
         with Store(folder, create=False) as store:
             stored = {game.index for game in store.games()}
@@ -134,22 +155,28 @@ def main(argv=None) -> None:
         with worktree(args.baseline, "store") as baseline:
             trees = {"this tree": ROOT} | ({"baseline": baseline} if baseline else {})
             times: dict[str, list[float]] = {name: [] for name in trees}
-            for _ in range(repeats):             # interleaved, so load changes hit both alike
+            for _ in range(repeats):  # interleaved, so load changes hit both alike
                 for name, tree in trees.items():
                     times[name].append(commit_time(tree, scratch, games))
-            kill_results = {name: [lost_on_kill(tree, scratch, 50 + 37 * k) for k in range(kills)]
-                            for name, tree in trees.items()}
+            kill_results = {
+                name: [lost_on_kill(tree, scratch, 50 + 37 * k) for k in range(kills)]
+                for name, tree in trees.items()
+            }
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"store: one commit per game ({games:,} dou-dizhu-sized games; median of {repeats} "
-          f"interleaved runs of per-commit medians)"
-          + (f", baseline {args.baseline}" if args.baseline else ""))
+    print(
+        f"store: one commit per game ({games:,} dou-dizhu-sized games; median of {repeats} "
+        f"interleaved runs of per-commit medians)"
+        + (f", baseline {args.baseline}" if args.baseline else "")
+    )
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, value in medians.items():
         reported = sum(r for r, _ in kill_results[name])
         lost = sum(m for _, m in kill_results[name])
-        print(f"  {name:9}: {value * 1e3:6.3f} ms per commit ({', '.join(f'{v * 1e3:.3f}' for v in times[name])}); "
-              f"kill -9 x{kills}: {lost} of {reported} reported commits lost")
+        print(
+            f"  {name:9}: {value * 1e3:6.3f} ms per commit ({', '.join(f'{v * 1e3:.3f}' for v in times[name])}); "
+            f"kill -9 x{kills}: {lost} of {reported} reported commits lost"
+        )
     if baseline:
         print(f"  ratio this tree / baseline: {medians['this tree'] / medians['baseline']:.2f}")
 

@@ -56,14 +56,24 @@ def installed_part(path: Path, registry, deals: int | None):
     for entry in data["games"]:
         game_id = entry["id"] if isinstance(entry, dict) else entry
         (games if game_id in registry.games else left_out).append(entry)
-    bots = [b for b in data["bots"]
-            if (b if isinstance(b, str) else b["bot"]) in registry.bots
-            or (b if isinstance(b, str) else b["bot"]).startswith("cmd:")]
+    bots = [
+        b
+        for b in data["bots"]
+        if (b if isinstance(b, str) else b["bot"]) in registry.bots
+        or (b if isinstance(b, str) else b["bot"]).startswith("cmd:")
+    ]
     left_out += [f"bot {b}" for b in data["bots"] if b not in bots]
     data["bots"] = bots
-    data["games"] = [g for g in games
-                     if any(registry.bot(b if isinstance(b, str) else b["bot"]).plays(
-                         g["id"] if isinstance(g, dict) else g) for b in bots)]
+    data["games"] = [
+        g
+        for g in games
+        if any(
+            registry.bot(b if isinstance(b, str) else b["bot"]).plays(
+                g["id"] if isinstance(g, dict) else g
+            )
+            for b in bots
+        )
+    ]
     if deals is not None:
         data["deals"] = deals
         for game in data["games"]:
@@ -72,8 +82,9 @@ def installed_part(path: Path, registry, deals: int | None):
     return data, left_out
 
 
-def games_per_second(path: Path, workers: int, deals: int | None,
-                     executor: str = "local") -> tuple[int, float, float]:
+def games_per_second(
+    path: Path, workers: int, deals: int | None, executor: str = "local"
+) -> tuple[int, float, float]:
     """Games played, seconds taken and CPU seconds used (this process, its
     workers and their bots) by one run of the tournament's installed part,
     on ``executor`` (local pool, or a local Dask cluster)."""
@@ -110,11 +121,13 @@ def cores_obtained(processes: int, seconds: float = 2.0) -> float:
     for process in busy:
         process.wait()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) \
-        / (time.monotonic() - started)
+    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) / (
+        time.monotonic() - started
+    )
 
 
 # -- another checkout, side by side -------------------------------------------------
+
 
 def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
     """One ``arena tournament`` of ``tree`` on the tournament ``text``: the
@@ -133,15 +146,30 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
         path.write_text(text)
-        command = [python_for(tree), "-m", "arena", "tournament", str(path), "--results",
-                   str(Path(folder) / "r"), "--workers", str(workers), "--quiet"]
+        command = [
+            python_for(tree),
+            "-m",
+            "arena",
+            "tournament",
+            str(path),
+            "--results",
+            str(Path(folder) / "r"),
+            "--workers",
+            str(workers),
+            "--quiet",
+        ]
         counted = Path(folder) / "perf.csv"
         perf = shutil.which("perf")
         if perf:
             command = [perf, "stat", "-x,", "-e", "task-clock", "-o", str(counted), "--", *command]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            command,
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+            capture_output=True,
+            text=True,
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         charged = _charged(Path(folder) / "r")
         cpu = _perf_seconds(counted) if perf else None
@@ -150,9 +178,17 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
         raise SystemExit(f"{tree}: arena tournament failed: {done.stderr.strip()[-300:]}")
     source = "perf"
     if cpu is None:
-        cpu, source = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), "rusage"
-    return {"games": int(found.group(1)), "seconds": float(found.group(2)), "cpu": cpu,
-            "charged": charged, "cpu_source": source}
+        cpu, source = (
+            (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+            "rusage",
+        )
+    return {
+        "games": int(found.group(1)),
+        "seconds": float(found.group(2)),
+        "cpu": cpu,
+        "charged": charged,
+        "cpu_source": source,
+    }
 
 
 def _perf_seconds(path: Path) -> float | None:
@@ -185,61 +221,83 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
         text = re.sub(r"(?m)^deals\s*=\s*\d+", f"deals = {deals}", text)
     with worktree(ref) as baseline:
         runs: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
-        for _ in range(repeats):           # interleaved, so load changes hit both alike
+        for _ in range(repeats):  # interleaved, so load changes hit both alike
             for name, tree in (("baseline", baseline), ("this tree", ROOT)):
                 runs[name].append(cli_rate(tree, text, workers))
     source = runs["this tree"][0]["cpu_source"]
-    print(f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
-          f"interleaved runs; CPU per game = driver + workers + bots, by {source}):")
+    print(
+        f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
+        f"interleaved runs; CPU per game = driver + workers + bots, by {source}):"
+    )
     rates, cpu = {}, {}
     for name, values in runs.items():
         rates[name] = statistics.median(v["games"] / v["seconds"] for v in values)
         cpu[name] = statistics.median(v["cpu"] / v["games"] for v in values)
         per_run = ", ".join(f"{v['games'] / v['seconds']:.1f}" for v in values)
-        print(f"    {name:9}: {values[0]['games']} games, {rates[name]:6.2f} games/s "
-              f"({per_run}), "
-              f"{cpu[name] * 1000:5.1f} ms CPU per game")
-    print(f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f} games/s, "
-          f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game")
+        print(
+            f"    {name:9}: {values[0]['games']} games, {rates[name]:6.2f} games/s "
+            f"({per_run}), "
+            f"{cpu[name] * 1000:5.1f} ms CPU per game"
+        )
+    print(
+        f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f} games/s, "
+        f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game"
+    )
     mine = runs["this tree"]
     think = statistics.median(v["charged"] / v["games"] for v in mine)
     floor, answers = in_process_cpu(path, deals)
-    print(f"    the bots' own moves (time charged to them, this tree): {think * 1000:5.1f} ms per "
-          f"game; the same games played in one process, engines and bots only (no referee, "
-          f"pipes, processes or sandbox): {floor * 1000:5.1f} ms CPU per game, {answers:.0f} "
-          f"answers. So with a free referee, free start-ups and ends, a CPU-bound run (a loaded "
-          f"machine) cannot beat the baseline by more than its CPU per game over that: "
-          f"{cpu['baseline'] / floor:.2f}x; nor can {workers} idle cores play more than "
-          f"{workers / floor:.0f} games/s")
+    print(
+        f"    the bots' own moves (time charged to them, this tree): {think * 1000:5.1f} ms per "
+        f"game; the same games played in one process, engines and bots only (no referee, "
+        f"pipes, processes or sandbox): {floor * 1000:5.1f} ms CPU per game, {answers:.0f} "
+        f"answers. So with a free referee, free start-ups and ends, a CPU-bound run (a loaded "
+        f"machine) cannot beat the baseline by more than its CPU per game over that: "
+        f"{cpu['baseline'] / floor:.2f}x; nor can {workers} idle cores play more than "
+        f"{workers / floor:.0f} games/s"
+    )
     starts, level, costs = start_ups(path, deals)
     games = mine[0]["games"]
-    per_game = (sum(count * costs[entry][0] for entry, count in starts.items())
-                + workers * sum(first for _, first in costs.values())) / games
-    print(f"    its bot start-ups: {sum(starts.values())} a run (a fresh sandboxed process per "
-          f"entrant of every seating's block of deals), at {level} "
-          + ", ".join(f"{entry.split(':')[-1]} {costs[entry][0] * 1000:.0f} ms" for entry in starts)
-          + f" of CPU each (start, hello, ready, end; by {source}), and a worker's first start "
-          f"of each bot {sum(first for _, first in costs.values()) / len(costs) * 1000:.0f} ms "
-          f"more on average (its view of what the bot may read), paid by each of the {workers} "
-          f"workers: {per_game * 1000:5.1f} ms per game. With them and a free referee: at most "
-          f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline")
+    per_game = (
+        sum(count * costs[entry][0] for entry, count in starts.items())
+        + workers * sum(first for _, first in costs.values())
+    ) / games
+    print(
+        f"    its bot start-ups: {sum(starts.values())} a run (a fresh sandboxed process per "
+        f"entrant of every seating's block of deals), at {level} "
+        + ", ".join(f"{entry.split(':')[-1]} {costs[entry][0] * 1000:.0f} ms" for entry in starts)
+        + f" of CPU each (start, hello, ready, end; by {source}), and a worker's first start "
+        f"of each bot {sum(first for _, first in costs.values()) / len(costs) * 1000:.0f} ms "
+        f"more on average (its view of what the bot may read), paid by each of the {workers} "
+        f"workers: {per_game * 1000:5.1f} ms per game. With them and a free referee: at most "
+        f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline"
+    )
     bare = start_cpu(BARE, level)[0]
     kit = costs.get(KIT_ONLY, (None,))[0] or start_cpu(KIT_ONLY, level)[0]
     exchange = referee_floor_cpu(level)
     answering = answers * exchange
-    for what, each in ((f"a bare interpreter in the same sandbox (no site, no kit, nothing "
-                        f"imported: {bare * 1000:.1f} ms a start)", bare),
-                       (f"a bot of the kit alone (the random bot: {kit * 1000:.1f} ms a start, "
-                        f"what any bot speaking through arena.botkit pays)", kit)):
+    for what, each in (
+        (
+            f"a bare interpreter in the same sandbox (no site, no kit, nothing "
+            f"imported: {bare * 1000:.1f} ms a start)",
+            bare,
+        ),
+        (
+            f"a bot of the kit alone (the random bot: {kit * 1000:.1f} ms a start, "
+            f"what any bot speaking through arena.botkit pays)",
+            kit,
+        ),
+    ):
         least = floor + sum(starts.values()) * each / games + answering
-        print(f"    the least any arena that starts a fresh sandboxed interpreter for every "
-              f"entrant of every block must pay, each start {what}: the games themselves "
-              f"({floor * 1000:.1f} ms), {sum(starts.values())} starts "
-              f"({sum(starts.values()) * each / games * 1000:.1f} ms per game) and the floor of a "
-              f"Python referee for each answer ({exchange * 1e6:.1f} us of CPU, "
-              f"benchmarks/referee.py: {answering * 1000:.1f} ms per game): "
-              f"{least * 1000:.1f} ms per game, so at most {cpu['baseline'] / least:.2f}x the "
-              f"baseline")
+        print(
+            f"    the least any arena that starts a fresh sandboxed interpreter for every "
+            f"entrant of every block must pay, each start {what}: the games themselves "
+            f"({floor * 1000:.1f} ms), {sum(starts.values())} starts "
+            f"({sum(starts.values()) * each / games * 1000:.1f} ms per game) and the floor of a "
+            f"Python referee for each answer ({exchange * 1e6:.1f} us of CPU, "
+            f"benchmarks/referee.py: {answering * 1000:.1f} ms per game): "
+            f"{least * 1000:.1f} ms per game, so at most {cpu['baseline'] / least:.2f}x the "
+            f"baseline"
+        )
 
 
 def _planned(path: Path, deals: int | None):
@@ -278,8 +336,10 @@ KIT_ONLY = "bots.random_bot:RandomBot"
 #: nothing (no site, no kit, no msgpack), reads the hello frame and answers
 #: with a ready frame made in advance -- the floor of a fresh process per bot
 BARE = "bare"
-_BARE_CODE = ("import sys\nr = sys.stdin.buffer\nr.read(int.from_bytes(r.read(4), 'big'))\n"
-              "sys.stdout.buffer.write({ready!r})\nsys.stdout.buffer.flush()\nr.read()\n")
+_BARE_CODE = (
+    "import sys\nr = sys.stdin.buffer\nr.read(int.from_bytes(r.read(4), 'big'))\n"
+    "sys.stdout.buffer.write({ready!r})\nsys.stdout.buffer.flush()\nr.read()\n"
+)
 
 
 def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple[float, float]:
@@ -296,15 +356,31 @@ def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple
     reads of the installed distributions is read before, in every child,
     as a tournament's driver does once for all its workers).  Medians of
     ``repeats`` interleaved rounds."""
+
     def run(count: int) -> float:
-        command = [sys.executable, str(Path(__file__).resolve()), "--child-starts", entry,
-                   level, str(count)]
+        command = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--child-starts",
+            entry,
+            level,
+            str(count),
+        ]
         with tempfile.TemporaryDirectory() as folder:
             counted = Path(folder) / "perf.csv"
             perf = shutil.which("perf")
             if perf:
-                command = [perf, "stat", "-x,", "-e", "task-clock", "-o", str(counted), "--",
-                           *command]
+                command = [
+                    perf,
+                    "stat",
+                    "-x,",
+                    "-e",
+                    "task-clock",
+                    "-o",
+                    str(counted),
+                    "--",
+                    *command,
+                ]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(command, check=True, cwd=ROOT)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -312,6 +388,7 @@ def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple
         if used is None:
             used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         return used
+
     each, first = [], []
     for _ in range(repeats):
         none, one, many = run(0), run(1), run(1 + more)
@@ -366,8 +443,12 @@ def in_process_cpu(path: Path, deals: int | None) -> tuple[float, float]:
         for item in items:
             engine = registry.engine(item.game)
             for index, deal in enumerate(item.deals):
-                inprocess.play_game(engine, [load(entries[name]) for name in item.bots_at(index)],
-                                    seed=deal.seed, options=item.options)
+                inprocess.play_game(
+                    engine,
+                    [load(entries[name]) for name in item.bots_at(index)],
+                    seed=deal.seed,
+                    options=item.options,
+                )
                 games += 1
         used = time.process_time() - started
     return used / games, answers[0] / games
@@ -381,31 +462,43 @@ def referee_floor_cpu(level: str) -> float:
     ones; the bots' own side of each exchange is not counted.  Median of 3."""
     import referee
 
-    return statistics.median(referee.run_child(ROOT, level, False, 8)["floor_cpu_us"]
-                             for _ in range(3)) / 1e6
+    return (
+        statistics.median(
+            referee.run_child(ROOT, level, False, 8)["floor_cpu_us"] for _ in range(3)
+        )
+        / 1e6
+    )
 
 
 # -- synthetic store --------------------------------------------------------------
 
-BOTS = ["random", "farm-and-furious-racer", "dou-dizhu-greedy", "farm-hand-counter",
-        "vegetables-planner", "hand-and-foot-builder", "cmd:./mine", "challenger"]
+BOTS = [
+    "random",
+    "farm-and-furious-racer",
+    "dou-dizhu-greedy",
+    "farm-hand-counter",
+    "vegetables-planner",
+    "hand-and-foot-builder",
+    "cmd:./mine",
+    "challenger",
+]
 
 
 def synthetic_game(rng: random.Random):
     kind = rng.randrange(5)
-    if kind == 0:                     # farm-and-furious, free-for-all 2-5
+    if kind == 0:  # farm-and-furious, free-for-all 2-5
         n = rng.randint(2, 5)
         bots = rng.sample(BOTS, n)
         scores: list[float] = [rng.randint(0, 20) for _ in range(n)]
         dummies: list[list[Any]] = []
         teams, game = list(range(n)), "farm-and-furious"
-    elif kind == 1:                   # dou-dizhu: landlord vs two peasants
+    elif kind == 1:  # dou-dizhu: landlord vs two peasants
         bots = rng.sample(BOTS, 3)
         lord = rng.randrange(3)
         win = rng.choice([2, -2])
         scores = [win if s == lord else -win / 2 for s in range(3)]
         teams, dummies, game = [0 if s == lord else 1 for s in range(3)], [], "dou-dizhu"
-    elif kind == 2:                   # farm-hand with dummies sometimes
+    elif kind == 2:  # farm-hand with dummies sometimes
         n = rng.choice([1, 2, 3, 4])
         bots = rng.sample(BOTS, n)
         scores = [rng.randint(-10, 20) for _ in range(n)]
@@ -413,11 +506,11 @@ def synthetic_game(rng: random.Random):
         if n == 1:
             dummies.append(["donald", rng.randint(-10, 20)])
         teams, game = list(range(n)), "farm-hand"
-    elif kind == 3:                   # vegetables, two players
+    elif kind == 3:  # vegetables, two players
         bots = rng.sample(BOTS, 2)
         scores = [rng.randint(0, 200) for _ in range(2)]
         teams, dummies, game = [0, 1], [], "vegetables"
-    else:                             # hand-and-foot partnerships
+    else:  # hand-and-foot partnerships
         bots = rng.sample(BOTS, 4)
         a, b = rng.randint(-2000, 4000), rng.randint(-2000, 4000)
         scores = [a, b, a, b]
@@ -428,8 +521,15 @@ def synthetic_game(rng: random.Random):
     faults: list[str | None] = [None] * len(bots)
     if rng.random() < 0.02:
         faults[rng.randrange(len(bots))] = rng.choice(["timeout", "crash", "illegal"])
-    return game, bots, scores, ranks[:len(bots)], teams, faults, \
-        [[d[0], d[1], r] for d, r in zip(dummies, ranks[len(bots):])]
+    return (
+        game,
+        bots,
+        scores,
+        ranks[: len(bots)],
+        teams,
+        faults,
+        [[d[0], d[1], r] for d, r in zip(dummies, ranks[len(bots) :])],
+    )
 
 
 def fill_store(folder: str, count: int) -> None:
@@ -439,18 +539,40 @@ def fill_store(folder: str, count: int) -> None:
     rows = []
     for number in range(count):
         game, bots, scores, ranks, teams, faults, dummies = synthetic_game(rng)
-        rows.append((f"item{number // 8}/{number % 8}", f"item{number // 8}", number // 8,
-                     number % 8, "synthetic", game, "1", "{}", number, len(bots),
-                     json.dumps(bots), json.dumps(scores), json.dumps(ranks), json.dumps(teams),
-                     json.dumps(faults), json.dumps(dummies), 50, json.dumps([0.01] * len(bots)),
-                     0.1, 0.0, blob))
+        rows.append(
+            (
+                f"item{number // 8}/{number % 8}",
+                f"item{number // 8}",
+                number // 8,
+                number % 8,
+                "synthetic",
+                game,
+                "1",
+                "{}",
+                number,
+                len(bots),
+                json.dumps(bots),
+                json.dumps(scores),
+                json.dumps(ranks),
+                json.dumps(teams),
+                json.dumps(faults),
+                json.dumps(dummies),
+                50,
+                json.dumps([0.01] * len(bots)),
+                0.1,
+                0.0,
+                blob,
+            )
+        )
     with store.db:
         store.db.execute("BEGIN")
         store.db.executemany(
             "INSERT INTO games (key, item, ord, idx, tournament, game, version, options, seed, "
             "players, bots, scores, ranks, teams, faults, dummies, moves, time_used, duration, "
             "finished, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?)", rows)
+            "?, ?)",
+            rows,
+        )
     store.close()
 
 
@@ -480,8 +602,9 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=None, help="runs per worker count")
     parser.add_argument("--baseline", metavar="REF", help="also time this commit, side by side")
     parser.add_argument("--skip-ratings", action="store_true", help="no rating figure")
-    parser.add_argument("--child-starts", nargs=3, metavar=("ENTRY", "LEVEL", "COUNT"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child-starts", nargs=3, metavar=("ENTRY", "LEVEL", "COUNT"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if args.child_starts:
         entry, level, count = args.child_starts
@@ -494,13 +617,15 @@ def main(argv=None) -> None:
     if not args.skip_play:
         registry = installed()
         _, left_out = installed_part(args.file, registry, deals)
-        print(f"tournament: {args.file.relative_to(ROOT) if args.file.is_relative_to(ROOT) else args.file}"
-              + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
+        print(
+            f"tournament: {args.file.relative_to(ROOT) if args.file.is_relative_to(ROOT) else args.file}"
+            + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else "")
+        )
         runs: dict[int, list[float]] = {1: [], 2: []}
         played = {}
         obtained: dict[int, list[float]] = {1: [], 2: []}
         busy: dict[int, list[float]] = {1: [], 2: []}
-        for _ in range(args.repeats):       # interleaved, so load changes hit both alike
+        for _ in range(args.repeats):  # interleaved, so load changes hit both alike
             for workers in (1, 2):
                 played[workers], seconds, used = games_per_second(args.file, workers, deals)
                 runs[workers].append(seconds)
@@ -510,26 +635,34 @@ def main(argv=None) -> None:
         for workers in (1, 2):
             seconds = statistics.median(runs[workers])
             rates[workers] = played[workers] / seconds
-            print(f"  {workers} worker{'s' if workers > 1 else ' '}: {played[workers]} games in "
-                  f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
-                  f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)")
+            print(
+                f"  {workers} worker{'s' if workers > 1 else ' '}: {played[workers]} games in "
+                f"{seconds:6.1f} s = {rates[workers]:6.2f} games/s (median of "
+                f"{len(runs[workers])}: {', '.join(f'{x:.1f}' for x in runs[workers])} s)"
+            )
         cores = {workers: statistics.median(values) for workers, values in obtained.items()}
-        print(f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; the machine's own "
-              f"limit now: 1 busy process got {cores[1]:.2f} CPU, 2 got {cores[2]:.2f} "
-              f"(ratio {cores[2] / cores[1]:.2f}; 2.00 on an idle machine)")
+        print(
+            f"  ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; the machine's own "
+            f"limit now: 1 busy process got {cores[1]:.2f} CPU, 2 got {cores[2]:.2f} "
+            f"(ratio {cores[2] / cores[1]:.2f}; 2.00 on an idle machine)"
+        )
         kept = {workers: statistics.median(values) for workers, values in busy.items()}
-        print(f"  CPUs kept busy: 1 worker {kept[1]:.2f} (its bots think and start while its "
-              f"referee waits), 2 workers {kept[2]:.2f}; at the same CPU per game 2 workers "
-              f"can be at most {cores[2] / kept[1]:.2f}x faster than 1 here "
-              f"(the CPUs 2 busy processes got / those 1 worker used)")
+        print(
+            f"  CPUs kept busy: 1 worker {kept[1]:.2f} (its bots think and start while its "
+            f"referee waits), 2 workers {kept[2]:.2f}; at the same CPU per game 2 workers "
+            f"can be at most {cores[2] / kept[1]:.2f}x faster than 1 here "
+            f"(the CPUs 2 busy processes got / those 1 worker used)"
+        )
         if args.baseline:
             compare_with(args.baseline, args.file, deals, 2, args.repeats)
     if args.skip_ratings:
         return
 
     read, total = rating_time(count, 1 if count >= 50_000 else 3)
-    print(f"ratings: batch fit of every game (with the chart) from {count:,} stored games: "
-          f"{total:.1f} s ({read:.1f} s reading the store, {count / total:,.0f} games/s)")
+    print(
+        f"ratings: batch fit of every game (with the chart) from {count:,} stored games: "
+        f"{total:.1f} s ({read:.1f} s reading the store, {count / total:,.0f} games/s)"
+    )
 
 
 if __name__ == "__main__":

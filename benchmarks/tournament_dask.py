@@ -30,6 +30,7 @@ from arena.plugins import installed  # noqa: E402
 
 def cluster_start(workers: int) -> float:
     from arena.tournament.dask_executor import DaskExecutor
+
     executor = DaskExecutor(workers)
     started = time.perf_counter()
     executor.start()
@@ -51,25 +52,33 @@ def main(argv=None) -> None:
     registry = installed()
     _, left_out = installed_part(args.file, registry, deals)
     name = args.file.relative_to(ROOT) if args.file.is_relative_to(ROOT) else args.file
-    print(f"tournament: {name}, {args.workers} workers"
-          + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else ""))
+    print(
+        f"tournament: {name}, {args.workers} workers"
+        + (f" (not installed, left out: {', '.join(map(str, left_out))})" if left_out else "")
+    )
     runs: dict[str, list[float]] = {"local": [], "dask": []}
     played = {}
     starts = []
-    for _ in range(repeats):            # interleaved
+    for _ in range(repeats):  # interleaved
         for executor in ("local", "dask"):
-            played[executor], seconds, _ = games_per_second(args.file, args.workers, deals, executor)
+            played[executor], seconds, _ = games_per_second(
+                args.file, args.workers, deals, executor
+            )
             runs[executor].append(seconds)
         starts.append(cluster_start(args.workers))
     rates = {}
     for executor, label in (("local", "local pool"), ("dask", "Dask cluster")):
         seconds = statistics.median(runs[executor])
         rates[executor] = played[executor] / seconds
-        print(f"  {label:12}: {played[executor]} games in {seconds:6.1f} s = "
-              f"{rates[executor]:6.2f} games/s (median of {len(runs[executor])}: "
-              f"{', '.join(f'{x:.1f}' for x in runs[executor])} s)")
-    print(f"  Dask cluster start (in its figure): {statistics.median(starts):.2f} s "
-          f"(median of {len(starts)})")
+        print(
+            f"  {label:12}: {played[executor]} games in {seconds:6.1f} s = "
+            f"{rates[executor]:6.2f} games/s (median of {len(runs[executor])}: "
+            f"{', '.join(f'{x:.1f}' for x in runs[executor])} s)"
+        )
+    print(
+        f"  Dask cluster start (in its figure): {statistics.median(starts):.2f} s "
+        f"(median of {len(starts)})"
+    )
     print(f"  ratio Dask / local pool: {rates['dask'] / rates['local']:.2f}")
 
 

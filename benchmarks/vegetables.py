@@ -118,14 +118,18 @@ def main() -> None:
     print("game ends: " + ", ".join(f"{k} {v / total:.1%}" for k, v in ends.most_common()))
 
     result = bot_vs_random(bot_games, 10_000)
-    print(f"vegetables-planner vs random, {result['games']} games, seats swapped: "
-          f"win {result['win']:.1%}, draw {result['draw']:.1%}, loss {result['loss']:.1%}; "
-          f"mean margin {result['margin']:+.1f} (sd {result['margin_sd']:.1f}); "
-          f"mean scores {result['bot_score']:.1f} vs {result['random_score']:.1f}; "
-          f"{result['ms_per_game']:.1f} ms/game")
+    print(
+        f"vegetables-planner vs random, {result['games']} games, seats swapped: "
+        f"win {result['win']:.1%}, draw {result['draw']:.1%}, loss {result['loss']:.1%}; "
+        f"mean margin {result['margin']:+.1f} (sd {result['margin_sd']:.1f}); "
+        f"mean scores {result['bot_score']:.1f} vs {result['random_score']:.1f}; "
+        f"{result['ms_per_game']:.1f} ms/game"
+    )
     total = sum(result["ends"].values())
-    print(f"  games last {result['turns']:.1f} turns; ends: "
-          + ", ".join(f"{k} {v / total:.1%}" for k, v in result["ends"].most_common()))
+    print(
+        f"  games last {result['turns']:.1f} turns; ends: "
+        + ", ".join(f"{k} {v / total:.1%}" for k, v in result["ends"].most_common())
+    )
 
 
 if __name__ == "__main__":

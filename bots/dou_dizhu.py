@@ -55,9 +55,11 @@ def _cost(c, packed, capacity):
     best = _flat_cost(c, capacity)
     if best > 1:
         m1, m2, m3 = M._masks(c)
-        for table, m, width, is_plane in ((M.STRAIGHT_T, m1, 1, False),
-                                          (M.PAIRS_T, m2, 2, False),
-                                          (M.PLANE_T, m3, 3, True)):
+        for table, m, width, is_plane in (
+            (M.STRAIGHT_T, m1, 1, False),
+            (M.PAIRS_T, m2, 2, False),
+            (M.PLANE_T, m3, 3, True),
+        ):
             if not m:
                 continue
             for length, rows in table.items():
@@ -183,7 +185,10 @@ class GreedyBot(Bot):
             rest[r] -= n
             if counts[r] == 4 and n < 4:
                 broken = 1
-        if rest[M.SMALL_JOKER] + rest[M.BIG_JOKER] == 1 and counts[M.SMALL_JOKER] + counts[M.BIG_JOKER] == 2:
+        if (
+            rest[M.SMALL_JOKER] + rest[M.BIG_JOKER] == 1
+            and counts[M.SMALL_JOKER] + counts[M.BIG_JOKER] == 2
+        ):
             broken = 1
         return info, plan_cost(rest, packed - info[2]) + broken
 
@@ -250,8 +255,13 @@ class GreedyBot(Bot):
                 if delta > slack:
                     continue
                 rank = info[1]
-                if (rank >= M.TWO and danger > 8 and base > 4 and (info[0] >> 5) in (M.SOLO, M.PAIR)
-                        and not (peasant and self.peasant_spends_twos)):
+                if (
+                    rank >= M.TWO
+                    and danger > 8
+                    and base > 4
+                    and (info[0] >> 5) in (M.SOLO, M.PAIR)
+                    and not (peasant and self.peasant_spends_twos)
+                ):
                     # do not spend a 2 or a joker early on a low card
                     to_beat = M.INFO.get(obs["to_beat"]) or M.info_of(obs["to_beat"])
                     if to_beat[1] < 8:

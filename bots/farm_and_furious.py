@@ -62,15 +62,24 @@ class Racer(Bot):
         full_hand = BASE_HAND + ((ROOSTER,) if observation["options"]["rooster"] else ())
         opponent_choices = [
             [meaning(card, face_up[other]) for card in full_hand if card not in face_up[other]]
-            for other in range(len(face_up)) if other != seat
+            for other in range(len(face_up))
+            if other != seat
         ]
         combos = list(itertools.product(*opponent_choices))
         expected = {
-            card: sum(advance(meaning(card, face_up[seat]), combo) for combo in combos) / len(combos)
+            card: sum(advance(meaning(card, face_up[seat]), combo) for combo in combos)
+            / len(combos)
             for card in legal
         }
-        best = max((c for c in legal if meaning(c, face_up[seat]) != WHISTLE),
-                   key=expected.__getitem__, default=WHISTLE)
-        if WHISTLE in legal and expected[best] < whistle_threshold(len(face_up)) and len(face_up[seat]) >= 2:
+        best = max(
+            (c for c in legal if meaning(c, face_up[seat]) != WHISTLE),
+            key=expected.__getitem__,
+            default=WHISTLE,
+        )
+        if (
+            WHISTLE in legal
+            and expected[best] < whistle_threshold(len(face_up))
+            and len(face_up[seat]) >= 2
+        ):
             return WHISTLE
         return best

@@ -33,8 +33,11 @@ CARDS = 6
 
 def state_key(observation: np.ndarray) -> str:
     """The part of the observation vector the table is indexed by."""
-    face_up = "".join(str(int(flag)) for seat in range(PLAYERS)
-                      for flag in observation[seat * SEAT_BLOCK + 1:seat * SEAT_BLOCK + 1 + CARDS])
+    face_up = "".join(
+        str(int(flag))
+        for seat in range(PLAYERS)
+        for flag in observation[seat * SEAT_BLOCK + 1 : seat * SEAT_BLOCK + 1 + CARDS]
+    )
     lead = float(observation[PLAYERS * SEAT_BLOCK])
     bucket = int(np.digitize(lead, [-0.2, -1e-6, 1e-6, 0.2]))
     near = int(observation[0] >= 0.75)
@@ -51,7 +54,9 @@ class LearnedBot(PolicyBot):
 
     def choose(self, observation, action_mask):
         best = self.table.get(state_key(observation))
-        return best if best is not None and action_mask[best] else int(np.flatnonzero(action_mask)[0])
+        return (
+            best if best is not None and action_mask[best] else int(np.flatnonzero(action_mask)[0])
+        )
 
 
 def train(games: int, seed: int = 0, epsilon: float = 0.1) -> dict[str, int]:
@@ -83,18 +88,34 @@ def train(games: int, seed: int = 0, epsilon: float = 0.1) -> dict[str, int]:
         for key, action in trail:
             totals.setdefault(key, np.zeros(CARDS))[action] += result
             visits.setdefault(key, np.zeros(CARDS))[action] += 1
-    return {key: int(np.argmax(np.where(visits[key] > 0, totals[key] / np.maximum(visits[key], 1),
-                                        -1.0)))
-            for key in sorted(totals)}
+    return {
+        key: int(
+            np.argmax(np.where(visits[key] > 0, totals[key] / np.maximum(visits[key], 1), -1.0))
+        )
+        for key in sorted(totals)
+    }
 
 
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 200_000
     started = time.monotonic()
     policy = train(games)
-    TABLE.write_text(json.dumps({"game": "farm-and-furious", "players": PLAYERS, "games": games,
-                                 "seed": 0, "policy": policy}, separators=(",", ":")) + "\n")
-    print(f"{len(policy)} states from {games} games in {time.monotonic() - started:.0f}s -> {TABLE}")
+    TABLE.write_text(
+        json.dumps(
+            {
+                "game": "farm-and-furious",
+                "players": PLAYERS,
+                "games": games,
+                "seed": 0,
+                "policy": policy,
+            },
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
+    print(
+        f"{len(policy)} states from {games} games in {time.monotonic() - started:.0f}s -> {TABLE}"
+    )
 
 
 if __name__ == "__main__":

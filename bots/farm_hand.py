@@ -142,8 +142,17 @@ class CounterBot(Bot):
         totals = [0.0] * len(legal)
         for hands, seed in self._worlds(observation, self.bid_deals):
             for index, target in enumerate(legal):
-                won = rollout([list(h) for h in hands], table, players, leader, [],
-                              [0] * table, me, target, seed)
+                won = rollout(
+                    [list(h) for h in hands],
+                    table,
+                    players,
+                    leader,
+                    [],
+                    [0] * table,
+                    me,
+                    target,
+                    seed,
+                )
                 totals[index] += round_score(target, won, points)
         best = max(range(len(legal)), key=lambda i: (totals[i], -abs(legal[i] - 1)))
         return legal[best]
@@ -181,4 +190,3 @@ def _finish(leader, trick, table, won):
         leader = (leader + winner) % table
         won[leader] += 1
     return leader, []
-

@@ -161,7 +161,9 @@ class BuilderBot(Bot):
         if ending:  # cards held will cost: lay everything
             pool = wild_adds + wild_news
             if pool:
-                return max(pool, key=lambda a: (a.endswith(":jk"), len(sets.get(a.split(":")[1], []))))
+                return max(
+                    pool, key=lambda a: (a.endswith(":jk"), len(sets.get(a.split(":")[1], [])))
+                )
             return None
         # the set to keep clean: the longest set without wilds, if no clean book yet
         clean_target = None
@@ -177,8 +179,11 @@ class BuilderBot(Bot):
                 continue
             if len(cards) >= 7 and _wilds(cards):
                 continue  # already a dirty book: wilds are better elsewhere
-            useful = (_wilds(cards) > 0 and len(cards) >= 4) or (
-                not dirty and len(cards) >= 5) or (in_foot and len(hand) <= 3)
+            useful = (
+                (_wilds(cards) > 0 and len(cards) >= 4)
+                or (not dirty and len(cards) >= 5)
+                or (in_foot and len(hand) <= 3)
+            )
             if useful:
                 key = (len(cards), action.endswith(":2"))
                 if best is None or key > best[0]:

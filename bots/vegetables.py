@@ -97,19 +97,19 @@ class Terms(NamedTuple):
 
     score: int
     opp_score: int
-    unfinished: int      # stacks not finished
-    opp_block: float     # chance the opponent is blocked at the start of its turn
-    no_reserve: float    # 1.0 with nothing playable and no Tractor (blocked unless helped)
-    reserve: int         # playable cards and Tractors
+    unfinished: int  # stacks not finished
+    opp_block: float  # chance the opponent is blocked at the start of its turn
+    no_reserve: float  # 1.0 with nothing playable and no Tractor (blocked unless helped)
+    reserve: int  # playable cards and Tractors
     tractors: int
-    opp_options: float   # expected open stacks whose next card the opponent holds
-    opp_none: float      # chance it holds none of them
-    secured: int         # stacks whose remaining cards are all ours
-    runs: int            # cards of our runs, Tractors included
-    held: int            # Hand, Tractors and Grounds
+    opp_options: float  # expected open stacks whose next card the opponent holds
+    opp_none: float  # chance it holds none of them
+    secured: int  # stacks whose remaining cards are all ours
+    runs: int  # cards of our runs, Tractors included
+    held: int  # Hand, Tractors and Grounds
     hand: int
     grounds: int
-    wells: int           # cards left in the Wells
+    wells: int  # cards left in the Wells
     opp_tractors: int
     opp_locked: int
 
@@ -173,20 +173,20 @@ class PlannerBot(Bot):
 
     # Weights, tuned in self-play (paired seeds, 400-600 games per variant,
     # seats swapped); every one is a class attribute so variants are easy.
-    block_risk = 0.6       # chance of being blocked with nothing in reserve
-    reserve_weight = 3.0   # per playable card / Tractor kept, up to reserve_cap
+    block_risk = 0.6  # chance of being blocked with nothing in reserve
+    reserve_weight = 3.0  # per playable card / Tractor kept, up to reserve_cap
     reserve_cap = 3
-    run_weight = 2.0       # per card of our runs (our cards next on a stack, in
-    run_cap = 6            # a row, Tractors included), up to run_cap ...
-    run_extra = 1.0        # ... and per run card beyond that
-    tractor_weight = 2.0   # a Tractor beyond its reserve value
+    run_weight = 2.0  # per card of our runs (our cards next on a stack, in
+    run_cap = 6  # a row, Tractors included), up to run_cap ...
+    run_extra = 1.0  # ... and per run card beyond that
+    tractor_weight = 2.0  # a Tractor beyond its reserve value
     opp_option_weight = 2.0  # per open stack whose next card the opponent may hold
-    secured_weight = 6.0   # a stack whose remaining cards are all ours
-    hand_weight = 1.0      # per Hand card when the Wells are (nearly) empty
+    secured_weight = 6.0  # a stack whose remaining cards are all ours
+    hand_weight = 1.0  # per Hand card when the Wells are (nearly) empty
     opp_tractor_weight = 0.0  # per Tractor the opponent has or will unlock (3 lost 11 points)
-    draw_mode = 1          # 1: draw to 12 whenever allowed; 0: pass when allowed;
+    draw_mode = 1  # 1: draw to 12 whenever allowed; 0: pass when allowed;
     #                        n >= 2: draw only with fewer than n plays in reserve
-    well_mode = 0          # 0: Well with most playable hidden cards; 1: 13-20; 2: third
+    well_mode = 0  # 0: Well with most playable hidden cards; 1: 13-20; 2: third
 
     def new_game(self, game):
         self.seat = game["seat"]
@@ -258,13 +258,25 @@ class PlannerBot(Bot):
         else:
             opp_block = opp_none
         reserve = playable + view.tractors
-        return Terms(score=view.score, opp_score=view.opp_score, unfinished=unfinished,
-                     opp_block=opp_block, no_reserve=1.0 if reserve == 0 else 0.0,
-                     reserve=reserve, tractors=view.tractors, opp_options=opp_sum,
-                     opp_none=opp_none, secured=secured, runs=runs + view.tractors,
-                     held=len(view.hand) + view.tractors + len(view.grounds),
-                     hand=len(view.hand), grounds=len(view.grounds), wells=sum(view.wells),
-                     opp_tractors=view.opp_tractors, opp_locked=view.opp_locked)
+        return Terms(
+            score=view.score,
+            opp_score=view.opp_score,
+            unfinished=unfinished,
+            opp_block=opp_block,
+            no_reserve=1.0 if reserve == 0 else 0.0,
+            reserve=reserve,
+            tractors=view.tractors,
+            opp_options=opp_sum,
+            opp_none=opp_none,
+            secured=secured,
+            runs=runs + view.tractors,
+            held=len(view.hand) + view.tractors + len(view.grounds),
+            hand=len(view.hand),
+            grounds=len(view.grounds),
+            wells=sum(view.wells),
+            opp_tractors=view.opp_tractors,
+            opp_locked=view.opp_locked,
+        )
 
     # -------------------------------------------------------------- simulation
     def place(self, view: View, card: int) -> None:
@@ -325,8 +337,7 @@ class PlannerBot(Bot):
         return new
 
     def best_take(self, view: View) -> float:
-        values = [self.evaluate(self.after(view, f"take:{c}"))
-                  for c in range(4) if view.silos[c]]
+        values = [self.evaluate(self.after(view, f"take:{c}")) for c in range(4) if view.silos[c]]
         if not values:
             self.gone_out(view)
             return self.evaluate(view)

@@ -31,6 +31,7 @@ def unit_for(game_id: str) -> GameUnit:
     if package.isidentifier() and find_spec(f"{__name__}.{package}") is not None:
         return importlib.import_module(f"{__name__}.{package}.game").UNIT
     from arena.plugins import installed
+
     return installed().unit(game_id)
 
 
@@ -40,8 +41,10 @@ def lazy_exports(package: str, module: str, names: tuple[str, ...]):
     tables (``bots/hand_and_foot.py``, ``bots/dou_dizhu.py``) then does not
     import its rules engine and the engine contract at every start-up (a
     tournament starts a bot process per entrant of every seating's block)."""
+
     def __getattr__(name: str):
         if name in names:
             return getattr(importlib.import_module(f"{package}.{module}"), name)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
     return __getattr__

@@ -43,12 +43,14 @@ def plugin_dir(tmp_path, monkeypatch):
     def write(name, body):
         (tmp_path / f"{name}.py").write_text(textwrap.dedent(body))
         return EntryPoint(name=name, value=name, group="arena")
+
     return write
 
 
 @pytest.fixture
 def registry():
     from arena.plugins import installed
+
     return installed()
 
 
@@ -59,7 +61,7 @@ def toml_value(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value)    # TOML's basic strings escape as JSON's do
+        return json.dumps(value)  # TOML's basic strings escape as JSON's do
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(item) for item in value) + "]"
     if isinstance(value, dict):
@@ -74,11 +76,13 @@ def write_tournament(tmp_path):
     writes each keyword as a top-level key (Python values, e.g.
     ``bots=["random"]``), then TEXT (dedented TOML: tables, [[games]]), and
     returns the file's path."""
+
     def write(text: str = "", *, filename: str = "t.toml", **keys) -> Path:
         lines = [f"{key} = {toml_value(value)}\n" for key, value in keys.items()]
         path = tmp_path / filename
         path.write_text("".join(lines) + textwrap.dedent(text))
         return path
+
     return write
 
 
@@ -102,8 +106,13 @@ def install_distribution():
     site = Path(sysconfig.get_paths()["purelib"])
     made: list[Path] = []
 
-    def install(name: str, files: dict[str, str], requires=(), entry_points: str = "",
-                editable: Path | None = None):
+    def install(
+        name: str,
+        files: dict[str, str],
+        requires=(),
+        entry_points: str = "",
+        editable: Path | None = None,
+    ):
         """``editable``: the source folder of an editable install (the
         package goes there, a ``.pth`` naming it and ``direct_url.json``
         into site-packages)."""
@@ -117,7 +126,8 @@ def install_distribution():
             (home / module / relative).write_text(textwrap.dedent(text))
         requirements = "".join(f"Requires-Dist: {r}\n" for r in requires)
         (info / "METADATA").write_text(
-            f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n{requirements}")
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n{requirements}"
+        )
         (info / "top_level.txt").write_text(module + "\n")
         meta = ["METADATA", "top_level.txt", "RECORD"]
         if entry_points:
@@ -128,7 +138,8 @@ def install_distribution():
         else:
             (site / f"{module}.pth").write_text(f"{editable}\n")
             (info / "direct_url.json").write_text(
-                f'{{"url": "file://{editable}", "dir_info": {{"editable": true}}}}')
+                f'{{"url": "file://{editable}", "dir_info": {{"editable": true}}}}'
+            )
             records, meta = [f"{module}.pth"], meta + ["direct_url.json"]
         records += [f"{info.name}/{m}" for m in meta]
         (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))
@@ -142,7 +153,7 @@ def install_distribution():
             if path.is_dir():
                 shutil.rmtree(path, ignore_errors=True)
             else:
-                path.unlink(missing_ok=True)      # the .pth files (rmtree skips files)
+                path.unlink(missing_ok=True)  # the .pth files (rmtree skips files)
         view.forget_installed()
 
 
@@ -189,7 +200,8 @@ def viewer_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("viewer")
     path = folder / "viewer.toml"
     path.write_text(VIEWER_TOURNAMENT.format(cheater=_broken_bot("illegal")))
-    summary = run(load(path, installed(), results=str(folder / "results")), installed(),
-                  progress=False)
+    summary = run(
+        load(path, installed(), results=str(folder / "results")), installed(), progress=False
+    )
     assert summary.played and not summary.errors, summary.errors
     return folder / "results"

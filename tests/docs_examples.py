@@ -60,10 +60,10 @@ TIMEOUT = 180
 
 @dataclass
 class Command:
-    text: str               # the command as bash runs it (continuations joined)
-    line: int               # 0-based line of its "$ " in the file
-    expected: list[str]     # expected output lines
-    output_start: int       # 0-based line of the first expected line
+    text: str  # the command as bash runs it (continuations joined)
+    line: int  # 0-based line of its "$ " in the file
+    expected: list[str]  # expected output lines
+    output_start: int  # 0-based line of the first expected line
     indent: str = ""
 
 
@@ -76,7 +76,7 @@ def parse(path: Path) -> list[Command]:
     lines = path.read_text(encoding="utf-8").splitlines()
     commands: list[Command] = []
     fenced = False
-    inside: str | None = None      # the indent of an open console block
+    inside: str | None = None  # the indent of an open console block
     current: Command | None = None  # the command whose output is being read
     index = 0
     while index < len(lines):
@@ -90,13 +90,13 @@ def parse(path: Path) -> list[Command]:
             fenced = not fenced
             current = None
         elif inside is not None:
-            body = line[len(inside):]
+            body = line[len(inside) :]
             if body.startswith(PROMPT):
                 start = index
-                text = body[len(PROMPT):]
-                while index + 1 < len(lines) and _continues(lines[index + 1][len(inside):]):
+                text = body[len(PROMPT) :]
+                while index + 1 < len(lines) and _continues(lines[index + 1][len(inside) :]):
                     index += 1
-                    text += "\n" + lines[index][len(inside) + len(MORE):]
+                    text += "\n" + lines[index][len(inside) + len(MORE) :]
                 current = Command(text, start, [], index + 1, inside)
                 commands.append(current)
             elif current is not None:
@@ -116,8 +116,10 @@ def _line_pattern(line: str) -> str:
 
 def matches(expected: list[str], actual: list[str]) -> bool:
     """Whether ``actual`` fits ``expected`` (``...`` wildcards, see above)."""
-    pattern = "".join(r"(?:[^\n]*\n)*?" if line.strip() == ANY_LINES
-                      else _line_pattern(line.rstrip()) + r"\n" for line in expected)
+    pattern = "".join(
+        r"(?:[^\n]*\n)*?" if line.strip() == ANY_LINES else _line_pattern(line.rstrip()) + r"\n"
+        for line in expected
+    )
     text = "".join(line.rstrip() + "\n" for line in actual)
     return re.fullmatch(pattern, text) is not None
 
@@ -140,27 +142,47 @@ class Scratch:
         venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
         self.bin = env_dir / "bin"
         python = self.bin / "python"
-        layer = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        layer = subprocess.run(
+            [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         arena_sites = [p for p in site.getsitepackages() if Path(p).is_dir()]
         Path(layer, "_arena_layer.pth").write_text(
-            "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in arena_sites) + "\n")
-        for name, call in (("arena", "from arena.cli import app as main"),
-                           ("pip", "from pip._internal.cli.main import main"),
-                           ("pytest", "from pytest import main")):
+            "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in arena_sites) + "\n"
+        )
+        for name, call in (
+            ("arena", "from arena.cli import app as main"),
+            ("pip", "from pip._internal.cli.main import main"),
+            ("pytest", "from pytest import main"),
+        ):
             script = self.bin / name
             script.write_text(f"#!{python}\nimport sys\n{call}\nsys.exit(main())\n")
             script.chmod(0o755)
-        self.env = {key: value for key, value in os.environ.items()
-                    if key not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS", "LINES")}
-        self.env.update(PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
-                        PYTHONUNBUFFERED="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
-                        NO_COLOR="1", TERM="dumb")
+        self.env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS", "LINES")
+        }
+        self.env.update(
+            PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            PYTHONUNBUFFERED="1",
+            PIP_DISABLE_PIP_VERSION_CHECK="1",
+            NO_COLOR="1",
+            TERM="dumb",
+        )
 
     def run(self, command: str) -> list[str]:
-        result = subprocess.run(["bash", "-c", command], cwd=self.folder, env=self.env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                timeout=TIMEOUT)
+        result = subprocess.run(
+            ["bash", "-c", command],
+            cwd=self.folder,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=TIMEOUT,
+        )
         return result.stdout.replace(str(self.folder), ".").splitlines()
 
     def close(self) -> None:
@@ -181,8 +203,9 @@ def run_file(path: Path, update: bool = False) -> list[str]:
             if matches(command.expected, actual):
                 continue
             where = f"{path.relative_to(ROOT)}:{command.line + 1}"
-            diff = difflib.unified_diff(command.expected, actual, "documented", "printed",
-                                        lineterm="")
+            diff = difflib.unified_diff(
+                command.expected, actual, "documented", "printed", lineterm=""
+            )
             problems.append(f"{where}: $ {command.text}\n" + "\n".join(diff))
             replacements.append((command, updated(command.expected, actual)))
     finally:
@@ -191,18 +214,21 @@ def run_file(path: Path, update: bool = False) -> list[str]:
         lines = path.read_text(encoding="utf-8").splitlines()
         for command, new in sorted(replacements, key=lambda r: -r[0].line):
             end = command.output_start + len(command.expected)
-            lines[command.output_start:end] = [command.indent + line if line else line
-                                               for line in new]
+            lines[command.output_start : end] = [
+                command.indent + line if line else line for line in new
+            ]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.docs_examples",
-                                     description="Run the console examples of the docs.")
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.docs_examples", description="Run the console examples of the docs."
+    )
     parser.add_argument("files", nargs="*", type=Path, help="Markdown files (default: all)")
-    parser.add_argument("--update", action="store_true",
-                        help="rewrite the expected outputs that differ")
+    parser.add_argument(
+        "--update", action="store_true", help="rewrite the expected outputs that differ"
+    )
     args = parser.parse_args(argv)
     files = [path.resolve() for path in args.files] or documented_files()
     failed = 0
@@ -212,8 +238,11 @@ def main(argv: list[str] | None = None) -> int:
             print(problem, end="\n\n")
         if problems:
             failed += 1
-            print(f"{path.relative_to(ROOT)}: {len(problems)} example(s) "
-                  + ("rewritten" if args.update else "differ"), file=sys.stderr)
+            print(
+                f"{path.relative_to(ROOT)}: {len(problems)} example(s) "
+                + ("rewritten" if args.update else "differ"),
+                file=sys.stderr,
+            )
     return 0 if args.update or not failed else 1
 
 

@@ -19,21 +19,41 @@ from arena.tournament.plan import MatchItem, PlannedDeal
 
 def grow(store, count, order=5):
     """``count`` more games: a vegetables match of alpha, beta and gamma."""
-    item = MatchItem(id=f"grow{order}", order=order, game="vegetables", label="vegetables",
-                     players=2, options={}, lineup=("gamma", "beta"),
-                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(count)))
+    item = MatchItem(
+        id=f"grow{order}",
+        order=order,
+        game="vegetables",
+        label="vegetables",
+        players=2,
+        options={},
+        lineup=("gamma", "beta"),
+        deals=tuple(PlannedDeal(k, (0, 1)) for k in range(count)),
+    )
     for k in range(count):
         gamma_wins = k % 3 != 0
-        store.add_game(item, k, GameRecord("vegetables", "1", {}, k, 2, [
-            SeatRecord("gamma", 30.0 if gamma_wins else 10.0, 1 if gamma_wins else 2, 0),
-            SeatRecord("beta", 10.0 if gamma_wins else 30.0, 2 if gamma_wins else 1, 1)]))
+        store.add_game(
+            item,
+            k,
+            GameRecord(
+                "vegetables",
+                "1",
+                {},
+                k,
+                2,
+                [
+                    SeatRecord("gamma", 30.0 if gamma_wins else 10.0, 1 if gamma_wins else 2, 0),
+                    SeatRecord("beta", 10.0 if gamma_wins else 30.0, 2 if gamma_wins else 1, 1),
+                ],
+            ),
+        )
 
 
 def fresh(store, history=0):
     """The document built from scratch, as the cache hands documents back."""
     meta = store.meta()
-    board = build(list(store.games()), history=history, name=meta.get("name", ""),
-                  stopped=meta.get("stopped"))
+    board = build(
+        list(store.games()), history=history, name=meta.get("name", ""), stopped=meta.get("stopped")
+    )
     return json.loads(json.dumps(board))
 
 
@@ -50,7 +70,7 @@ def test_the_second_look_is_the_saved_document_and_a_new_game_voids_it(store):
     data["boards"]["0"]["tournament"]["name"] = "marked"
     board_cache.path_of(store).write_text(json.dumps(data))
     assert from_store(store)["tournament"]["name"] == "marked"
-    grow(store, 1)                                   # the store changed: never the old one
+    grow(store, 1)  # the store changed: never the old one
     again = from_store(store)
     assert again["tournament"]["name"] == "demo" and again["overall"]["games"] == 14
     assert again == fresh(store)
@@ -73,19 +93,20 @@ def test_a_grown_store_goes_on_from_the_saved_rater(store, monkeypatch):
     from_store(store)
     restored = []
     real = Rater.from_state.__func__
-    monkeypatch.setattr(Rater, "from_state",
-                        classmethod(lambda cls, data: restored.append(data) or real(cls, data)))
+    monkeypatch.setattr(
+        Rater, "from_state", classmethod(lambda cls, data: restored.append(data) or real(cls, data))
+    )
     grow(store, 9)
     board = from_store(store)
     assert len(restored) == 1 and restored[0]["games"] == 13
-    assert board == fresh(store)          # rounded figures: identical
+    assert board == fresh(store)  # rounded figures: identical
     assert cache_of(store)["rater"]["state"]["games"] == 22
 
 
 def test_a_saved_rater_whose_games_changed_is_not_used(store, monkeypatch):
     from_store(store)
     data = cache_of(store)
-    data["rater"]["prefix"]["finished"] += 1.0       # as if an old game were replaced
+    data["rater"]["prefix"]["finished"] += 1.0  # as if an old game were replaced
     board_cache.path_of(store).write_text(json.dumps(data))
     grow(store, 2)
     monkeypatch.setattr(Rater, "from_state", classmethod(lambda cls, data: pytest.fail("used")))
@@ -111,9 +132,9 @@ def test_a_damaged_cache_is_read_from_scratch_not_a_traceback(store, damage):
     else:
         data["tally"]["state"]["seats"] = [[1, 2]]
     board_cache.path_of(store).write_text(json.dumps(data))
-    grow(store, 2)                        # the saved states are asked for, not the document
+    grow(store, 2)  # the saved states are asked for, not the document
     assert from_store(store) == fresh(store)
-    assert cache_of(store)["rater"]["state"]["games"] == 15   # and saved afresh
+    assert cache_of(store)["rater"]["state"]["games"] == 15  # and saved afresh
 
 
 def test_a_restored_rater_fits_what_a_fresh_one_fits(store):
@@ -130,8 +151,11 @@ def test_a_restored_rater_fits_what_a_fresh_one_fits(store):
         assert [s.name for s in other.table()] == [s.name for s in pool.table()]
         for bot, standing in pool.standings.items():
             mine = other.standings[bot]
-            assert (mine.games, mine.wins, mine.faults) == (standing.games, standing.wins,
-                                                           standing.faults)
+            assert (mine.games, mine.wins, mine.faults) == (
+                standing.games,
+                standing.wins,
+                standing.faults,
+            )
             assert mine.mu == pytest.approx(standing.mu, abs=1e-8)
             assert mine.sigma == pytest.approx(standing.sigma, abs=1e-8)
 
@@ -147,17 +171,24 @@ def test_games_stored_out_of_plan_order_all_count(store):
     assert cache_of(store)["rater"]["state"]["games"] == 17
 
 
-def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally(store,
-                                                                                 monkeypatch):
+def test_a_grown_store_reads_only_its_new_games_and_goes_on_from_the_saved_tally(
+    store, monkeypatch
+):
     from arena.results.store import Store
 
     from_store(store)
     read, restored = [], []
     games, real = Store.games, Tally.from_state.__func__
-    monkeypatch.setattr(Store, "games", lambda self, *a, **k: read.append(
-        list(games(self, *a, **k))) or iter(read[-1]))
-    monkeypatch.setattr(Tally, "from_state", classmethod(
-        lambda cls, data, sums: restored.append(data) or real(cls, data, sums)))
+    monkeypatch.setattr(
+        Store,
+        "games",
+        lambda self, *a, **k: read.append(list(games(self, *a, **k))) or iter(read[-1]),
+    )
+    monkeypatch.setattr(
+        Tally,
+        "from_state",
+        classmethod(lambda cls, data, sums: restored.append(data) or real(cls, data, sums)),
+    )
     grow(store, 3)
     board = from_store(store)
     assert [len(r) for r in read] == [3] and restored[0]["games"] == 13
@@ -170,13 +201,13 @@ def test_resample_sums_that_are_not_the_saved_ones_are_not_used(store, monkeypat
     from_store(store)
     sums = store.folder / board_cache.SUMS_NAME
     blob = bytearray(sums.read_bytes())
-    blob[8] ^= 1                                      # one bit of one sum
+    blob[8] ^= 1  # one bit of one sum
     sums.write_bytes(bytes(blob))
-    assert from_store(store)["overall"]["games"] == 13   # the document needs no sums
+    assert from_store(store)["overall"]["games"] == 13  # the document needs no sums
     grow(store, 2)
     monkeypatch.setattr(Tally, "from_state", classmethod(lambda cls, *a: pytest.fail("used")))
     assert from_store(store) == fresh(store)
-    sums.unlink()                                     # none at all: the same
+    sums.unlink()  # none at all: the same
     grow(store, 1, order=6)
     assert from_store(store) == fresh(store)
 
@@ -186,23 +217,33 @@ def test_a_charted_look_goes_on_from_the_saved_tally_and_keeps_the_rater(store, 
     rater = cache_of(store)["rater"]
     restored = []
     real = Tally.from_state.__func__
-    monkeypatch.setattr(Tally, "from_state", classmethod(
-        lambda cls, data, sums: restored.append(data) or real(cls, data, sums)))
+    monkeypatch.setattr(
+        Tally,
+        "from_state",
+        classmethod(lambda cls, data, sums: restored.append(data) or real(cls, data, sums)),
+    )
     grow(store, 4)
     board = from_store(store, history=5)
     assert restored[0]["games"] == 13 and board == fresh(store, history=5)
     assert cache_of(store)["tally"]["state"]["games"] == 17
-    assert cache_of(store)["rater"] == rater          # its games are still the store's
-    assert from_store(store) == fresh(store)          # and both go on from there
+    assert cache_of(store)["rater"] == rater  # its games are still the store's
+    assert from_store(store) == fresh(store)  # and both go on from there
     assert cache_of(store)["rater"]["state"]["games"] == 17
 
 
 def test_the_code_key_covers_every_arena_module_the_leaderboard_imports():
     found = set(board_cache.sources())
     # records and faults reach the leaderboard only through the store
-    assert {board_cache.BUILDER, "arena.presentation.board_cache", "arena.results.store",
-            "arena.records", "arena.records.faults", "arena.ratings.rating",
-            "arena.ratings.thurstone", "arena.ratings.stats"} <= found
+    assert {
+        board_cache.BUILDER,
+        "arena.presentation.board_cache",
+        "arena.results.store",
+        "arena.records",
+        "arena.records.faults",
+        "arena.ratings.rating",
+        "arena.ratings.thurstone",
+        "arena.ratings.stats",
+    } <= found
     # what a whole parse of every module finds, lazy imports in functions too
     assert closure(board_cache.BUILDER) <= found
     # the control: modules that build no leaderboard do not void its cache
@@ -210,20 +251,29 @@ def test_the_code_key_covers_every_arena_module_the_leaderboard_imports():
 
 
 def test_only_import_statements_are_read_for_the_code_key():
-    source = ('''"""Import the games:\nfrom arena.match import is prose here."""\n'''
-              "import os, arena.results.store as s\n"
-              "from arena.ratings import (  # the rating code\n    rating,\n    stats,\n)\n"
-              "def f():\n    from arena.records import GameRecord; g()\n")
+    source = (
+        '''"""Import the games:\nfrom arena.match import is prose here."""\n'''
+        "import os, arena.results.store as s\n"
+        "from arena.ratings import (  # the rating code\n    rating,\n    stats,\n)\n"
+        "def f():\n    from arena.records import GameRecord; g()\n"
+    )
     assert board_cache._imports(source) == {
-        "arena", "arena.results", "arena.results.store", "arena.ratings", "arena.ratings.rating",
-        "arena.ratings.stats", "arena.records"}
+        "arena",
+        "arena.results",
+        "arena.results.store",
+        "arena.ratings",
+        "arena.ratings.rating",
+        "arena.ratings.stats",
+        "arena.records",
+    }
 
 
 def test_the_code_key_imports_nothing_it_hashes():
     # a cache hit needs neither numpy nor the rating code
-    check = ("import sys; from arena.presentation import board_cache; board_cache.code_key(); "
-             "print(sorted({'numpy', 'arena.ratings.rating', 'arena.ratings.stats'}"
-             " & set(sys.modules)))")
-    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
-                         check=True)
+    check = (
+        "import sys; from arena.presentation import board_cache; board_cache.code_key(); "
+        "print(sorted({'numpy', 'arena.ratings.rating', 'arena.ratings.stats'}"
+        " & set(sys.modules)))"
+    )
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"

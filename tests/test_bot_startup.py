@@ -20,10 +20,13 @@ def loaded(code: str) -> set[str]:
     """The COSTLY modules that running ``code`` in a fresh interpreter
     loads (beyond what the interpreter's own start-up had: the site
     folders' ``.pth`` files are the environment's, not the bot's)."""
-    probe = (f"import sys\nbefore = set(sys.modules)\n{code}\n"
-             f"print(' '.join(sorted((set(sys.modules) - before) & {set(COSTLY)!r})))")
-    done = subprocess.run([sys.executable, "-I", "-c", probe], capture_output=True, text=True,
-                          check=True)
+    probe = (
+        f"import sys\nbefore = set(sys.modules)\n{code}\n"
+        f"print(' '.join(sorted((set(sys.modules) - before) & {set(COSTLY)!r})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", probe], capture_output=True, text=True, check=True
+    )
     return set(done.stdout.split())
 
 
@@ -32,19 +35,23 @@ def test_the_probe_sees_a_costly_import():
     assert "typing" in loaded("import arena.botkit.messages")
 
 
-@pytest.mark.parametrize("module", ["arena.botkit", "bots.random_bot", "bots.hand_and_foot",
-                                    "bots.dou_dizhu"])
+@pytest.mark.parametrize(
+    "module", ["arena.botkit", "bots.random_bot", "bots.hand_and_foot", "bots.dou_dizhu"]
+)
 def test_a_bot_start_imports_neither_typing_nor_dataclasses(module):
     assert loaded(f"import arena.botkit, {module}") == set()
 
 
 def test_a_bot_of_the_cards_alone_does_not_import_its_rules_engine():
     # bots/hand_and_foot.py needs the cards, bots/dou_dizhu.py the move tables
-    code = "import arena.botkit, bots.hand_and_foot, bots.dou_dizhu\nimport sys\n" \
-           "print(' '.join(m for m in ('arena.game', 'engines.hand_and_foot.game', " \
-           "'engines.dou_dizhu.game') if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import arena.botkit, bots.hand_and_foot, bots.dou_dizhu\nimport sys\n"
+        "print(' '.join(m for m in ('arena.game', 'engines.hand_and_foot.game', "
+        "'engines.dou_dizhu.game') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True
+    )
     assert done.stdout.split() == []
 
 

@@ -51,15 +51,23 @@ SNOOP = """
 def installed_bots(install_distribution):
     install_distribution("rival-bot", {"__init__.py": "", "weights.txt": SECRET})
     install_distribution("snoop-helper", {"__init__.py": "FIRST = 0\n"})
-    install_distribution("snoop-bot", {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
-                         requires=("snoop-helper>=1", "farm-arena"))
+    install_distribution(
+        "snoop-bot",
+        {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
+        requires=("snoop-helper>=1", "farm-arena"),
+    )
     return SITE / "rival_bot"
 
 
 def play(registry, spec, level):
     entrants = [Entrant("snoop", spec), Entrant("honest", registry.bot("random"))]
-    [record] = play_match(registry.engine("farm-and-furious"), entrants, [Deal(5, (0, 1))],
-                          limit=Limit(startup=10.0, move=2.0), sandbox=level)
+    [record] = play_match(
+        registry.engine("farm-and-furious"),
+        entrants,
+        [Deal(5, (0, 1))],
+        limit=Limit(startup=10.0, move=2.0),
+        sandbox=level,
+    )
     return record.seats[0]
 
 
@@ -73,7 +81,7 @@ def test_a_bot_reads_a_rival_distribution_in_the_basic_sandbox(registry, install
 
 def test_a_bot_sees_its_own_distribution_and_requirements_only(registry, installed_bots):
     seat = play(registry, SNOOP_BOT, "strict")
-    assert seat.fault is None, seat.fault_detail   # imported itself and its helper, read own.txt
+    assert seat.fault is None, seat.fault_detail  # imported itself and its helper, read own.txt
 
 
 def test_a_command_bot_sees_its_files_alone_unless_more_are_listed(registry, installed_bots):
@@ -130,14 +138,20 @@ NESTED = """
 """
 
 
-def test_another_distribution_inside_a_bots_source_folder_is_masked(registry, install_distribution,
-                                                                    tmp_path):
+def test_another_distribution_inside_a_bots_source_folder_is_masked(
+    registry, install_distribution, tmp_path
+):
     # outer-bot is an editable install; inner-bot's source lies inside
     # outer-bot's package folder, which outer-bot's view binds whole
-    outer = install_distribution("outer-bot", {"__init__.py": "", "bot.py": NESTED},
-                                 requires=("farm-arena",), editable=tmp_path / "outer")
-    install_distribution("inner-bot", {"__init__.py": "", "weights.txt": SECRET},
-                         editable=outer / "vendor")
+    outer = install_distribution(
+        "outer-bot",
+        {"__init__.py": "", "bot.py": NESTED},
+        requires=("farm-arena",),
+        editable=tmp_path / "outer",
+    )
+    install_distribution(
+        "inner-bot", {"__init__.py": "", "weights.txt": SECRET}, editable=outer / "vendor"
+    )
     spec = BotSpec("nested", entry="outer_bot.bot:Nested")
     assert str(outer / "vendor" / "inner_bot") in view.view_for(spec.argv()).masks
     assert f"PWNED:{SECRET}" in (play(registry, spec, "basic").fault_detail or "")
@@ -156,7 +170,11 @@ def notes_found(registry, token, level):
     spec = registry.bot(f"cmd:{sys.executable} {BOTS / 'remember.py'} {token}")
     details = [play(registry, spec, level).fault_detail or "" for _ in range(2)]
     assert "PWNED" not in details[0]
-    return sorted(details[1].split("PWNED:", 1)[1].split("'")[0].split(",")) if "PWNED" in details[1] else []
+    return (
+        sorted(details[1].split("PWNED:", 1)[1].split("'")[0].split(","))
+        if "PWNED" in details[1]
+        else []
+    )
 
 
 def test_notes_survive_to_the_next_process_in_the_basic_sandbox(registry, token):

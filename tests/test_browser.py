@@ -23,11 +23,18 @@ from arena.tournament.plan import MatchItem, PlannedDeal
 
 SHOTS = Path(__file__).parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-SHOWN = "#frame"      # the frame on screen
+SHOWN = "#frame"  # the frame on screen
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +61,8 @@ def browser():
 
 def visible_cards(page) -> list[str]:
     return page.eval_on_selector_all(
-        ".card", "cards => cards.filter(c => c.offsetParent !== null).map(c => c.dataset.card)")
+        ".card", "cards => cards.filter(c => c.offsetParent !== null).map(c => c.dataset.card)"
+    )
 
 
 def test_leaderboard_at_desktop_and_phone_width_follows_new_games(served, browser):
@@ -67,26 +75,31 @@ def test_leaderboard_at_desktop_and_phone_width_follows_new_games(served, browse
         expect(page.locator("h1")).to_contain_text("viewer — leaderboard")
         overall = page.locator("#pool-overall table").first
         expect(overall).to_be_visible()
-        assert overall.locator("tr").count() == 1 + 6            # heading and the six bots
+        assert overall.locator("tr").count() == 1 + 6  # heading and the six bots
         expect(page.locator("#pool-overall")).to_contain_text(f"{count} games")
         expect(page.locator("#pool-farm-hand")).to_contain_text("(dummy)")
         # nothing wider than the screen: wide tables scroll inside their box
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        chart = page.locator("#pool-farm-and-furious svg").first   # a game's rating chart
+        chart = page.locator("#pool-farm-and-furious svg").first  # a game's rating chart
         assert chart.bounding_box()["width"] <= viewport["width"]
         page.screenshot(path=str(SHOTS / f"leaderboard-{name}.png"), full_page=True)
         page.close()
     page = browser.new_page(viewport=DESKTOP)
     page.goto(url + "/")
-    with Store(folder) as store:       # a game arrives while the page is open
+    with Store(folder) as store:  # a game arrives while the page is open
         record = store.record(1).record
-        item = MatchItem(id="late", order=10**6, game=record.game, label=record.game,
-                         players=record.players, options=record.options,
-                         lineup=tuple(s.bot for s in record.seats),
-                         deals=(PlannedDeal(record.seed, tuple(range(record.players))),))
+        item = MatchItem(
+            id="late",
+            order=10**6,
+            game=record.game,
+            label=record.game,
+            players=record.players,
+            options=record.options,
+            lineup=tuple(s.bot for s in record.seats),
+            deals=(PlannedDeal(record.seed, tuple(range(record.players))),),
+        )
         store.add_game(item, 0, record, "viewer")
-    expect(page.locator("#pool-overall h2")).to_contain_text(f"{count + 1} games",
-                                                             timeout=10_000)
+    expect(page.locator("#pool-overall h2")).to_contain_text(f"{count + 1} games", timeout=10_000)
     page.close()
 
 
@@ -133,7 +146,8 @@ def test_replay_steps_and_shows_one_seat_only_what_it_was_shown(served, browser)
     page.screenshot(path=str(SHOTS / "replay-table-desktop.png"), full_page=False)
     page.click("#end")
     expect(page.locator("#position")).to_have_text(
-        f"move {len(record.steps)} / {len(record.steps)}")
+        f"move {len(record.steps)} / {len(record.steps)}"
+    )
     page.close()
     phone = browser.new_page(viewport=PHONE)
     phone.goto(f"{url}/game/{game.id}?view=1#move=6")
@@ -150,6 +164,7 @@ def test_offline_replay_file_switches_views_in_place(served, browser, tmp_path):
         whole = store.record(game.id)
         key, record = whole.key, whole.record
     from arena.presentation.pages import replay_page
+
     path = tmp_path / "replay.html"
     path.write_text(replay_page(record, installed().engine(record.game), title=key))
     page = browser.new_page(viewport=DESKTOP)

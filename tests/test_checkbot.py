@@ -16,7 +16,7 @@ from arena.match.referee import Limit
 runner = CliRunner()
 
 # A bot that plays legal[0] and misbehaves only where MODE says.
-QUIRKY = '''
+QUIRKY = """
 import sys, time
 from arena.botkit import protocol
 
@@ -54,7 +54,7 @@ while (message := protocol.read_message(wire_in)) is not None:
         if MODE == "lingers":
             time.sleep(60)
         break
-'''
+"""
 
 
 @pytest.fixture
@@ -71,14 +71,16 @@ def cases(report):
 
 
 def test_random_passes_every_case(registry):
-    reports = check("random", registry=registry, games=["farm-and-furious", "vegetables"],
-                    rounds=2)
+    reports = check("random", registry=registry, games=["farm-and-furious", "vegetables"], rounds=2)
     assert [r.game for r in reports] == ["farm-and-furious", "vegetables"]
     for report in reports:
         assert report.ok, render_text("random", reports)
         assert report.passed[0] == "2 games against random"
-        assert report.passed[1:4] == ["first move and a whole game", "single legal action",
-                                      report.passed[3]]
+        assert report.passed[1:4] == [
+            "first move and a whole game",
+            "single legal action",
+            report.passed[3],
+        ]
         assert report.passed[3].startswith("largest legal-action list (")
         assert report.passed[4] == "end of a game"
         assert report.passed[5].startswith("a new match (")
@@ -98,22 +100,30 @@ def test_positions_are_real_edge_cases(registry):
 
 
 def test_illegal_action_on_a_single_legal_action(registry, quirky):
-    [report] = check(quirky("illegal-when-forced"), registry=registry, games=["vegetables"],
-                     rounds=1)
+    [report] = check(
+        quirky("illegal-when-forced"), registry=registry, games=["vegetables"], rounds=1
+    )
     assert not report.ok
     [problem] = [p for p in report.problems if p.case == "single legal action"]
     assert problem.kind == "illegal"
     assert problem.message["type"] == "act" and len(problem.message["legal"]) == 1
-    assert problem.detail == f"played 'not-{problem.message['legal'][0]}', not one of the 1 legal actions"
+    assert (
+        problem.detail
+        == f"played 'not-{problem.message['legal'][0]}', not one of the 1 legal actions"
+    )
     # the other cases play their games on, and meet forced moves too
     assert "single legal action" not in report.passed
 
 
 def test_crash_at_game_over_names_that_message(registry, quirky):
-    [report] = check(quirky("crash-at-game-over"), registry=registry,
-                     games=["farm-and-furious"], rounds=1)
-    first = report.problems[0] if report.problems[0].case == "first move: game_over" else \
-        next(p for p in report.problems if p.case == "first move: game_over")
+    [report] = check(
+        quirky("crash-at-game-over"), registry=registry, games=["farm-and-furious"], rounds=1
+    )
+    first = (
+        report.problems[0]
+        if report.problems[0].case == "first move: game_over"
+        else next(p for p in report.problems if p.case == "first move: game_over")
+    )
     assert first.kind == "crash"
     assert first.message["type"] == "game_over" and first.message["seat"] == 0
     assert "cannot count the scores" in first.stderr
@@ -130,8 +140,13 @@ def test_answering_a_message_that_expects_none(registry, quirky):
 
 
 def test_timeout_on_the_largest_list(registry, quirky):
-    [report] = check(quirky("slow-on-long-lists"), registry=registry, games=["dou-dizhu"],
-                     rounds=1, limit=Limit(move=1.0))
+    [report] = check(
+        quirky("slow-on-long-lists"),
+        registry=registry,
+        games=["dou-dizhu"],
+        rounds=1,
+        limit=Limit(move=1.0),
+    )
     problem = next(p for p in report.problems if p.case.startswith("largest legal-action list"))
     assert problem.kind == "timeout" and problem.detail == "no answer within 1s"
     assert len(problem.message["legal"]) > 50
@@ -139,8 +154,9 @@ def test_timeout_on_the_largest_list(registry, quirky):
 
 
 def test_a_bot_that_never_starts_stops_the_game_check_early(registry, quirky):
-    [report] = check(quirky("mute"), registry=registry, games=["vegetables"], rounds=1,
-                     limit=Limit(startup=0.5))
+    [report] = check(
+        quirky("mute"), registry=registry, games=["vegetables"], rounds=1, limit=Limit(startup=0.5)
+    )
     assert [(p.kind, p.message["type"]) for p in report.problems][-1] == ("timeout", "hello")
     assert report.problems[-1].case == "start-up (hello, 2 players)"
     assert report.passed == []
@@ -148,8 +164,9 @@ def test_a_bot_that_never_starts_stops_the_game_check_early(registry, quirky):
 
 
 def test_only_the_new_match_fails(registry, quirky):
-    [report] = check(quirky("crash-in-bigger-match"), registry=registry,
-                     games=["farm-and-furious"], rounds=1)
+    [report] = check(
+        quirky("crash-in-bigger-match"), registry=registry, games=["farm-and-furious"], rounds=1
+    )
     [problem] = report.problems
     assert problem.case == "a new match (3 players, seat 2): start-up (hello, 3 players)"
     assert problem.kind == "crash" and problem.message["players"] == 3
@@ -166,21 +183,40 @@ def test_lingering_after_goodbye_is_a_note_not_a_failure(registry, quirky):
 def test_cli_reports_and_exit_status(quirky):
     ok = runner.invoke(app, ["check-bot", "random", "--game", "vegetables", "--games", "1", "-q"])
     assert ok.exit_code == 0, ok.output
-    assert ok.stdout.splitlines()[-1] == "random: ok in vegetables: 1 game against random, 5 edge cases"
+    assert (
+        ok.stdout.splitlines()[-1]
+        == "random: ok in vegetables: 1 game against random, 5 edge cases"
+    )
     assert ok.stdout.startswith("vegetables  ok ")
 
-    bad = runner.invoke(app, ["check-bot", quirky("illegal-when-forced"), "--game", "vegetables",
-                              "--games", "1", "-q"])
+    bad = runner.invoke(
+        app,
+        ["check-bot", quirky("illegal-when-forced"), "--game", "vegetables", "--games", "1", "-q"],
+    )
     assert bad.exit_code == 1
     lines = bad.stdout.splitlines()
     assert lines[0].startswith("vegetables  FAIL")
-    at = next(i for i, line in enumerate(lines)
-              if line.startswith("  single legal action: illegal: played 'not-"))
+    at = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("  single legal action: illegal: played 'not-")
+    )
     assert lines[at + 1].startswith('    sent: {"type": "act", "observation": {"seat": ')
     assert lines[-1].endswith("FAILED in vegetables")
 
-    as_json = runner.invoke(app, ["check-bot", quirky("illegal-when-forced"), "--game",
-                                  "vegetables", "--games", "1", "-q", "--json"])
+    as_json = runner.invoke(
+        app,
+        [
+            "check-bot",
+            quirky("illegal-when-forced"),
+            "--game",
+            "vegetables",
+            "--games",
+            "1",
+            "-q",
+            "--json",
+        ],
+    )
     document = json.loads(as_json.stdout)
     assert document["ok"] is False
     [game] = document["games"]
@@ -188,12 +224,15 @@ def test_cli_reports_and_exit_status(quirky):
     assert problem["kind"] == "illegal" and len(problem["message"]["legal"]) == 1
 
 
-@pytest.mark.parametrize("args, message", [
-    (["nobody"], "unknown bot 'nobody'"),
-    (["farm-and-furious-racer", "--game", "vegetables"], "does not play 'vegetables'"),
-    (["random", "--game", "chess"], "unknown game 'chess'"),
-    (["random", "--sandbox", "paper"], "paper"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nobody"], "unknown bot 'nobody'"),
+        (["farm-and-furious-racer", "--game", "vegetables"], "does not play 'vegetables'"),
+        (["random", "--game", "chess"], "unknown game 'chess'"),
+        (["random", "--sandbox", "paper"], "paper"),
+    ],
+)
 def test_cli_bad_input(args, message):
     result = runner.invoke(app, ["check-bot", *args])
     assert result.exit_code == 2

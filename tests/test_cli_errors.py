@@ -14,18 +14,20 @@ ARENA = [str(Path(sys.executable).parent / "arena")]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(ARENA + list(args), capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
+    return subprocess.run(ARENA + list(args), capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 
-@pytest.mark.parametrize("args, says", [
-    (("tournament", "tournaments/quick.toml", "--workers", "-1"), "'--workers'"),
-    (("match", "vegetables", "random", "random", "--games", "0"), "'--games'"),
-    (("tournament", "tournaments/quick.toml", "--bogus"), "No such option: --bogus"),
-    (("tournament",), "Missing argument"),
-    (("leaderboard", "--format"), "'--format' requires an argument"),
-    (("no-such-command",), "No such command"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("tournament", "tournaments/quick.toml", "--workers", "-1"), "'--workers'"),
+        (("match", "vegetables", "random", "random", "--games", "0"), "'--games'"),
+        (("tournament", "tournaments/quick.toml", "--bogus"), "No such option: --bogus"),
+        (("tournament",), "Missing argument"),
+        (("leaderboard", "--format"), "'--format' requires an argument"),
+        (("no-such-command",), "No such command"),
+    ],
+)
 def test_usage_errors_are_one_plain_line_with_exit_2(args, says):
     result = run(*args)
     assert result.returncode == 2, result.stderr

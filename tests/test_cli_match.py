@@ -17,8 +17,19 @@ def arena(*args):
 
 
 def test_match_json_is_deterministic_for_a_seed():
-    args = ["match", "farm-and-furious", "--bot", "random", "--bot", "farm-and-furious-racer",
-            "--seed", "11", "--games", "3", "--json"]
+    args = [
+        "match",
+        "farm-and-furious",
+        "--bot",
+        "random",
+        "--bot",
+        "farm-and-furious-racer",
+        "--seed",
+        "11",
+        "--games",
+        "3",
+        "--json",
+    ]
     first, second = arena(*args), arena(*args)
     assert first.exit_code == 0, first.output
     assert first.stdout == second.stdout
@@ -32,8 +43,17 @@ def test_match_json_is_deterministic_for_a_seed():
 
 
 def test_match_reports_a_fault_in_json(broken_bot):
-    result = arena("match", "farm-and-furious", "-b", "random", "-b", broken_bot("illegal"),
-                   "--seed", "1", "--json")
+    result = arena(
+        "match",
+        "farm-and-furious",
+        "-b",
+        "random",
+        "-b",
+        broken_bot("illegal"),
+        "--seed",
+        "1",
+        "--json",
+    )
     assert result.exit_code == 0
     seats = json.loads(result.stdout)["games"][0]["seats"]
     assert [s["fault"] for s in seats] == [None, "illegal"]
@@ -41,24 +61,44 @@ def test_match_reports_a_fault_in_json(broken_bot):
 
 
 def test_match_options_reach_the_engine():
-    result = arena("match", "farm-and-furious", "-b", "random", "-b", "random",
-                   "--seed", "2", "--option", "track_length=3", "--json")
+    result = arena(
+        "match",
+        "farm-and-furious",
+        "-b",
+        "random",
+        "-b",
+        "random",
+        "--seed",
+        "2",
+        "--option",
+        "track_length=3",
+        "--json",
+    )
     doc = json.loads(result.stdout)
     assert doc["options"]["track_length"] == 3
     assert max(s["score"] for s in doc["games"][0]["seats"]) >= 3
 
 
-@pytest.mark.parametrize("args, message", [
-    (["match", "chess", "-b", "random", "-b", "random"], "unknown game 'chess'"),
-    (["match", "farm-and-furious", "-b", "random", "-b", "nobody"], "unknown bot 'nobody'"),
-    (["match", "farm-and-furious", "-b", "random"], "for 2, 3, 4, 5 players, not 1"),
-    (["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "laps=3"],
-     "has no option 'laps'"),
-    (["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "rooster"],
-     "expected KEY=VALUE"),
-    (["match", "farm-and-furious", "-b", "random", "-b", "random", "--move", "0"],
-     "must be positive"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["match", "chess", "-b", "random", "-b", "random"], "unknown game 'chess'"),
+        (["match", "farm-and-furious", "-b", "random", "-b", "nobody"], "unknown bot 'nobody'"),
+        (["match", "farm-and-furious", "-b", "random"], "for 2, 3, 4, 5 players, not 1"),
+        (
+            ["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "laps=3"],
+            "has no option 'laps'",
+        ),
+        (
+            ["match", "farm-and-furious", "-b", "random", "-b", "random", "-o", "rooster"],
+            "expected KEY=VALUE",
+        ),
+        (
+            ["match", "farm-and-furious", "-b", "random", "-b", "random", "--move", "0"],
+            "must be positive",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True)
     assert result.returncode == 2
@@ -85,8 +125,14 @@ def test_games_and_bots_as_json_for_scripts():
     games = json.loads(arena("games", "--json").output)
     fnf = next(g for g in games if g["id"] == "farm-and-furious")
     assert fnf["players"] == [2, 3, 4, 5] and fnf["simultaneous"] is True
-    assert {"name": "track_length", "default": 20, "help": "position of the finish line",
-            "choices": None, "minimum": 1, "maximum": None} in fnf["options"]
+    assert {
+        "name": "track_length",
+        "default": 20,
+        "help": "position of the finish line",
+        "choices": None,
+        "minimum": 1,
+        "maximum": None,
+    } in fnf["options"]
     assert next(g for g in games if g["id"] == "farm-hand")["dummies"] == ["mac", "donald"]
     bots = {b["name"]: b for b in json.loads(arena("bots", "--json").output)}
     assert bots["random"]["games"] == ["*"] and bots["random"]["plugin"] == "builtin-bots"

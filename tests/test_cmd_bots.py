@@ -27,13 +27,16 @@ def folder(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("line, complaint", [
-    ("no-such-program --fast", "'no-such-program' is not found on the bot's PATH ("),
-    ("./missing-bot", "missing-bot does not exist"),
-    ("./plain", "plain is not an executable file (chmod +x it, or name its interpreter)"),
-    ("node nowhere.js", "script nowhere.js does not exist (relative paths are from "),
-    ("python -u lib/bot.py", "script lib/bot.py does not exist"),
-])
+@pytest.mark.parametrize(
+    "line, complaint",
+    [
+        ("no-such-program --fast", "'no-such-program' is not found on the bot's PATH ("),
+        ("./missing-bot", "missing-bot does not exist"),
+        ("./plain", "plain is not an executable file (chmod +x it, or name its interpreter)"),
+        ("node nowhere.js", "script nowhere.js does not exist (relative paths are from "),
+        ("python -u lib/bot.py", "script lib/bot.py does not exist"),
+    ],
+)
 def test_a_command_that_cannot_start_is_refused_with_the_reason(folder, line, complaint):
     with pytest.raises(BotSpecError, match=r"^bot 'cmd:" + line.replace(".", r"\.")) as error:
         BotSpec.from_command("cmd:" + line)
@@ -42,8 +45,15 @@ def test_a_command_that_cannot_start_is_refused_with_the_reason(folder, line, co
 
 def test_commands_that_can_start_pass(folder):
     (folder / "plain").chmod(stat.S_IRWXU)
-    for line in ("./plain", "node bot.js", "python -c pass", "python -m arena.botkit x:Y",
-                 "python -X dev bot.js", f"{sys.executable} bot.js", "sh -c true"):
+    for line in (
+        "./plain",
+        "node bot.js",
+        "python -c pass",
+        "python -m arena.botkit x:Y",
+        "python -X dev bot.js",
+        f"{sys.executable} bot.js",
+        "sh -c true",
+    ):
         assert BotSpec.from_command("cmd:" + line).command[0]
 
 
@@ -70,9 +80,11 @@ players = [2]
 @pytest.mark.parametrize("command", ["match", "check-bot", "tournament"])
 def test_every_command_refuses_it_in_one_line_with_exit_2(folder, command):
     bad = "cmd:node nowhere.js"
-    args = {"match": ["match", "farm-and-furious", "--bot", "random", "--bot", bad],
-            "check-bot": ["check-bot", bad, "--game", "farm-and-furious"],
-            "tournament": ["tournament", "t.toml", "--results", "out"]}[command]
+    args = {
+        "match": ["match", "farm-and-furious", "--bot", "random", "--bot", bad],
+        "check-bot": ["check-bot", bad, "--game", "farm-and-furious"],
+        "tournament": ["tournament", "t.toml", "--results", "out"],
+    }[command]
     (folder / "t.toml").write_text(TOURNAMENT)
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
@@ -99,11 +111,16 @@ def test_a_crash_keeps_the_last_meaningful_stderr_lines_capped(tmp_path):
     script = tmp_path / "crasher.py"
     script.write_text(CRASHER)
     spec = BotSpec.from_command(f"cmd:{sys.executable} {script}")
-    [record] = play_match(FarmAndFurious(), [Entrant("crasher", spec),
-                                             Entrant("random", BotSpec.from_command(
-                                                 f"cmd:{sys.executable} -c pass"))],
-                          [Deal(1, (0, 1))], sandbox="basic",
-                          resources=ResourceLimits(output=256))  # the error is past the cap
+    [record] = play_match(
+        FarmAndFurious(),
+        [
+            Entrant("crasher", spec),
+            Entrant("random", BotSpec.from_command(f"cmd:{sys.executable} -c pass")),
+        ],
+        [Deal(1, (0, 1))],
+        sandbox="basic",
+        resources=ResourceLimits(output=256),
+    )  # the error is past the cap
     seat = record.seats[0]
     assert seat.fault == "crash"
     detail = seat.fault_detail
@@ -133,6 +150,7 @@ Node.js v20.20.2
 def test_nodes_error_survives_its_stack_and_version_trailer():
     assert stderr_tail(NODE_MISSING_MODULE) == (
         "throw err; | Error: Cannot find module '/home/me/bot.js' | "
-        "code: 'MODULE_NOT_FOUND', | requireStack: [] | Node.js v20.20.2")
+        "code: 'MODULE_NOT_FOUND', | requireStack: [] | Node.js v20.20.2"
+    )
     assert stderr_tail("x" * 2000) == "..." + "x" * 497
     assert stderr_tail("") == ""

@@ -31,10 +31,17 @@ def token():
 def collude(registry, token, value, level):
     """Play sender (seat 0) against receiver (seat 1); the channels that got
     ``value`` through, as the receiver decoded them."""
-    entrants = [Entrant("sender", registry.bot(f"cmd:{sys.executable} {COLLUDER} send {token} {value}")),
-                Entrant("receiver", registry.bot(f"cmd:{sys.executable} {COLLUDER} receive {token}"))]
-    [record] = play_match(registry.engine("farm-and-furious"), entrants, [Deal(5, (0, 1))],
-                          limit=Limit(startup=10.0, move=2.0), sandbox=level)
+    entrants = [
+        Entrant("sender", registry.bot(f"cmd:{sys.executable} {COLLUDER} send {token} {value}")),
+        Entrant("receiver", registry.bot(f"cmd:{sys.executable} {COLLUDER} receive {token}")),
+    ]
+    [record] = play_match(
+        registry.engine("farm-and-furious"),
+        entrants,
+        [Deal(5, (0, 1))],
+        limit=Limit(startup=10.0, move=2.0),
+        sandbox=level,
+    )
     sender, receiver = record.seats
     assert sender.fault is None, sender.fault_detail
     detail = receiver.fault_detail or ""

@@ -19,16 +19,18 @@ class FakeBot:
     """A bot process as Channel sees it: three pipes and a wait()."""
 
     def __init__(self, status=None, exits_after=0.0):
-        self.stdin, stdin_w = os.pipe()      # the bot reads what the referee writes
-        stdout_r, self.stdout = os.pipe()    # the bot writes its answers here
+        self.stdin, stdin_w = os.pipe()  # the bot reads what the referee writes
+        stdout_r, self.stdout = os.pipe()  # the bot writes its answers here
         stderr_r, self.stderr = os.pipe()
         self.status = status
-        self.exits_after = exits_after       # seconds from its crash to its exit
-        self.waited = []                     # the timeout of every wait() for its status
-        self.popen = SimpleNamespace(stdin=open(stdin_w, "wb", buffering=0),
-                                     stdout=open(stdout_r, "rb", buffering=0),
-                                     stderr=open(stderr_r, "rb", buffering=0),
-                                     wait=self._wait)
+        self.exits_after = exits_after  # seconds from its crash to its exit
+        self.waited = []  # the timeout of every wait() for its status
+        self.popen = SimpleNamespace(
+            stdin=open(stdin_w, "wb", buffering=0),
+            stdout=open(stdout_r, "rb", buffering=0),
+            stderr=open(stderr_r, "rb", buffering=0),
+            wait=self._wait,
+        )
 
     def _wait(self, timeout=None):
         self.waited.append(timeout)
@@ -89,12 +91,12 @@ def test_an_answer_split_across_reads_is_one_message():
     channel = Channel(bot)
     channel.ask({"type": "act"})
     frame = protocol.encode(ACTION)
-    os.write(bot.stdout, frame[:3])          # not even a whole header yet
+    os.write(bot.stdout, frame[:3])  # not even a whole header yet
     writer = later(0.05, lambda: os.write(bot.stdout, frame[3:]))
     result = exchange({"a": (channel, soon())})
     writer.join()
     assert result["a"][0] == ACTION
-    assert not channel.asked                 # the answer owed was given
+    assert not channel.asked  # the answer owed was given
 
 
 def test_a_question_larger_than_the_pipe_is_written_in_parts_without_losing_a_byte():
@@ -108,7 +110,7 @@ def test_a_question_larger_than_the_pipe_is_written_in_parts_without_losing_a_by
         bot.say(ACTION)
 
     thread = threading.Thread(target=bot_side)
-    channel.ask(question)                    # more than a pipe holds: the rest waits
+    channel.ask(question)  # more than a pipe holds: the rest waits
     assert channel._outbox, "the test needs a write the pipe cannot take at once"
     thread.start()
     result = exchange({"a": (channel, soon())})
@@ -122,8 +124,9 @@ def test_stderr_is_kept_up_to_its_cap_and_drained_beyond():
     channel = Channel(bot, stderr_cap=10)
     channel.ask({"type": "act"})
     os.write(bot.stderr, b"0123456")
-    writer = later(0.05, lambda: (os.write(bot.stderr, b"789abcdef"), time.sleep(0.05),
-                                  bot.say(ACTION)))
+    writer = later(
+        0.05, lambda: (os.write(bot.stderr, b"789abcdef"), time.sleep(0.05), bot.say(ACTION))
+    )
     result = exchange({"a": (channel, soon())})
     writer.join()
     assert result["a"][0] == ACTION
@@ -143,32 +146,33 @@ def test_stderr_below_its_cap_is_kept_whole():
 
 def test_end_of_output_is_a_crash_with_exit_status_and_last_words():
     bot = FakeBot(status=3)
-    channel = Channel(bot, stderr_cap=0)     # the tail is kept apart from the capped head
+    channel = Channel(bot, stderr_cap=0)  # the tail is kept apart from the capped head
     channel.ask({"type": "act"})
-    os.write(bot.stderr, b"Traceback (most recent call last):\n  File \"bot.py\"\n"
-                         b"ValueError: boom\n")
+    os.write(bot.stderr, b'Traceback (most recent call last):\n  File "bot.py"\nValueError: boom\n')
     os.close(bot.stdout)
     [(fault, _)] = exchange({"a": (channel, soon())}).values()
     assert fault.kind == "crash"
-    assert fault.detail == ('closed its output, exit status 3: Traceback (most recent call '
-                            'last): | File "bot.py" | ValueError: boom')
+    assert fault.detail == (
+        "closed its output, exit status 3: Traceback (most recent call "
+        'last): | File "bot.py" | ValueError: boom'
+    )
     assert channel.stderr_text() == ""
 
 
 def test_a_crash_waits_a_moment_for_the_exit_status_and_never_long():
-    dying = FakeBot(status=3, exits_after=0.1)   # exits a moment after closing its output
+    dying = FakeBot(status=3, exits_after=0.1)  # exits a moment after closing its output
     channel = Channel(dying)
     channel.ask({"type": "act"})
     os.close(dying.stdout)
     [(fault, _)] = exchange({"a": (channel, soon())}).values()
     assert fault == Fault("crash", "closed its output, exit status 3")
-    living = FakeBot(status=None)                # closed its output but lives on
+    living = FakeBot(status=None)  # closed its output but lives on
     channel = Channel(living)
     channel.ask({"type": "act"})
     os.close(living.stdout)
     [(fault, _)] = exchange({"a": (channel, soon())}).values()
     assert fault == Fault("crash", "closed its output")
-    [timeout] = living.waited                    # the referee is held up once, briefly
+    [timeout] = living.waited  # the referee is held up once, briefly
     assert timeout is not None and 0.1 <= timeout <= 0.5
 
 
@@ -177,7 +181,7 @@ def test_by_default_the_first_64_kib_of_stderr_are_kept():
     roomy(bot.stderr)
     channel = Channel(bot)
     channel.ask({"type": "act"})
-    flood = bytes(range(256)) * 300              # 76800 bytes, more than one read takes
+    flood = bytes(range(256)) * 300  # 76800 bytes, more than one read takes
     assert os.write(bot.stderr, flood) == len(flood)
     os.close(bot.stderr)
 
@@ -189,14 +193,14 @@ def test_by_default_the_first_64_kib_of_stderr_are_kept():
     writer = later(0, answer_once_stderr_is_drained)
     assert exchange({"a": (channel, soon())})["a"][0] == ACTION
     writer.join()
-    assert bytes(channel.stderr) == flood[:64 << 10]
+    assert bytes(channel.stderr) == flood[: 64 << 10]
 
 
 def test_an_unasked_frame_longer_than_one_read_is_still_found_before_the_question():
     bot = FakeBot()
     roomy(bot.stdout)
     big = {"type": "action", "action": "x" * 100_000}
-    bot.say(big)                                 # all of it in the pipe at once
+    bot.say(big)  # all of it in the pipe at once
     channel = Channel(bot)
     channel.ask({"type": "act"})
     assert channel.fault == Fault("protocol", "sent a 'action' message nobody asked for")
@@ -245,7 +249,7 @@ def test_a_deadline_object_is_asked_when_it_has_passed():
 def test_a_frame_sent_before_the_question_is_a_protocol_fault_and_the_question_is_not_sent():
     bot = FakeBot()
     channel = Channel(bot)
-    bot.say(ACTION)                          # an answer sent ahead
+    bot.say(ACTION)  # an answer sent ahead
     time.sleep(0.01)
     channel.ask({"type": "act"})
     assert channel.fault == Fault("protocol", "sent a 'action' message nobody asked for")
@@ -279,7 +283,7 @@ def test_after_its_answer_a_further_frame_is_unasked():
     channel.ask({"type": "act"})
     bot.say(ACTION)
     assert exchange({"a": (channel, soon())})["a"][0] == ACTION
-    bot.say(ACTION)                          # a late second answer
+    bot.say(ACTION)  # a late second answer
     time.sleep(0.01)
     channel.ask({"type": "act"})
     assert channel.fault is not None and "nobody asked for" in channel.fault.detail
@@ -290,8 +294,13 @@ def test_simultaneous_movers_each_get_their_own_answer():
     a, b = Channel(first), Channel(second)
     a.ask({"type": "act"})
     b.ask({"type": "act"})
-    writer = later(0.05, lambda: (second.say({"type": "action", "action": 2}),
-                                  first.say({"type": "action", "action": 1})))
+    writer = later(
+        0.05,
+        lambda: (
+            second.say({"type": "action", "action": 2}),
+            first.say({"type": "action", "action": 1}),
+        ),
+    )
     results = exchange({0: (a, soon()), 1: (b, soon())})
     writer.join()
     assert results[0][0]["action"] == 1 and results[1][0]["action"] == 2
@@ -318,15 +327,19 @@ def test_every_mover_gets_its_answer_or_its_timeout_and_no_wait_outlasts_the_nea
     early, late, silent = channels = [Channel(bot) for bot in bots]
     for channel in channels:
         channel.ask({"type": "act"})
-    bots[0].say({"type": "action", "action": 0})     # before the wait begins
+    bots[0].say({"type": "action", "action": 0})  # before the wait begins
     # the second mover answers during the second wait; the third never does
     polls = RecordedPolls([lambda: None, lambda: bots[1].say({"type": "action", "action": 1})])
     started = time.monotonic()
-    results = exchange({"early": (early, soon()), "late": (late, soon()),
-                        "silent": (silent, started + 0.3)}, polls=polls)
+    results = exchange(
+        {"early": (early, soon()), "late": (late, soon()), "silent": (silent, started + 0.3)},
+        polls=polls,
+    )
     assert {key: reply for key, (reply, _) in results.items()} == {
-        "early": {"type": "action", "action": 0}, "late": {"type": "action", "action": 1},
-        "silent": Fault("timeout", "no answer before the deadline")}
+        "early": {"type": "action", "action": 0},
+        "late": {"type": "action", "action": 1},
+        "silent": Fault("timeout", "no answer before the deadline"),
+    }
     assert len(polls.timeouts) >= 3 and all(0 <= t <= 0.3 for t in polls.timeouts)
 
 
@@ -375,8 +388,9 @@ def test_a_bystanders_pending_input_is_flushed_meanwhile():
 
 
 def test_stderr_tail_keeps_the_last_lines_with_words():
-    text = "\n".join(["one", "two", "    at f (x.js:1:2)", "}", "three", "four", "five",
-                      "Error: six"])
+    text = "\n".join(
+        ["one", "two", "    at f (x.js:1:2)", "}", "three", "four", "five", "Error: six"]
+    )
     assert stderr_tail(text) == "two | three | four | five | Error: six"
     assert stderr_tail(text, lines=2) == "five | Error: six"
 
@@ -404,7 +418,7 @@ def test_a_deadline_that_wakes_in_the_past_is_looked_at_again_at_once():
     bot = FakeBot()
     channel = Channel(bot)
     channel.ask({"type": "act"})
-    writer = later(0.5, lambda: bot.say(ACTION))   # what a blocking poll would wait for
+    writer = later(0.5, lambda: bot.say(ACTION))  # what a blocking poll would wait for
     [(reply, _)] = exchange({"a": (channel, Late())}).values()
     writer.join()
     assert reply == Fault("timeout", "no answer before the deadline")

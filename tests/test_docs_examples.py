@@ -20,7 +20,8 @@ def test_the_readme_and_the_tutorial_have_tested_examples():
 def test_documented_commands_print_what_the_docs_show(path):
     problems = run_file(path)
     assert not problems, "\n\n".join(problems) + (
-        "\n\nIf the change is intended: python -m tests.docs_examples --update")
+        "\n\nIf the change is intended: python -m tests.docs_examples --update"
+    )
 
 
 PAGE = """# A page
@@ -45,8 +46,10 @@ def test_console_blocks_are_parsed_with_continuations(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(PAGE)
     commands = parse(page)
-    assert [c.text for c in commands] == ["echo one; echo two",
-                                          "printf 'a\\nb\\nc\\n' \\\n  | tail -n 2"]
+    assert [c.text for c in commands] == [
+        "echo one; echo two",
+        "printf 'a\\nb\\nc\\n' \\\n  | tail -n 2",
+    ]
     assert [c.expected for c in commands] == [["one", "two"], ["b", "c"]]
 
 
@@ -69,14 +72,17 @@ def test_a_stale_page_fails_and_update_rewrites_it(tmp_path, monkeypatch):
     page = tmp_path / "page.md"
     page.write_text(PAGE.replace("two\n$ printf", "three\n$ printf"))
     [problem] = run_file(page)
-    assert "page.md:8: $ echo one; echo two" in problem and "-three" in problem and "+two" in problem
+    assert (
+        "page.md:8: $ echo one; echo two" in problem and "-three" in problem and "+two" in problem
+    )
     assert run_file(page, update=True)
     assert page.read_text() == PAGE and run_file(page) == []
 
 
 def test_no_file_refers_to_a_rules_folder_outside_the_repository():
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     outside = ("../" + "shared", "shared/" + "rules")  # spelt apart: this file is tracked too
     offenders = []
     for name in tracked:

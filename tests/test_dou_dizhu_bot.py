@@ -129,13 +129,20 @@ def test_match_through_the_referee_with_leak_audit():
     from arena.match.referee import Deal, Entrant, Limit, play_match
     from arena.plugins.botspec import BotSpec
 
-    greedy = BotSpec("dou-dizhu-greedy", games=("dou-dizhu",),
-                     entry="bots.dou_dizhu:GreedyBot", version="1.0")
+    greedy = BotSpec(
+        "dou-dizhu-greedy", games=("dou-dizhu",), entry="bots.dou_dizhu:GreedyBot", version="1.0"
+    )
     rand = BotSpec("random", entry="bots.random_bot:RandomBot", version="1.0")
     entrants = [Entrant("greedy", greedy), Entrant("r1", rand), Entrant("r2", rand)]
     deals = [Deal(100 + i, tuple((i + k) % 3 for k in range(3))) for i in range(6)]
-    records = play_match(DouDizhu(), entrants, deals, limit=Limit(move=5.0, startup=30.0),
-                         sandbox="basic", audit=True)
+    records = play_match(
+        DouDizhu(),
+        entrants,
+        deals,
+        limit=Limit(move=5.0, startup=30.0),
+        sandbox="basic",
+        audit=True,
+    )
     assert len(records) == 6
     for record in records:
         assert all(seat.fault is None for seat in record.seats)

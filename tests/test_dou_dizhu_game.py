@@ -428,6 +428,7 @@ def test_sampling_an_observation_read_back_from_json():
     # a bot's observation comes through JSON: its "pass" strings are new
     # objects, not the engine's own
     import json
+
     state = state_from_hands(["33456789TJQKA2BR", "4", "5"], landlord=0)
     state.step(0, "33")
     state.step(1, "pass")
@@ -478,10 +479,11 @@ def test_sampling_an_auction_observation_read_back_from_msgpack():
     assert sample.to_act() == state.to_act() == (seat,)
     assert sample.legal_actions(seat) == state.legal_actions(seat) == ["bid:0", "bid:2", "bid:3"]
     assert sample.observation(seat) == wire
-    hidden = sample.secrets(seat)                   # the two other hands and the bottom
+    hidden = sample.secrets(seat)  # the two other hands and the bottom
     assert [len(cards) for cards in hidden] == [17, 17, 3]
     assert sorted(sample.hand(seat) + "".join(map("".join, hidden))) == sorted(
-        M.string_of_counts(G.DECK_COUNTS))          # the whole deck, each card once
+        M.string_of_counts(G.DECK_COUNTS)
+    )  # the whole deck, each card once
     for copy in (state, sample):
         copy.apply({seat: "bid:3"})
         assert copy.landlord == seat and copy.to_act() == (seat,)
@@ -493,25 +495,28 @@ def test_the_deal_draws_what_random_random_draws():
     draws the first bidder without randrange: the hands, the bottom, the first
     bidder and the redeal after an all-pass auction must stay those that
     random.Random's shuffle, randrange and getrandbits give from the seed."""
+
     def expected(seed):
         rng = random.Random(seed)
         deck = list(range(13)) * 4 + [M.SMALL_JOKER, M.BIG_JOKER]
         deck.sort()
         rng.shuffle(deck)
-        parts = [deck[17 * s:17 * s + 17] for s in range(3)] + [deck[51:]]
-        hands = ["".join(sorted((M.RANKS[r] for r in part), key=M.RANK_INDEX.get)) for part in parts]
+        parts = [deck[17 * s : 17 * s + 17] for s in range(3)] + [deck[51:]]
+        hands = [
+            "".join(sorted((M.RANKS[r] for r in part), key=M.RANK_INDEX.get)) for part in parts
+        ]
         return hands, rng.randrange(3), rng.getrandbits(64)
 
     firsts = set()
-    for seed in [*range(60), 2 ** 64 - 1]:
+    for seed in [*range(60), 2**64 - 1]:
         state = ENGINE.new_game(3, seed)
         for _deal in range(2):
             hands, first, seed = expected(seed)
             firsts.add(first)
             assert [state.hand(s) for s in range(3)] == hands[:3]
-            assert "".join(state.secrets(0)[2]) == hands[3]          # the bottom
+            assert "".join(state.secrets(0)[2]) == hands[3]  # the bottom
             assert state.observation(0)["first_bidder"] == first
-            for i in range(3):                                      # all pass: redeal
+            for i in range(3):  # all pass: redeal
                 state.step((first + i) % 3, "bid:0")
     assert firsts == {0, 1, 2}
 
@@ -520,7 +525,8 @@ def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
     state = state_from_hands(["359", "478", "6T"], landlord=0)
     expected = [("3", 0), ("4", 1), ("6", 2), ("6", 2), ("8", 1), ("8", 1)]
     for (seat, action), (to_beat, by) in zip(
-            [(0, "3"), (1, "4"), (2, "6"), (0, "pass"), (1, "8"), (2, "pass")], expected):
+        [(0, "3"), (1, "4"), (2, "6"), (0, "pass"), (1, "8"), (2, "pass")], expected
+    ):
         state.step(seat, action)
         obs = state.observation(0)
         assert (obs["to_beat"], obs["to_beat_seat"]) == (to_beat, by), action
@@ -528,8 +534,8 @@ def test_the_observation_names_the_play_to_beat_and_no_winner_until_the_end():
     state.step(0, "9")
     state.step(1, "pass")
     state.step(2, "pass")
-    assert state.observation(1)["to_beat"] is None          # two passes: a new lead
-    state.step(0, "5")                                      # ... and the landlord goes out
+    assert state.observation(1)["to_beat"] is None  # two passes: a new lead
+    state.step(0, "5")  # ... and the landlord goes out
     obs = state.observation(2)
     assert obs["winner"] == 0 and obs["to_beat"] == "5" and state.is_over()
 
@@ -553,7 +559,8 @@ def test_in_the_auction_only_the_bidder_has_bids_whoever_bids_first():
         first = state.to_act()[0]
         firsts.add(first)
         assert [state.legal_actions(s) for s in range(3)] == [
-            ["bid:0", "bid:1", "bid:2", "bid:3"] if s == first else [] for s in range(3)]
+            ["bid:0", "bid:1", "bid:2", "bid:3"] if s == first else [] for s in range(3)
+        ]
     assert firsts == {0, 1, 2}
 
 
@@ -561,15 +568,19 @@ def test_in_the_auction_only_the_bidder_has_bids_whoever_bids_first():
 def test_secrets_leave_out_the_bottom_once_any_seat_is_landlord(lord):
     state = state_from_hands(["33", "44", "55"], landlord=lord, bottom="")
     assert sorted(map("".join, state.secrets(lord))) == sorted(
-        h for s, h in enumerate(["33", "44", "55"]) if s != lord)
+        h for s, h in enumerate(["33", "44", "55"]) if s != lord
+    )
 
 
 def test_a_state_from_hands_redeals_from_its_seed():
     """Without a landlord it starts in the auction; an all-pass auction
     redeals from the state's seed (0 by default), as a new game of it deals."""
     for seed in (None, 5):
-        state = state_from_hands(["3", "4", "5"]) if seed is None else state_from_hands(
-            ["3", "4", "5"], seed=seed)
+        state = (
+            state_from_hands(["3", "4", "5"])
+            if seed is None
+            else state_from_hands(["3", "4", "5"], seed=seed)
+        )
         for _ in range(3):
             state.step(state.to_act()[0], "bid:0")
         fresh = ENGINE.new_game(3, seed or 0)

@@ -38,8 +38,9 @@ def test_airplane_333444555777_single_wings_only_allowed_forms():
     assert M.readings("333444555777") == []
     # two-trio airplanes with single wings: 333444 + {55, 57, 77}, 444555 + {33, 37, 77}
     plane1 = sorted(m for m in moves if M.INFO[m][0] == M.typekey(M.PLANE1, 2))
-    assert plane1 == sorted(["33344455", "33344457", "33344477",
-                             "33444555", "34445557", "44455577"])
+    assert plane1 == sorted(
+        ["33344455", "33344457", "33344477", "33444555", "34445557", "44455577"]
+    )
     assert kinds[(M.PLANE, 2)] == 2 and kinds[(M.PLANE, 3)] == 1
     # pair wings: 333444 + 55 77, 444555 + 33 77
     plane2 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.PLANE2)
@@ -87,8 +88,9 @@ def test_lone_four_offers_bomb_and_four_with_two_forms():
     moves = lead("33335577BR")
     kinds = by_kind(moves)
     four2 = sorted(m for m in moves if M.INFO[m][0] >> 5 == M.FOUR2)
-    assert four2 == sorted(["333355", "333357", "33335B", "33335R",
-                            "333377", "33337B", "33337R"])  # never 3333BR
+    assert four2 == sorted(
+        ["333355", "333357", "33335B", "33335R", "333377", "33337B", "33337R"]
+    )  # never 3333BR
     four22 = [m for m in moves if M.INFO[m][0] >> 5 == M.FOUR22]
     assert four22 == ["33335577"]
     assert kinds[(M.BOMB, 1)] == 1 and "3333" in moves
@@ -208,7 +210,7 @@ def test_lead_moves_are_exactly_the_readable_sub_hands(seed):
             expected.add(text)
     assert set(moves) == expected
     for m in moves:
-        (kind, length, rank), = M.readings(m)
+        ((kind, length, rank),) = M.readings(m)
         tkey, r, packed, _, bomb, _ = M.INFO[m]
         assert (tkey, r) == (M.typekey(kind, length), rank)
         assert packed == M.pack(M.counts_of(m))
@@ -306,8 +308,11 @@ def test_follow_cache_tells_apart_hands_that_differ_in_a_pair_wing():
     # cache must not give one hand's list to the other
     prev = "3334447788"
     M.lead_moves(M.counts_of(prev))
-    for hand, want in (("3355566699", ["pass", "3355566699"]), ("355566699", ["pass"]),
-                       ("3355566699", ["pass", "3355566699"])):
+    for hand, want in (
+        ("3355566699", ["pass", "3355566699"]),
+        ("355566699", ["pass"]),
+        ("3355566699", ["pass", "3355566699"]),
+    ):
         counts = M.counts_of(hand)
         assert M.cached_follow(M.pack(counts), counts, M.INFO[prev]) == want, hand
 
@@ -324,14 +329,24 @@ def test_info_of_reads_plays_of_twos_in_a_fresh_process():
     # (in this one the plays of earlier tests are already registered)
     import subprocess
     import sys
-    code = ("from engines.dou_dizhu import moves as M\n"
-            "for text in ('33442222', '342222', '3333BR', '22222', 'BB', '32222B'):\n"
-            "    info = M.info_of(text)\n"
-            "    print(None if info is None else (info[0] >> 5, info[1]))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == [str((M.FOUR22, M.TWO)), str((M.FOUR2, M.TWO)), "None", "None", "None",
-                   str((M.FOUR2, M.TWO))]       # one joker is a kicker like any card
+
+    code = (
+        "from engines.dou_dizhu import moves as M\n"
+        "for text in ('33442222', '342222', '3333BR', '22222', 'BB', '32222B'):\n"
+        "    info = M.info_of(text)\n"
+        "    print(None if info is None else (info[0] >> 5, info[1]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == [
+        str((M.FOUR22, M.TWO)),
+        str((M.FOUR2, M.TWO)),
+        "None",
+        "None",
+        "None",
+        str((M.FOUR2, M.TWO)),
+    ]  # one joker is a kicker like any card
 
 
 def test_the_follow_cache_answers_as_a_fresh_generation_does():
@@ -357,14 +372,19 @@ def test_the_follow_cache_answers_as_a_fresh_generation_does():
             for r in rng.sample(deck[20:], 17):
                 hand[r] += 1
             packed = M.pack(hand)
-            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
-    assert len(kinds) == len(M.KIND_NAMES)      # the plays covered every kind
+            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(
+                hand, info, packed
+            )
+    assert len(kinds) == len(M.KIND_NAMES)  # the plays covered every kind
 
 
-@pytest.mark.parametrize("play, able, unable", [
-    ("33344456", "55566678", "555666"),     # an airplane with single wings needs two more cards
-    ("33344", "4445899A", "467899JQ"),      # a trio with a pair needs a trio above it
-])
+@pytest.mark.parametrize(
+    "play, able, unable",
+    [
+        ("33344456", "55566678", "555666"),  # an airplane with single wings needs two more cards
+        ("33344", "4445899A", "467899JQ"),  # a trio with a pair needs a trio above it
+    ],
+)
 def test_the_follow_cache_tells_apart_hands_that_answer_differently(play, able, unable):
     info = M.info_of(play)
     for order in ((able, unable), (unable, able)):
@@ -372,9 +392,11 @@ def test_the_follow_cache_tells_apart_hands_that_answer_differently(play, able, 
         for text in order:
             hand = M.counts_of(text)
             packed = M.pack(hand)
-            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(hand, info, packed)
+            assert M.cached_follow(packed, hand, info) == ["pass"] + M.follow_moves(
+                hand, info, packed
+            )
     hand = M.counts_of(able)
-    assert len(M.cached_follow(M.pack(hand), hand, info)) > 1     # it can beat the play
+    assert len(M.cached_follow(M.pack(hand), hand, info)) > 1  # it can beat the play
 
 
 @pytest.fixture
@@ -393,7 +415,7 @@ def small_caches(monkeypatch):
 def test_the_move_caches_keep_their_answers_until_full_then_start_afresh(small_caches):
     """A bounded cache is cleared only when full: until then a position seen
     before is answered with the very tuple stored the first time."""
-    hands = ["333456", "444567", "555678", "666789"]   # each leads a new trio piece
+    hands = ["333456", "444567", "555678", "666789"]  # each leads a new trio piece
     prev = M.info_of("3")
     leads, follows = [], []
     for i, text in enumerate(hands):
@@ -401,21 +423,23 @@ def test_the_move_caches_keep_their_answers_until_full_then_start_afresh(small_c
         packed = M.pack(counts)
         leads.append(M.legal_lead(packed, counts))
         follows.append(M.legal_follow(packed, counts, prev))
-        size = 1 if i == 3 else i + 1                  # the fourth clears the full cache
+        size = 1 if i == 3 else i + 1  # the fourth clears the full cache
         assert len(M._LEAD_CACHE) == len(M._FOLLOW_CACHE) == size, text
         assert len(M._MEMO[0]) == len(M._MEMO[1]) == size, text
         assert leads[-1] == tuple(M.lead_moves(counts))
         assert follows[-1] == ("pass", *M.follow_moves(counts, prev, packed))
-        if i == 2:                                     # full, not yet cleared
+        if i == 2:  # full, not yet cleared
             first = M.counts_of(hands[0])
             assert M.legal_lead(M.pack(first), first) is leads[0]
             assert M.legal_follow(M.pack(first), first, prev) is follows[0]
-    first = M.counts_of(hands[0])                      # cleared by the fourth: made again
+    first = M.counts_of(hands[0])  # cleared by the fourth: made again
     again = M.legal_lead(M.pack(first), first)
     assert again == leads[0] and again is not leads[0]
 
 
-@pytest.mark.parametrize("hand", ["3334445556BR", "33344455567BR", "3334445556677BR", "444555666777BR"])
+@pytest.mark.parametrize(
+    "hand", ["3334445556BR", "33344455567BR", "3334445556677BR", "444555666777BR"]
+)
 def test_long_airplanes_with_both_jokers_are_exactly_the_readable_sub_hands(hand):
     """Airplanes of three or more trios take their single wings from the
     general wing generator, which must drop every wing set holding both
@@ -423,8 +447,11 @@ def test_long_airplanes_with_both_jokers_are_exactly_the_readable_sub_hands(hand
     airplanes with single wings are exactly the readable ones."""
     counts = M.counts_of(hand)
     planes = {m for m in M.lead_moves(counts) if M.INFO[m][0] >> 5 == M.PLANE1}
-    expected = {text for text in sub_multisets(counts)
-                if [kind for kind, _, _ in M.readings(text)] == [M.PLANE1]}
+    expected = {
+        text
+        for text in sub_multisets(counts)
+        if [kind for kind, _, _ in M.readings(text)] == [M.PLANE1]
+    }
     assert planes == expected
     assert any(len(m) >= 12 for m in planes) or hand == "3334445556BR"
 

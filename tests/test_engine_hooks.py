@@ -27,8 +27,13 @@ from engines.hand_and_foot import HandAndFoot
 from engines.vegetables import Vegetables
 
 #: every built-in engine with a table it supports
-ENGINES = [(DouDizhu(), 3), (FarmAndFurious(), 3), (FarmHand(), 3), (HandAndFoot(), 4),
-           (Vegetables(), 2)]
+ENGINES = [
+    (DouDizhu(), 3),
+    (FarmAndFurious(), 3),
+    (FarmHand(), 3),
+    (HandAndFoot(), 4),
+    (Vegetables(), 2),
+]
 
 
 def views(state):
@@ -54,9 +59,11 @@ def wrong_moves(state, rng, seen):
     chosen = {seat: rng.choice(legal[seat]) for seat in acting}
     seat = acting[0]
     idle = [other for other in range(state.players) if other not in acting]
-    moves = [("made-up action", {**chosen, seat: "\x00no-such-action"}),
-             ("made-up number", {**chosen, seat: 2**31}),
-             ("unhashable action", {**chosen, seat: ["a", "list"]})]
+    moves = [
+        ("made-up action", {**chosen, seat: "\x00no-such-action"}),
+        ("made-up number", {**chosen, seat: 2**31}),
+        ("unhashable action", {**chosen, seat: ["a", "list"]}),
+    ]
     earlier = [action for action in seen if action not in legal[seat]]
     if earlier:
         moves.append(("an action legal earlier", {**chosen, seat: earlier[-1]}))
@@ -86,8 +93,12 @@ def test_every_engine_refuses_illegal_idle_and_late_moves(engine, players):
                 checked.add(what)
         state.apply(chosen)
         steps += 1
-    assert {"made-up action", "made-up number", "unhashable action",
-            "an action legal earlier"} <= checked
+    assert {
+        "made-up action",
+        "made-up number",
+        "unhashable action",
+        "an action legal earlier",
+    } <= checked
     assert "an idle seat instead" in checked or "a missing seat" in checked
     everyone = {seat: next(iter(chosen.values())) for seat in range(players)}
     for actions in (chosen, everyone):
@@ -160,8 +171,9 @@ class CountState(State):
         self.turn = (self.turn + 1) % self.players
 
     def outcome(self):
-        return Outcome.from_scores([1 if seat == (self.turn - 1) % self.players else 0
-                                    for seat in range(self.players)])
+        return Outcome.from_scores(
+            [1 if seat == (self.turn - 1) % self.players else 0 for seat in range(self.players)]
+        )
 
     def clone(self):
         copy = CountState(self.players, self.target)

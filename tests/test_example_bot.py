@@ -23,11 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Runs the arena CLI of the new environment with every command module
 # imported, also those not yet listed in arena/cli/__init__.py.
-CLI = ("import importlib, sys\n"
-       "from arena.cli import app\n"
-       "for name in ('tournament', 'newbot', 'checkbot'):\n"
-       "    importlib.import_module('arena.cli.' + name)\n"
-       "app(prog_name='arena')\n")
+CLI = (
+    "import importlib, sys\n"
+    "from arena.cli import app\n"
+    "for name in ('tournament', 'newbot', 'checkbot'):\n"
+    "    importlib.import_module('arena.cli.' + name)\n"
+    "app(prog_name='arena')\n"
+)
 
 
 def _copy_arena(target: Path) -> None:
@@ -47,12 +49,19 @@ class Env:
         self.bin = root / "venv" / "bin"
 
     def run(self, *argv, check=True, timeout=300, cwd=None):
-        result = subprocess.run([str(a) for a in argv], capture_output=True, text=True,
-                                timeout=timeout, cwd=cwd or self.root,
-                                env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+        result = subprocess.run(
+            [str(a) for a in argv],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=cwd or self.root,
+            env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+        )
         if check and result.returncode != 0:
-            pytest.fail(f"{' '.join(map(str, argv))} -> {result.returncode}\n"
-                        f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+            pytest.fail(
+                f"{' '.join(map(str, argv))} -> {result.returncode}\n"
+                f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+            )
         return result
 
     def arena(self, *args, **kw):
@@ -67,8 +76,11 @@ def env(tmp_path_factory):
     root = tmp_path_factory.mktemp("fresh-env")
     root.chmod(0o755)
     _copy_arena(root / "arena-src")
-    shutil.copytree(ROOT / "bots" / "example", root / "example",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    shutil.copytree(
+        ROOT / "bots" / "example",
+        root / "example",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"),
+    )
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(root / "venv")
     e = Env(root)
     e.run(e.bin / "python", "-m", "pip", "install", "--quiet", "./arena-src", "./example")
@@ -76,9 +88,12 @@ def env(tmp_path_factory):
 
 
 def test_the_environment_is_its_own(env):
-    result = env.run(env.bin / "python", "-c",
-                     "import sys, arena, example_bot; print(sys.flags.no_site, arena.__file__, "
-                     "example_bot.__file__)")
+    result = env.run(
+        env.bin / "python",
+        "-c",
+        "import sys, arena, example_bot; print(sys.flags.no_site, arena.__file__, "
+        "example_bot.__file__)",
+    )
     assert str(env.root / "venv") in result.stdout.split()[1]
     assert str(ROOT) not in result.stdout
     cfg = (env.root / "venv" / "pyvenv.cfg").read_text()
@@ -93,8 +108,21 @@ def test_example_bot_is_listed_by_its_plugin(env):
 
 
 def test_example_bot_plays_a_match_in_the_strict_sandbox(env):
-    result = env.arena("match", "vegetables", "--bot", "example-bot", "--bot", "random",
-                       "--seed", "5", "--games", "2", "--sandbox", "strict", "--json")
+    result = env.arena(
+        "match",
+        "vegetables",
+        "--bot",
+        "example-bot",
+        "--bot",
+        "random",
+        "--seed",
+        "5",
+        "--games",
+        "2",
+        "--sandbox",
+        "strict",
+        "--json",
+    )
     summary = json.loads(result.stdout)
     assert [s["bot"] for s in summary["games"][0]["seats"]] == ["example-bot", "random"]
     assert all(s["fault"] is None for g in summary["games"] for s in g["seats"])
@@ -112,31 +140,62 @@ def fresh_bot(env):
     env.run(env.bin / "python", "-m", "pip", "install", "--quiet", "-e", "./fresh-bot[test]")
     # editable: the source folder stays where it is (and the sandbox must see it)
     (package / "fresh_bot" / "bot.py").write_text(
-        (package / "fresh_bot" / "bot.py").read_text().replace(
-            "return self.rng.choice(legal)", "return legal[-1]"))
+        (package / "fresh_bot" / "bot.py")
+        .read_text()
+        .replace("return self.rng.choice(legal)", "return legal[-1]")
+    )
     return package
 
 
 def test_new_bot_installed_editable_plays_at_once(env, fresh_bot):
     listed = env.arena("bots").stdout
-    assert any(row.startswith("fresh-bot ") and "farm-and-furious,vegetables" in row
-               for row in listed.splitlines()), listed
-    result = env.arena("match", "farm-and-furious", "--bot", "fresh-bot", "--bot", "random",
-                       "--seed", "3", "--games", "2", "--sandbox", "strict", "--json")
+    assert any(
+        row.startswith("fresh-bot ") and "farm-and-furious,vegetables" in row
+        for row in listed.splitlines()
+    ), listed
+    result = env.arena(
+        "match",
+        "farm-and-furious",
+        "--bot",
+        "fresh-bot",
+        "--bot",
+        "random",
+        "--seed",
+        "3",
+        "--games",
+        "2",
+        "--sandbox",
+        "strict",
+        "--json",
+    )
     summary = json.loads(result.stdout)
     assert all(s["fault"] is None for g in summary["games"] for s in g["seats"]), summary
     # the package's own test: the bot against random through the real referee
     # pytest came with the package's test extra (nothing installed by hand)
     own = env.run(env.bin / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "fresh-bot")
     assert "2 passed" in own.stdout, own.stdout
-    check = env.cli("check-bot", "fresh-bot", "--game", "vegetables", "--games", "1",
-                    "--quiet", "--sandbox", "strict", check=False)
+    check = env.cli(
+        "check-bot",
+        "fresh-bot",
+        "--game",
+        "vegetables",
+        "--games",
+        "1",
+        "--quiet",
+        "--sandbox",
+        "strict",
+        check=False,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.splitlines()[-1] == "fresh-bot: ok in vegetables: 1 game against random, 5 edge cases"
+    assert (
+        check.stdout.splitlines()[-1]
+        == "fresh-bot: ok in vegetables: 1 game against random, 5 edge cases"
+    )
 
 
 def test_small_tournament_with_the_plugin_bots(env, fresh_bot):
-    (env.root / "small.toml").write_text(textwrap.dedent("""
+    (env.root / "small.toml").write_text(
+        textwrap.dedent("""
         name = "plugins"
         seed = 7
         deals = 2
@@ -150,17 +209,22 @@ def test_small_tournament_with_the_plugin_bots(env, fresh_bot):
 
         [[games]]
         id = "vegetables"
-    """))
+    """)
+    )
     result = env.cli("tournament", "small.toml", "--results", "out", "--quiet")
     assert "example-bot" in result.stdout
     board = json.loads(env.cli("leaderboard", "out", "--format", "json").stdout)
     text = json.dumps(board)
     assert all(name in text for name in ("example-bot", "fresh-bot", "random"))
-    faults = env.run(env.bin / "python", "-c", textwrap.dedent("""
+    faults = env.run(
+        env.bin / "python",
+        "-c",
+        textwrap.dedent("""
         import json, sqlite3
         rows = sqlite3.connect('out/results.sqlite').execute('select bots, faults from games')
         rows = [(json.loads(b), json.loads(f)) for b, f in rows]
         print(len(rows), sum(1 for _, f in rows for x in f if x))
-        """)).stdout.split()
+        """),
+    ).stdout.split()
     games, faulted = map(int, faults)
     assert games == 24 and faulted == 0  # 3 pairs x 2 deals x 2 seatings x 2 games

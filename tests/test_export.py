@@ -23,12 +23,21 @@ def test_export_lines_rerun_every_game(viewer_results, tmp_path):
     for line, game in zip(lines, stored):
         data = json.loads(line)
         assert data["schema"] == 1 and data["id"] == game.id and data["key"] == game.key
-        assert {"game", "version", "options", "seed", "players", "seats", "dummies",
-                "steps"} <= set(data)
+        assert {
+            "game",
+            "version",
+            "options",
+            "seed",
+            "players",
+            "seats",
+            "dummies",
+            "steps",
+        } <= set(data)
         state = rerun(line, registry)
         assert state.is_over()
-        assert [float(x) for x in state.outcome().scores] == [float(s.score)
-                                                               for s in game.record.seats]
+        assert [float(x) for x in state.outcome().scores] == [
+            float(s.score) for s in game.record.seats
+        ]
     printed = CliRunner().invoke(app, ["export", str(viewer_results)])
     assert printed.output.splitlines() == lines
     missing = CliRunner().invoke(app, ["export", str(tmp_path / "nothing")])
@@ -39,8 +48,9 @@ def test_offline_replay_page_is_self_contained(viewer_results, tmp_path):
     with Store(viewer_results, create=False) as store:
         game = next(g for g in store.records() if g.record.game == "dou-dizhu")
     page_file = tmp_path / "replay.html"
-    result = CliRunner().invoke(app, ["replay", str(viewer_results), str(game.id),
-                                      "--html", str(page_file)])
+    result = CliRunner().invoke(
+        app, ["replay", str(viewer_results), str(game.id), "--html", str(page_file)]
+    )
     assert result.exit_code == 0, result.output
     page = page_file.read_text()
     assert not re.search(r"(src|href)=", page) and "http" not in page
@@ -50,6 +60,7 @@ def test_offline_replay_page_is_self_contained(viewer_results, tmp_path):
     assert len(data["frames"]) == len(game.record.steps) + 1
     assert all(set(frame["views"]) == {"0", "1", "2"} for frame in data["frames"])
     assert data["cards"]
-    bad = CliRunner().invoke(app, ["replay", str(viewer_results), "999999", "--html",
-                                   str(page_file)])
+    bad = CliRunner().invoke(
+        app, ["replay", str(viewer_results), "999999", "--html", str(page_file)]
+    )
     assert bad.exit_code == 2 and "no game '999999'" in bad.output

@@ -27,32 +27,50 @@ def cheater(mode, seed=""):
 
 
 def arena(*args):
-    return subprocess.run([sys.executable, "-m", "arena", *map(str, args)],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def tournament_file(tmp_path, mode, seed=7, deals=2):
     path = tmp_path / f"{mode}.toml"
-    path.write_text(f'name = "{mode}"\nseed = {seed}\ndeals = {deals}\nsandbox = "basic"\n'
-                    f'workers = 0\nresults = "{tmp_path / mode}"\n'
-                    f'bots = [{{ name = "cheater", bot = "{cheater(mode, seed)}" }}, "random",'
-                    f' {{ name = "r2", bot = "random" }}]\n'
-                    '[time]\nstartup = 30.0\nmove = 5.0\n'   # a loaded machine is no cheat
-                    '[[games]]\nid = "dou-dizhu"\nplayers = [3]\n')
+    path.write_text(
+        f'name = "{mode}"\nseed = {seed}\ndeals = {deals}\nsandbox = "basic"\n'
+        f'workers = 0\nresults = "{tmp_path / mode}"\n'
+        f'bots = [{{ name = "cheater", bot = "{cheater(mode, seed)}" }}, "random",'
+        f' {{ name = "r2", bot = "random" }}]\n'
+        "[time]\nstartup = 30.0\nmove = 5.0\n"  # a loaded machine is no cheat
+        '[[games]]\nid = "dou-dizhu"\nplayers = [3]\n'
+    )
     return path
 
 
 def cheater_seats(folder):
     with Store(folder, create=False) as store:
         records = [store.record(game.id).record for game in store.games()]
-    return records, [seat for record in records for seat in record.seats
-                     if seat.bot == "cheater"]
+    return records, [seat for record in records for seat in record.seats if seat.bot == "cheater"]
 
 
 def test_public_seeds_give_the_deal_away_and_the_tournament_key_does_not(tmp_path):
     # control: with a public seed the cheater finds its deal, so it knows every hand
-    control = arena("match", "dou-dizhu", "--bot", cheater("seeds", 7), "--bot", "random",
-                    "--bot", "random", "--seed", 7, "--sandbox", "basic", "--json")
+    control = arena(
+        "match",
+        "dou-dizhu",
+        "--bot",
+        cheater("seeds", 7),
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--seed",
+        7,
+        "--sandbox",
+        "basic",
+        "--json",
+    )
     assert control.returncode == 0, control.stderr
     assert "predictable to the bots" in control.stderr
     seat = json.loads(control.stdout)["games"][0]["seats"][0]
@@ -63,16 +81,23 @@ def test_public_seeds_give_the_deal_away_and_the_tournament_key_does_not(tmp_pat
     assert len(records) == 6 and len(seats) == 6
     # neither the file's seed nor hello's seed leads the cheater to a deal
     assert [seat.fault for seat in seats] == [None] * 6, [s.fault_detail for s in seats]
-    assert max(record.seed for record in records) >= 2**32     # 64-bit deal seeds
+    assert max(record.seed for record in records) >= 2**32  # 64-bit deal seeds
 
 
 def test_one_process_never_meets_a_deal_twice(tmp_path):
     # control: the same deal in every seating for the same processes is recognised
-    entrants = [Entrant("cheater", BotSpec.from_command(cheater("memory")[4:])),
-                Entrant("random", RANDOM), Entrant("r2", RANDOM)]
-    deals = [Deal(seed, tuple((seat + turn) % 3 for seat in range(3)))
-             for seed in (11, 12, 13) for turn in range(3)]
+    entrants = [
+        Entrant("cheater", BotSpec.from_command(cheater("memory")[4:])),
+        Entrant("random", RANDOM),
+        Entrant("r2", RANDOM),
+    ]
+    deals = [
+        Deal(seed, tuple((seat + turn) % 3 for seat in range(3)))
+        for seed in (11, 12, 13)
+        for turn in range(3)
+    ]
     from arena.plugins import installed
+
     engine = installed().engine("dou-dizhu")
     records = play_match(engine, entrants, deals, limit=Limit(move=5.0), sandbox="basic")
     caught = [s.fault_detail for r in records for s in r.seats if s.bot == "cheater" and s.fault]
@@ -93,12 +118,17 @@ def test_frames_nobody_asked_for_are_protocol_faults(mode, broken_bot):
     # the other seats think 0.3 s a move: the cheater's frame comes while
     # the referee is asking them, not it
     from arena.plugins import installed
+
     engine = installed().engine("dou-dizhu")
     slow = BotSpec.from_command(broken_bot("slow", "0.3")[4:])
-    entrants = [Entrant("cheater", BotSpec.from_command(cheater(mode)[4:])),
-                Entrant("slow", slow), Entrant("slow2", slow)]
-    [record] = play_match(engine, entrants, [Deal(21, (0, 1, 2))], limit=Limit(move=2.0),
-                          sandbox="basic")
+    entrants = [
+        Entrant("cheater", BotSpec.from_command(cheater(mode)[4:])),
+        Entrant("slow", slow),
+        Entrant("slow2", slow),
+    ]
+    [record] = play_match(
+        engine, entrants, [Deal(21, (0, 1, 2))], limit=Limit(move=2.0), sandbox="basic"
+    )
     mine, *others = record.seats
     assert mine.fault == "protocol", mine.fault_detail
     assert "nobody asked for" in mine.fault_detail, mine.fault_detail
@@ -117,12 +147,14 @@ def test_the_key_is_secret_kept_and_publishable(tmp_path):
     assert key.returncode == 0 and len(key.stdout.strip()) == 64
     assert key.stdout.strip() == key_file.read_text().strip()
     # the published key replays the very same games in another folder
-    again = arena("tournament", path, "--quiet", "--results", tmp_path / "again",
-                  "--key", key.stdout.strip())
+    again = arena(
+        "tournament", path, "--quiet", "--results", tmp_path / "again", "--key", key.stdout.strip()
+    )
     assert again.returncode == 0, again.stderr
     mine, theirs = cheater_seats(tmp_path / "honest")[0], cheater_seats(tmp_path / "again")[0]
-    assert [(r.seed, r.steps, [s.score for s in r.seats]) for r in mine] == \
-        [(r.seed, r.steps, [s.score for s in r.seats]) for r in theirs]
+    assert [(r.seed, r.steps, [s.score for s in r.seats]) for r in mine] == [
+        (r.seed, r.steps, [s.score for s in r.seats]) for r in theirs
+    ]
     # a fresh folder gets a fresh key: other deals
     fresh = arena("tournament", path, "--quiet", "--results", tmp_path / "fresh")
     assert fresh.returncode == 0
@@ -139,11 +171,26 @@ def test_the_key_is_secret_kept_and_publishable(tmp_path):
 
 def test_match_without_seed_uses_a_secret_key_that_replays_it():
     runner = CliRunner()
-    first = runner.invoke(app, ["match", "dou-dizhu", "-b", "random", "-b", "random",
-                                "-b", "random", "--json"])
+    first = runner.invoke(
+        app, ["match", "dou-dizhu", "-b", "random", "-b", "random", "-b", "random", "--json"]
+    )
     doc = json.loads(first.stdout)
     assert doc["seed"] is None and len(doc["key"]) == 64
     assert doc["games"][0]["seed"] >= 0 and "predictable" not in first.output
-    again = runner.invoke(app, ["match", "dou-dizhu", "-b", "random", "-b", "random",
-                                "-b", "random", "--json", "--key", doc["key"]])
+    again = runner.invoke(
+        app,
+        [
+            "match",
+            "dou-dizhu",
+            "-b",
+            "random",
+            "-b",
+            "random",
+            "-b",
+            "random",
+            "--json",
+            "--key",
+            doc["key"],
+        ],
+    )
     assert json.loads(again.stdout) == doc

@@ -79,18 +79,18 @@ def test_rooster_has_no_effect_on_the_first_turn_or_after_a_whistle():
 
 def test_rooster_copies_the_previous_card_for_every_rule():
     state = new(3, rooster=True)
-    turn(state, "rabbit", "duckling", "duckling")        # 4, 2, 2
+    turn(state, "rabbit", "duckling", "duckling")  # 4, 2, 2
     # a rooster copying a rabbit is a second rabbit: both fail; the dog counts both
     assert turn(state, "rooster", "rabbit", "dog") == [4, 2, 4]
     state = new(2, rooster=True)
-    turn(state, "hen", "duckling")                        # 3, 1
+    turn(state, "hen", "duckling")  # 3, 1
     # a rooster copying a hen is cancelled by a dog, and counted by it
     assert turn(state, "rooster", "dog") == [3, 2]
 
 
 def test_rooster_copying_a_duckling_is_a_duckling():
     state = new(2, rooster=True)
-    turn(state, "duckling", "hen")                        # 1, 3
+    turn(state, "duckling", "hen")  # 1, 3
     assert turn(state, "rooster", "dog") == [2, 3]
 
 
@@ -120,7 +120,7 @@ def test_furthest_beyond_the_finish_wins():
 
 def test_passing_the_finish_without_landing_on_it_ends_the_game():
     state = new(2, track_length=3)
-    assert turn(state, "rabbit", "duckling") == [4, 1]      # 4 > 3: past the line
+    assert turn(state, "rabbit", "duckling") == [4, 1]  # 4 > 3: past the line
     assert state.is_over() and state.to_act() == ()
 
 
@@ -128,11 +128,11 @@ def test_cards_as_they_arrive_from_the_wire_count_like_any_other():
     state = new(3)
     assert wire_turn(state, "rabbit", "hen", "duckling") == [4, 3, 1]
     assert wire_turn(state, "dog", "rabbit", "whistle") == [5, 3, 1]
-    assert state.observation(0)["face_up"][2] == []      # the Whistle took them back
+    assert state.observation(0)["face_up"][2] == []  # the Whistle took them back
     assert wire_turn(state, "duckling", "duckling", "dog") == [7, 5, 1]
     state = new(2, rooster=True)
-    wire_turn(state, "hen", "duckling")                   # 3, 1
-    assert wire_turn(state, "rooster", "dog") == [3, 2]   # a Hen again: the Dog counts it
+    wire_turn(state, "hen", "duckling")  # 3, 1
+    assert wire_turn(state, "rooster", "dog") == [3, 2]  # a Hen again: the Dog counts it
 
 
 def test_a_dog_counts_a_hen_and_a_rabbit_one_each():
@@ -142,12 +142,19 @@ def test_a_dog_counts_a_hen_and_a_rabbit_one_each():
 def test_default_finish_is_at_20():
     state = new(2)
     assert state.observation(0)["finish"] == 20
-    turns = [("hen", "duckling", [3, 1]), ("rabbit", "hen", [7, 4]),
-             ("duckling", "whistle", [8, 4]), ("dog", "hen", [9, 4]),
-             ("whistle", "duckling", [9, 5]), ("hen", "rabbit", [12, 9]),
-             ("rabbit", "whistle", [16, 9]), ("duckling", "hen", [17, 12]),
-             ("dog", "rabbit", [18, 12]), ("whistle", "duckling", [18, 13]),
-             ("duckling", "whistle", [19, 13])]
+    turns = [
+        ("hen", "duckling", [3, 1]),
+        ("rabbit", "hen", [7, 4]),
+        ("duckling", "whistle", [8, 4]),
+        ("dog", "hen", [9, 4]),
+        ("whistle", "duckling", [9, 5]),
+        ("hen", "rabbit", [12, 9]),
+        ("rabbit", "whistle", [16, 9]),
+        ("duckling", "hen", [17, 12]),
+        ("dog", "rabbit", [18, 12]),
+        ("whistle", "duckling", [18, 13]),
+        ("duckling", "whistle", [19, 13]),
+    ]
     for mine, theirs, positions in turns:
         assert turn(state, mine, theirs) == positions
         assert not state.is_over()
@@ -171,8 +178,8 @@ def test_a_seat_that_is_not_at_the_table_is_refused():
 
 def test_rooster_copies_the_last_face_up_card_not_the_first():
     state = new(2, rooster=True)
-    turn(state, "hen", "rabbit")                          # 3, 4
-    turn(state, "duckling", "hen")                        # 4, 7
+    turn(state, "hen", "rabbit")  # 3, 4
+    turn(state, "duckling", "hen")  # 4, 7
     # face up: hen, duckling -- the rooster is the duckling (a hen would be 3)
     assert turn(state, "rooster", "whistle") == [5, 7]
 
@@ -180,7 +187,7 @@ def test_rooster_copies_the_last_face_up_card_not_the_first():
 def test_default_game_stops_after_200_turns():
     state = new(2, track_length=1000)
     for _ in range(199):
-        turn(state, "whistle", "whistle")                 # nobody moves
+        turn(state, "whistle", "whistle")  # nobody moves
     assert not state.is_over()
     turn(state, "whistle", "whistle")
     assert state.is_over() and state.observation(0)["turn"] == 200
@@ -228,12 +235,15 @@ def test_conformance(rooster):
     assert report.games == 1500 and report.samples > 0
 
 
-@pytest.mark.parametrize("card, complaint", [
-    ("dog", "seat 0 has no 'dog' in hand"),        # played last turn, still face up
-    ("rooster", "seat 0 has no 'rooster' in hand"),  # only with the rooster option
-    ("tractor", "seat 0 has no 'tractor' in hand"),  # no such card
-    (3, "seat 0 has no 3 in hand"),
-])
+@pytest.mark.parametrize(
+    "card, complaint",
+    [
+        ("dog", "seat 0 has no 'dog' in hand"),  # played last turn, still face up
+        ("rooster", "seat 0 has no 'rooster' in hand"),  # only with the rooster option
+        ("tractor", "seat 0 has no 'tractor' in hand"),  # no such card
+        (3, "seat 0 has no 3 in hand"),
+    ],
+)
 def test_a_card_not_in_the_hand_is_rejected_and_nothing_moves(card, complaint):
     state = new(2)
     turn(state, "dog", "hen")

@@ -57,18 +57,25 @@ def bidding_views(players, seed=0):
     return views
 
 
-@pytest.mark.parametrize("players, sizes", [
-    (1, [1, 2, 3, 4, 5, 6]), (2, [1, 2, 3, 4, 5, 6]), (3, [1, 2, 3, 4, 5, 6]),
-    (4, [1, 2, 3, 4, 5, 5]), (5, [1, 2, 3, 4, 4, 4]),
-])
+@pytest.mark.parametrize(
+    "players, sizes",
+    [
+        (1, [1, 2, 3, 4, 5, 6]),
+        (2, [1, 2, 3, 4, 5, 6]),
+        (3, [1, 2, 3, 4, 5, 6]),
+        (4, [1, 2, 3, 4, 5, 5]),
+        (5, [1, 2, 3, 4, 4, 4]),
+    ],
+)
 def test_cards_dealt_per_hand_follow_the_round_table(players, sizes):
     # the rules page's table, by hands at the table (dummies included)
     views = bidding_views(players)
     assert [obs["round"] for obs in views] == [1, 2, 3, 4, 5, 6]
     assert [obs["hand_size"] for obs in views] == sizes
     assert [len(obs["hand"]) for obs in views] == sizes
-    assert [[len(suits) for suits in obs["hand_suits"]] for obs in views] == \
-        [[size] * max(players, 3) for size in sizes]
+    assert [[len(suits) for suits in obs["hand_suits"]] for obs in views] == [
+        [size] * max(players, 3) for size in sizes
+    ]
 
 
 def test_dummy_bids_follow_the_fixed_table_every_round():
@@ -120,17 +127,23 @@ def test_both_trick_examples_from_the_rulebook():
 
 
 def test_round_four_scoring_example():
-    assert [round_score(3, 3, 4), round_score(2, 0, 4), round_score(0, 1, 4),
-            round_score(0, 0, 4)] == [4, -2, -1, 4]
+    assert [
+        round_score(3, 3, 4),
+        round_score(2, 0, 4),
+        round_score(0, 1, 4),
+        round_score(0, 0, 4),
+    ] == [4, -2, -1, 4]
     assert round_score(1, 3, 5) == -2 and round_score(3, 1, 5) == -2
     # The same round played out: 4 players, round 4, dealer seat 3, Alex (seat 0) leads.
     state = at_round(4, 4)
-    state.set_hands([
-        ["purple7", "green7", "orange7", "red1"],   # Alex
-        ["blue1", "blue2", "blue3", "yellow2"],     # Lee
-        ["blue6", "green3", "green4", "orange1"],   # Taylor
-        ["blue4", "blue5", "yellow3", "yellow5"],   # Dev
-    ])
+    state.set_hands(
+        [
+            ["purple7", "green7", "orange7", "red1"],  # Alex
+            ["blue1", "blue2", "blue3", "yellow2"],  # Lee
+            ["blue6", "green3", "green4", "orange1"],  # Taylor
+            ["blue4", "blue5", "yellow3", "yellow5"],  # Dev
+        ]
+    )
     state.apply({0: 3, 1: 2, 2: 0, 3: 0})
     play(state, "purple7", "blue1")
     assert state.legal_actions(2) == ["blue6", "green3", "green4", "orange1"]  # no purple
@@ -153,8 +166,13 @@ def test_round_four_scoring_example():
 def test_follow_suit_legality_and_illegal_moves_rejected():
     state = at_round(3, 3)
     # dealer seat 2, seat 0 leads
-    state.set_hands([["blue2", "green5", "red4"], ["blue5", "blue6", "yellow3"],
-                     ["orange1", "orange2", "purple7"]])
+    state.set_hands(
+        [
+            ["blue2", "green5", "red4"],
+            ["blue5", "blue6", "yellow3"],
+            ["orange1", "orange2", "purple7"],
+        ]
+    )
     with pytest.raises(IllegalAction):
         state.apply({0: 4, 1: 0, 2: 0})  # bid above the hand size
     with pytest.raises(IllegalAction):
@@ -234,8 +252,13 @@ def test_dummy_mac_bids_and_plays_with_two_players():
 
 def test_dummy_follows_with_its_top_most_card_of_the_led_suit():
     state = at_round(2, 3)  # dealer 2 (Mac), seat 0 leads, Mac plays third
-    state.set_hands([["blue1", "green3", "red1"], ["yellow2", "yellow3", "yellow5"],
-                     ["orange7", "blue5", "green4"]])
+    state.set_hands(
+        [
+            ["blue1", "green3", "red1"],
+            ["yellow2", "yellow3", "yellow5"],
+            ["orange7", "blue5", "green4"],
+        ]
+    )
     state.apply({0: 0, 1: 0})
     play(state, "green3", "yellow2")
     # Mac must follow green: green4, not the top-most orange7
@@ -312,8 +335,10 @@ def test_card_conservation_and_deal_sizes(players):
                 rounds_seen.append(state._round)
             else:
                 assert set(cards) == dealt  # nothing appears or vanishes mid-round
-                sizes = {len(hand) + (1 if (seat - state._leader) % table < len(state._trick) else 0)
-                         for seat, hand in enumerate(hands)}
+                sizes = {
+                    len(hand) + (1 if (seat - state._leader) % table < len(state._trick) else 0)
+                    for seat, hand in enumerate(hands)
+                }
                 assert len(sizes) == 1  # hands shrink one card per trick, in turn
             state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
         assert rounds_seen[:6] == [1, 2, 3, 4, 5, 6]
@@ -326,8 +351,9 @@ def test_card_conservation_and_deal_sizes(players):
             size = HAND_SIZES[table][entry["round"] - 1]
             assert sum(entry["won"]) <= size
             for s in range(table):
-                assert entry["points"][s] == round_score(entry["bids"][s], entry["won"][s],
-                                                        entry["round"])
+                assert entry["points"][s] == round_score(
+                    entry["bids"][s], entry["won"][s], entry["round"]
+                )
 
 
 def test_tie_break_replays_at_most_three():
@@ -470,12 +496,13 @@ def test_no_seat_has_legal_actions_once_the_game_is_over():
 
 
 def test_set_hands_wants_one_hand_of_the_round_size_per_table_seat():
-    state = at_round(2, 2)                   # a table of three (Mac), two cards each
+    state = at_round(2, 2)  # a table of three (Mac), two cards each
     with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
         state.set_hands([["blue1", "blue2"], ["green3", "yellow5"]])
     with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
-        state.set_hands([["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"],
-                         ["green5", "green6"]])
+        state.set_hands(
+            [["blue1", "blue2"], ["green3", "yellow5"], ["orange7", "blue6"], ["green5", "green6"]]
+        )
     with pytest.raises(ValueError, match="need 3 hands of 2 cards"):
         state.set_hands([["blue1", "blue2"], ["green3"], ["orange7", "blue6"]])
     with pytest.raises(ValueError, match="dealt twice"):
@@ -498,7 +525,7 @@ def test_farm_hand_is_a_simultaneous_bidding_game():
 
 
 def test_a_second_seat_with_the_card_play_is_refused():
-    state = at_round(3, 1)                   # dealer 0: seat 1 leads
+    state = at_round(3, 1)  # dealer 0: seat 1 leads
     state.set_hands([["blue1"], ["green3"], ["orange6"]])
     state.apply({0: 0, 1: 0, 2: 0})
     with pytest.raises(IllegalAction, match=r"seat 1 is to act, got seats \[1, 2\]"):

@@ -16,8 +16,9 @@ SOURCE = ROOT / "bots" / "c_bot" / "c_bot.c"
 _SCRIPT = Path(sys.executable).parent / "arena"
 ARENA = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "arena"]
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                                reason="no C compiler")
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler"
+)
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +27,22 @@ def c_bot(tmp_path_factory):
     folder.chmod(0o755)  # the strict sandbox runs bots under uids of their own
     binary = folder / "c_bot"
     compiler = shutil.which("cc") or shutil.which("gcc")
-    subprocess.run([compiler, "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o", str(binary),
-                    str(SOURCE)], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [
+            compiler,
+            "-O2",
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-o",
+            str(binary),
+            str(SOURCE),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return binary
 
 
@@ -38,9 +53,16 @@ def run_arena(*args, check=True):
     return result
 
 
-@pytest.mark.parametrize("game, players", [
-    ("farm-and-furious", 3), ("dou-dizhu", 3), ("farm-hand", 2), ("vegetables", 2),
-    ("hand-and-foot", 2)])
+@pytest.mark.parametrize(
+    "game, players",
+    [
+        ("farm-and-furious", 3),
+        ("dou-dizhu", 3),
+        ("farm-hand", 2),
+        ("vegetables", 2),
+        ("hand-and-foot", 2),
+    ],
+)
 def test_plays_real_matches_without_faults(c_bot, game, players):
     bots = [f"cmd:{c_bot}"] + ["random"] * (players - 1)
     args = ["match", game, "--seed", "11", "--games", "2", "--json"]
@@ -61,8 +83,21 @@ def test_passes_check_bot(c_bot):
     import arena.cli.checkbot  # noqa: F401  (registers the command)
     from arena.cli import app
 
-    result = CliRunner().invoke(app, ["check-bot", f"cmd:{c_bot}", "--game", "dou-dizhu",
-                                      "--game", "farm-hand", "--games", "2", "-q"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "check-bot",
+            f"cmd:{c_bot}",
+            "--game",
+            "dou-dizhu",
+            "--game",
+            "farm-hand",
+            "--games",
+            "2",
+            "-q",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == (
-        f"cmd:{c_bot}: ok in dou-dizhu, farm-hand: 4 games against random, 10 edge cases")
+        f"cmd:{c_bot}: ok in dou-dizhu, farm-hand: 4 games against random, 10 edge cases"
+    )

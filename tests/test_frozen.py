@@ -37,42 +37,47 @@ class Point_:  # the reference: what @dataclass(frozen=True) makes of the same f
 def same(make):
     """``make(cls)`` on the value class and on the reference, with the
     reference's class name written as the value class's."""
+
     def run(cls):
         try:
             result = make(cls)
         except Exception as error:  # the same refusal, of the same type
             result = (type(error), str(error))
         return repr(result).replace("Point_", "Point")
+
     return run(Point), run(Point_)
 
 
-@pytest.mark.parametrize("make", [
-    lambda P: repr(P(1, 2, "a")),
-    lambda P: P(1) == P(1, 0, ""),
-    lambda P: P(1) == P(2),
-    lambda P: P(2) == P(1),
-    lambda P: P(1) != P(1, 1),
-    lambda P: P(1, label="b") == (1, 0, "b"),
-    lambda P: P(1).__eq__(P(1)),
-    lambda P: P(1).__eq__((1, 0, "")),
-    lambda P: hash(P(1, 2, "a")) == hash((1, 2, "a")),
-    lambda P: len({P(1), P(1), P(2)}),
-    lambda P: setattr(P(1), "x", 2),
-    lambda P: setattr(P(1), "other", 2),
-    lambda P: delattr(P(1), "x"),
-    lambda P: delattr(P(1), "other"),
-    lambda P: P.__match_args__,
-    lambda P: (P.y, P.label),
-    lambda P: dataclasses.is_dataclass(P) and dataclasses.is_dataclass(P(1)),
-    lambda P: [(f.name, f.type, f.default) for f in dataclasses.fields(P)],
-    lambda P: [f.name for f in dataclasses.fields(P(1))],
-    lambda P: dataclasses.asdict(P(1, 2, "a")),
-    lambda P: dataclasses.astuple(P(1, 2, "a")),
-    lambda P: dataclasses.replace(P(1, 2, "a"), y=5),
-    lambda P: pickle.loads(pickle.dumps(P(1, 2, "a"))) == P(1, 2, "a"),
-    lambda P: copy.deepcopy(P(1, 2, "a")) == P(1, 2, "a"),
-    lambda P: copy.copy(P(3)).x,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda P: repr(P(1, 2, "a")),
+        lambda P: P(1) == P(1, 0, ""),
+        lambda P: P(1) == P(2),
+        lambda P: P(2) == P(1),
+        lambda P: P(1) != P(1, 1),
+        lambda P: P(1, label="b") == (1, 0, "b"),
+        lambda P: P(1).__eq__(P(1)),
+        lambda P: P(1).__eq__((1, 0, "")),
+        lambda P: hash(P(1, 2, "a")) == hash((1, 2, "a")),
+        lambda P: len({P(1), P(1), P(2)}),
+        lambda P: setattr(P(1), "x", 2),
+        lambda P: setattr(P(1), "other", 2),
+        lambda P: delattr(P(1), "x"),
+        lambda P: delattr(P(1), "other"),
+        lambda P: P.__match_args__,
+        lambda P: (P.y, P.label),
+        lambda P: dataclasses.is_dataclass(P) and dataclasses.is_dataclass(P(1)),
+        lambda P: [(f.name, f.type, f.default) for f in dataclasses.fields(P)],
+        lambda P: [f.name for f in dataclasses.fields(P(1))],
+        lambda P: dataclasses.asdict(P(1, 2, "a")),
+        lambda P: dataclasses.astuple(P(1, 2, "a")),
+        lambda P: dataclasses.replace(P(1, 2, "a"), y=5),
+        lambda P: pickle.loads(pickle.dumps(P(1, 2, "a"))) == P(1, 2, "a"),
+        lambda P: copy.deepcopy(P(1, 2, "a")) == P(1, 2, "a"),
+        lambda P: copy.copy(P(3)).x,
+    ],
+)
 def test_a_value_class_behaves_as_the_frozen_dataclass(make):
     ours, reference = same(make)
     assert ours == reference
@@ -88,6 +93,7 @@ def test_frozen_refusals_are_dataclasses_own_error():
 def test_a_subclass_may_add_attributes_but_not_change_fields():
     """As with a dataclass: the frozen check is for the class itself and
     for the fields; a plain subclass's own attributes may be set and deleted."""
+
     class Sub(Point):
         pass
 
@@ -104,7 +110,10 @@ def test_a_subclass_may_add_attributes_but_not_change_fields():
             point.x = 2
         with pytest.raises(dataclasses.FrozenInstanceError):
             del point.x
-    assert repr(Sub(1)) == "test_a_subclass_may_add_attributes_but_not_change_fields.<locals>.Sub(x=1, y=0, label='')"
+    assert (
+        repr(Sub(1))
+        == "test_a_subclass_may_add_attributes_but_not_change_fields.<locals>.Sub(x=1, y=0, label='')"
+    )
 
 
 def test_the_fields_of_a_value_class_are_made_once_and_kept():
@@ -119,15 +128,20 @@ def test_the_fields_of_a_value_class_are_made_once_and_kept():
     assert "__dataclass_fields__" in Pair.__dict__
     made = dataclasses.fields(Pair)
     assert [(f.name, f.default) for f in made] == [("a", dataclasses.MISSING), ("b", "z")]
-    assert isinstance(Pair.__dict__["__dataclass_fields__"], dict)   # replaced by the real one
+    assert isinstance(Pair.__dict__["__dataclass_fields__"], dict)  # replaced by the real one
     assert dataclasses.fields(Pair) == made
 
 
 def test_the_contract_classes_keep_their_dataclass_behaviour():
     option = Option("speed", 1, choices=(1, 2))
-    assert repr(option) == "Option(name='speed', default=1, help='', choices=(1, 2), minimum=None, maximum=None)"
+    assert (
+        repr(option)
+        == "Option(name='speed', default=1, help='', choices=(1, 2), minimum=None, maximum=None)"
+    )
     info = GameInfo("g", "1", (2, 3), options=(option,))
-    assert info == GameInfo("g", "1", (2, 3), (option,)) and hash(info) == hash(GameInfo("g", "1", (2, 3), (option,)))
+    assert info == GameInfo("g", "1", (2, 3), (option,)) and hash(info) == hash(
+        GameInfo("g", "1", (2, 3), (option,))
+    )
     outcome = Outcome.from_scores([3, 1], dummies={"mac": 2})
     assert outcome == Outcome((3, 1), (1, 3), (0, 1), (DummyResult("mac", 2, 2),))
     assert dataclasses.asdict(outcome.dummies[0]) == {"name": "mac", "score": 2, "rank": 2}
@@ -146,7 +160,8 @@ def test_the_contract_classes_defaults_are_their_fields_defaults(cls):
     assert list(given) == [f.name for f in dataclasses.fields(cls)] == list(cls.__match_args__)
     for field in dataclasses.fields(cls):
         assert given[field.name] == field.default or (
-            given[field.name] is inspect.Parameter.empty and field.default is dataclasses.MISSING)
+            given[field.name] is inspect.Parameter.empty and field.default is dataclasses.MISSING
+        )
         if field.default is not dataclasses.MISSING:
             assert getattr(cls, field.name) == field.default
     assert (GameInfo.simultaneous, GameInfo.teams, Option.help) == (False, "none", "")
@@ -154,15 +169,18 @@ def test_the_contract_classes_defaults_are_their_fields_defaults(cls):
 
 def fresh_python(code: str) -> str:
     """What ``code`` prints in a fresh interpreter (nothing imported yet)."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_the_contract_type_names_import_without_typing():
     # what engines import for their annotations exists at run time, and
     # importing it loads no typing (type checkers see dict[str, Any])
-    shown = fresh_python("import sys\nfrom arena.game import Action, Observation, Seat\n"
-                         "print('typing' in sys.modules, Observation, Seat)\n")
+    shown = fresh_python(
+        "import sys\nfrom arena.game import Action, Observation, Seat\n"
+        "print('typing' in sys.modules, Observation, Seat)\n"
+    )
     assert shown == "False <class 'dict'> <class 'int'>"
     import arena.game as game
 
@@ -175,19 +193,22 @@ def test_the_contract_type_names_import_without_typing():
 def test_a_fresh_process_imports_the_engine_without_dataclasses_or_typing():
     """The cold figure of benchmarks/dou_dizhu.py counts the engine's import:
     dataclasses (with inspect, ast, dis) and typing were most of it."""
-    code = ("import sys\n"
-            "before = set(sys.modules)\n"
-            "import engines.dou_dizhu\n"
-            "engine = engines.dou_dizhu.DouDizhu()\n"
-            "state = engine.new_game(3, 1)\n"
-            "while state.to_act():\n"
-            "    seat = state.to_act()[0]\n"
-            "    state.apply({seat: state.legal_actions(seat)[0]})\n"
-            "state.outcome()\n"
-            "print(sorted(m for m in ('dataclasses', 'inspect', 'typing') if m in set(sys.modules) - before))\n")
-    control = fresh_python(code.replace("import engines.dou_dizhu\n",
-                                        "import engines.dou_dizhu, arena.records\n"))
-    assert control == "['dataclasses', 'inspect', 'typing']"    # the check sees them when loaded
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import engines.dou_dizhu\n"
+        "engine = engines.dou_dizhu.DouDizhu()\n"
+        "state = engine.new_game(3, 1)\n"
+        "while state.to_act():\n"
+        "    seat = state.to_act()[0]\n"
+        "    state.apply({seat: state.legal_actions(seat)[0]})\n"
+        "state.outcome()\n"
+        "print(sorted(m for m in ('dataclasses', 'inspect', 'typing') if m in set(sys.modules) - before))\n"
+    )
+    control = fresh_python(
+        code.replace("import engines.dou_dizhu\n", "import engines.dou_dizhu, arena.records\n")
+    )
+    assert control == "['dataclasses', 'inspect', 'typing']"  # the check sees them when loaded
     assert fresh_python(code) == "[]"
 
 
@@ -197,11 +218,14 @@ def test_a_strict_bot_and_the_plugin_host_are_shown_what_the_contract_imports():
     that plays through an engine imports arena.game, hence arena.game._frozen)."""
     from arena.sandbox import view
 
-    loaded = fresh_python("import sys, arena.game\n"
-                          "print(' '.join(sorted(m for m in sys.modules if m.startswith('arena.'))))")
-    assert "arena.game._frozen" in loaded.split()                  # the control: it is imported
+    loaded = fresh_python(
+        "import sys, arena.game\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('arena.'))))"
+    )
+    assert "arena.game._frozen" in loaded.split()  # the control: it is imported
     for shown in (view.BOT_MODULES, view.HOST_MODULES):
         packages = {"arena." + name for name in shown}
-        outside = {m for m in loaded.split()
-                   if not any(m == p or m.startswith(p + ".") for p in packages)}
+        outside = {
+            m for m in loaded.split() if not any(m == p or m.startswith(p + ".") for p in packages)
+        }
         assert outside == set()

@@ -15,27 +15,39 @@ from arena.game import (
 from arena.game.testing import check_engine
 from engines.farm_and_furious import FarmAndFurious
 
-INFO = GameInfo("g", "1", (2, 3), options=(
-    Option("target", 100, minimum=1),
-    Option("fast", False),
-    Option("mode", "end", choices=("end", "reshuffle")),
-    Option("ratio", 0.5),
-))
+INFO = GameInfo(
+    "g",
+    "1",
+    (2, 3),
+    options=(
+        Option("target", 100, minimum=1),
+        Option("fast", False),
+        Option("mode", "end", choices=("end", "reshuffle")),
+        Option("ratio", 0.5),
+    ),
+)
 
 
 def test_options_resolve_defaults_and_parse_text():
     assert INFO.resolve_options({"target": "250", "fast": "yes", "ratio": 1}) == {
-        "target": 250, "fast": True, "mode": "end", "ratio": 1.0}
+        "target": 250,
+        "fast": True,
+        "mode": "end",
+        "ratio": 1.0,
+    }
 
 
-@pytest.mark.parametrize("given, message", [
-    ({"speed": 1}, "has no option 'speed' (known: target, fast, mode, ratio)"),
-    ({"target": "many"}, "expected int, got 'many'"),
-    ({"target": 0}, "below the minimum"),
-    ({"mode": "loop"}, "'loop' is not one of end, reshuffle"),
-    ({"fast": "perhaps"}, "expected true or false"),
-    ({"target": 1.5}, "expected int"),
-])
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ({"speed": 1}, "has no option 'speed' (known: target, fast, mode, ratio)"),
+        ({"target": "many"}, "expected int, got 'many'"),
+        ({"target": 0}, "below the minimum"),
+        ({"mode": "loop"}, "'loop' is not one of end, reshuffle"),
+        ({"fast": "perhaps"}, "expected true or false"),
+        ({"target": 1.5}, "expected int"),
+    ],
+)
 def test_bad_options_say_what_and_where(given, message):
     with pytest.raises(OptionError, match="game 'g'") as error:
         INFO.resolve_options(given)
@@ -62,8 +74,9 @@ def test_outcome_ranks_dummies_with_the_seats():
 class BadRanks(FarmAndFurious):
     def new_game(self, players, seed, options=None):
         state = super().new_game(players, seed, options)
-        state.outcome = lambda: Outcome((1,) * players, tuple(range(1, players + 1)),
-                                        tuple(range(players)))
+        state.outcome = lambda: Outcome(
+            (1,) * players, tuple(range(1, players + 1)), tuple(range(players))
+        )
         return state
 
 
@@ -79,10 +92,13 @@ class NonDeterministic(FarmAndFurious):
         return state
 
 
-@pytest.mark.parametrize("engine, complaint", [
-    (BadRanks(), "inconsistent with scores"),
-    (NonDeterministic(), "same seed, other game"),
-])
+@pytest.mark.parametrize(
+    "engine, complaint",
+    [
+        (BadRanks(), "inconsistent with scores"),
+        (NonDeterministic(), "same seed, other game"),
+    ],
+)
 def test_conformance_check_catches_broken_engines(engine, complaint):
     with pytest.raises(AssertionError, match=complaint):
         check_engine(engine, 50, hidden=False)
@@ -105,6 +121,7 @@ class _OnIllegal(FarmAndFurious):
                 strict(actions)
             except IllegalAction:
                 self.on_illegal(state)
+
         state.apply = apply
         return state
 
@@ -126,10 +143,13 @@ class ChangesThenRejects(_OnIllegal):
         raise IllegalAction("rejected after moving")
 
 
-@pytest.mark.parametrize("engine, complaint", [
-    (Lenient(), "not in its legal list: apply.. accepted it"),
-    (ChangesThenRejects(), "rejected, but the state changed"),
-])
+@pytest.mark.parametrize(
+    "engine, complaint",
+    [
+        (Lenient(), "not in its legal list: apply.. accepted it"),
+        (ChangesThenRejects(), "rejected, but the state changed"),
+    ],
+)
 def test_conformance_check_demands_that_illegal_actions_are_rejected(engine, complaint):
     check_engine(FarmAndFurious(), 20, hidden=False)  # control: the real engine passes
     with pytest.raises(AssertionError, match=complaint):
@@ -143,6 +163,7 @@ def test_conformance_check_rejects_moves_after_the_end():
             strict = state.apply
             state.apply = lambda actions: None if state.is_over() else strict(actions)
             return state
+
     with pytest.raises(AssertionError, match=r"a move after the game is over: apply.. accepted it"):
         check_engine(PlaysOn(), 5, hidden=False)
 
@@ -166,16 +187,17 @@ def test_a_refused_move_names_the_seats_to_act():
     (seat,) = state.to_act()
     with pytest.raises(IllegalAction, match=rf"seat {seat} is to act, got seats \[{1 - seat}\]"):
         state.apply({1 - seat: state.legal_actions(seat)[0]})
-    race = FarmAndFurious().new_game(2, 1)          # simultaneous: every seat plays
-    with pytest.raises(IllegalAction,
-                       match=r"every seat plays at once: \[0, 1\] are to act, got seats \[0\]"):
+    race = FarmAndFurious().new_game(2, 1)  # simultaneous: every seat plays
+    with pytest.raises(
+        IllegalAction, match=r"every seat plays at once: \[0, 1\] are to act, got seats \[0\]"
+    ):
         race.apply({0: race.legal_actions(0)[0]})
 
 
 def test_a_state_must_say_its_legal_actions():
     from arena.game import State
 
-    class Mute(State):                                # every hook but legal_actions
+    class Mute(State):  # every hook but legal_actions
         players = 1
 
         def to_act(self):
@@ -203,6 +225,6 @@ def test_a_game_declares_whether_its_result_is_a_place_or_a_payoff():
 
     assert GameInfo("g", "1", (2,)).result == Result.PLACE == "place"
     assert GameInfo("g", "1", (2,), result="payoff").result is Result.PAYOFF
-    assert DouDizhu.info.result == Result.PAYOFF          # its stakes are multiplied
+    assert DouDizhu.info.result == Result.PAYOFF  # its stakes are multiplied
     with pytest.raises(ValueError, match="result is 'place' or 'payoff', not 'points'"):
         GameInfo("g", "1", (2,), result="points")

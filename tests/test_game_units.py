@@ -20,7 +20,8 @@ BUILT_IN = ("dou-dizhu", "farm-and-furious", "farm-hand", "hand-and-foot", "vege
 def test_every_built_in_game_is_a_whole_unit(registry, game_id):
     unit = registry.unit(game_id)
     assert {"encoding", "view", "rules"} <= set(
-        check_unit(unit, require=("encoding", "view", "rules")))
+        check_unit(unit, require=("encoding", "view", "rules"))
+    )
     assert registry.origin[f"game:{game_id}"] == game_id
 
 
@@ -36,21 +37,32 @@ def test_the_layers_find_their_part_through_the_unit():
 
 
 def test_a_missing_or_broken_part_is_reported_at_once():
-    unit = GameUnit(FarmAndFurious(), encoding="engines.farm_and_furious.encoding:Nothing",
-                    knowledge="no_such_module_anywhere:KNOWLEDGE", view="arena.cli.views:grid",
-                    rules="no-such-page.md")
+    unit = GameUnit(
+        FarmAndFurious(),
+        encoding="engines.farm_and_furious.encoding:Nothing",
+        knowledge="no_such_module_anywhere:KNOWLEDGE",
+        view="arena.cli.views:grid",
+        rules="no-such-page.md",
+    )
     with pytest.raises(AssertionError) as raised:
         check_unit(unit, require=("encoding", "view", "rules"))
     problems = str(raised.value).removeprefix("farm-and-furious: ").split("; ")
     assert [problem.split(":")[0] for problem in problems] == [
-        "encoding", "knowledge", "view", "rules"]
+        "encoding",
+        "knowledge",
+        "view",
+        "rules",
+    ]
     assert "AttributeError" in problems[0] and "ModuleNotFoundError" in problems[1]
     assert "is not a subclass of arena.cli.views:View" in problems[2]
     assert problems[3].startswith("rules: no page at ") and problems[3].endswith("no-such-page.md")
     with pytest.raises(AssertionError, match=r"^farm-and-furious: view: missing$"):
         check_unit(GameUnit(FarmAndFurious()), require=("view",))
-    with pytest.raises(AssertionError, match=r": views: not a part \(parts: encoding, knowledge, "
-                                             r"view, rules\)$"):
+    with pytest.raises(
+        AssertionError,
+        match=r": views: not a part \(parts: encoding, knowledge, "
+        r"view, rules\)$",
+    ):
         check_unit(GameUnit(FarmAndFurious()), require=("views",))
 
 
@@ -66,7 +78,9 @@ def test_a_unit_without_parts_has_the_layers_defaults():
 
 
 def test_a_plugin_registers_a_unit_or_a_bare_engine(plugin_dir):
-    unit = plugin_dir("farm_hand_unit", """
+    unit = plugin_dir(
+        "farm_hand_unit",
+        """
         from arena.game import GameUnit
         from arena.plugins import hookimpl
         from engines.farm_hand.game import FarmHand
@@ -74,15 +88,19 @@ def test_a_plugin_registers_a_unit_or_a_bare_engine(plugin_dir):
         @hookimpl
         def register_games():
             return [GameUnit(FarmHand(), view="engines.farm_hand.view:FarmHandView")]
-    """)
-    bare = plugin_dir("bare_engine", """
+    """,
+    )
+    bare = plugin_dir(
+        "bare_engine",
+        """
         from arena.plugins import hookimpl
         from engines.vegetables.game import Vegetables
 
         @hookimpl
         def register_games():
             return [Vegetables()]
-    """)
+    """,
+    )
     registry = plugins.load([unit, bare])
     assert registry.errors == []
     assert registry.unit("farm-hand").view == "engines.farm_hand.view:FarmHandView"
@@ -93,17 +111,21 @@ def test_a_plugin_registers_a_unit_or_a_bare_engine(plugin_dir):
 
 
 def test_a_unit_without_an_engine_is_reported(plugin_dir):
-    junk = plugin_dir("engineless_unit", """
+    junk = plugin_dir(
+        "engineless_unit",
+        """
         from arena.game import GameUnit
         from arena.plugins import hookimpl
 
         @hookimpl
         def register_games():
             return [GameUnit("not an engine")]
-    """)
+    """,
+    )
     registry = plugins.load([junk])
     assert registry.errors == [
-        "plugin 'engineless_unit': TypeError: game unit's engine is str, expected Engine"]
+        "plugin 'engineless_unit': TypeError: game unit's engine is str, expected Engine"
+    ]
     assert registry.units == {}
 
 
@@ -118,6 +140,9 @@ def test_a_rules_page_may_be_a_url():
 
 
 def test_check_unit_reports_an_engine_that_is_not_one():
-    with pytest.raises(AssertionError, match=r"^GameUnit\(engine='junk'.*: engine: str is not an "
-                                             r"Engine$"):
+    with pytest.raises(
+        AssertionError,
+        match=r"^GameUnit\(engine='junk'.*: engine: str is not an "
+        r"Engine$",
+    ):
         check_unit(GameUnit("junk"))

@@ -23,8 +23,9 @@ def _act(state):
 
 def test_bot_plays_legal_moves_at_every_table_size():
     for players in (2, 4, 6, 8, 9):
-        outcome = play_game(ENGINE, [_bot() for _ in range(players)], players,
-                            {"target": 2000, "max_rounds": 2})
+        outcome = play_game(
+            ENGINE, [_bot() for _ in range(players)], players, {"target": 2000, "max_rounds": 2}
+        )
         assert len(outcome.scores) == players
 
 
@@ -47,12 +48,14 @@ def test_bot_makes_initial_meld_and_lays_naturals():
 
 def test_bot_takes_a_rich_pile_and_not_one_full_of_red_threes():
     rich = ["9c", "9d", "jk", "kc", "kd", "qh", "7h"]
-    state = position(hands={0: ["7c", "7d", "9s", "kh"]}, sets={0: {"q": ["qc"] * 3}},
-                     discard=rich, phase="draw")
+    state = position(
+        hands={0: ["7c", "7d", "9s", "kh"]}, sets={0: {"q": ["qc"] * 3}}, discard=rich, phase="draw"
+    )
     assert _act(state) == "pile"
     poor = ["3h", "3d", "5c", "6d", "7h"]
-    state = position(hands={0: ["7c", "7d", "9s", "kh"]}, sets={0: {"q": ["qc"] * 3}},
-                     discard=poor, phase="draw")
+    state = position(
+        hands={0: ["7c", "7d", "9s", "kh"]}, sets={0: {"q": ["qc"] * 3}}, discard=poor, phase="draw"
+    )
     assert _act(state) == "draw"
 
 
@@ -60,8 +63,9 @@ def test_bot_discards_red_three_and_does_not_feed_next_team():
     state = position(hands={0: ["3h", "9s", "kd", "kh"]}, sets={0: {"q": ["qc"] * 3}})
     assert _act(state) == "discard:3h"
     # seat 1 (next, other team) has a set of 9s: the lone 9 stays, the lone 5 goes
-    state = position(hands={0: ["9s", "5c", "kd", "kh", "2c"]},
-                     sets={0: {"q": ["qc"] * 3}, 1: {"9": ["9c"] * 3}})
+    state = position(
+        hands={0: ["9s", "5c", "kd", "kh", "2c"]}, sets={0: {"q": ["qc"] * 3}, 1: {"9": ["9c"] * 3}}
+    )
     assert _act(state) == "discard:5c"
 
 
@@ -75,8 +79,7 @@ def test_bot_goes_out_as_soon_as_it_can():
     ahead = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[0, 0])
     _play_turn(ahead)
     assert ahead._outs == [0]
-    behind = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0],
-                      scores=[0, 9000])
+    behind = position(hands={0: ["8d", "kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[0, 9000])
     _play_turn(behind)
     assert behind._outs == [0]
 
@@ -96,7 +99,8 @@ def test_bot_holding_back_keeps_two_cards():
 
 
 def test_bot_completes_a_book_to_go_out():
-    state = position(hands={0: ["9d", "kd"]}, in_foot=[0],
-                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    state = position(
+        hands={0: ["9d", "kd"]}, in_foot=[0], sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}}
+    )
     _play_turn(state)
     assert state._outs == [0]  # meld:9 (dirty book), then the king

@@ -18,39 +18,79 @@ def test_check_engine_small_tables():
 
 def test_check_engine_many_short_rounds():
     # big Hands and Feet leave a short draw pile: the cheapest full rounds
-    report = check_engine(ENGINE, 400, players=(2,), seed=6, sample_rate=0.01,
-                          options={"max_rounds": 1, "hand_size": 20})
+    report = check_engine(
+        ENGINE,
+        400,
+        players=(2,),
+        seed=6,
+        sample_rate=0.01,
+        options={"max_rounds": 1, "hand_size": 20},
+    )
     assert report.games == 400 and report.hidden_changes > 0
 
 
 def test_check_engine_big_tables():
-    check_engine(ENGINE, 10, players=(6, 8, 9), options={"max_rounds": 1, "hand_size": 20},
-                 sample_rate=0.01, seed=1)
+    check_engine(
+        ENGINE,
+        10,
+        players=(6, 8, 9),
+        options={"max_rounds": 1, "hand_size": 20},
+        sample_rate=0.01,
+        seed=1,
+    )
 
 
 def test_check_engine_multi_round_games():
-    check_engine(ENGINE, 20, players=(2, 4), seed=2, sample_rate=0.01,
-                 options={"target": 2000, "max_rounds": 3, "hand_size": 15})
+    check_engine(
+        ENGINE,
+        20,
+        players=(2, 4),
+        seed=2,
+        sample_rate=0.01,
+        options={"target": 2000, "max_rounds": 3, "hand_size": 15},
+    )
 
 
 def test_check_engine_reshuffle_and_teams_option():
-    check_engine(ENGINE, 20, players=(2, 4), seed=3, sample_rate=0.01,
-                 options={"stock_exhausted": "reshuffle", "max_rounds": 1, "hand_size": 15})
-    check_engine(ENGINE, 4, players=(6,), seed=4, sample_rate=0.01,
-                 options={"teams": 2, "max_rounds": 1, "hand_size": 20, "go_out_bonus": 100})
+    check_engine(
+        ENGINE,
+        20,
+        players=(2, 4),
+        seed=3,
+        sample_rate=0.01,
+        options={"stock_exhausted": "reshuffle", "max_rounds": 1, "hand_size": 15},
+    )
+    check_engine(
+        ENGINE,
+        4,
+        players=(6,),
+        seed=4,
+        sample_rate=0.01,
+        options={"teams": 2, "max_rounds": 1, "hand_size": 20, "go_out_bonus": 100},
+    )
 
 
 def test_check_engine_small_hands():
-    check_engine(ENGINE, 20, players=(2, 4), seed=5, sample_rate=0.01,
-                 options={"hand_size": 2, "max_rounds": 1})
+    check_engine(
+        ENGINE,
+        20,
+        players=(2, 4),
+        seed=5,
+        sample_rate=0.01,
+        options={"hand_size": 2, "max_rounds": 1},
+    )
 
 
 def test_cards_conserved_and_scores_add_up_over_random_rounds():
     rounds = outs = 0
     for seed in range(700):
         players = (2, 2, 2, 4, 2, 2, 6)[seed % 7]
-        options = {"max_rounds": 3, "target": 2000, "hand_size": (10, 20, 20)[seed % 3],
-                   "stock_exhausted": ("end", "reshuffle")[seed % 5 == 0]}
+        options = {
+            "max_rounds": 3,
+            "target": 2000,
+            "hand_size": (10, 20, 20)[seed % 3],
+            "stock_exhausted": ("end", "reshuffle")[seed % 5 == 0],
+        }
         state = ENGINE.new_game(players, seed, options)
         full = Counter(DECK * (players + 1))
         rng = random.Random(seed)
@@ -69,8 +109,9 @@ def test_cards_conserved_and_scores_add_up_over_random_rounds():
         assert state._scores == [sum(r[t] for r in history) for t in range(len(state._scores))]
         assert len(history) == 3 or max(state._scores) > 2000
         outcome = state.outcome()
-        assert list(outcome.scores) == [state._scores[seat % len(state._scores)]
-                                        for seat in range(players)]
+        assert list(outcome.scores) == [
+            state._scores[seat % len(state._scores)] for seat in range(players)
+        ]
     assert rounds >= 2000
 
 
@@ -83,9 +124,9 @@ def test_sample_state_keeps_what_the_seat_knows_and_repairs_a_pending_meld(monke
     pool.subtract(mine)
     rest = sorted(pool.elements())
     random.Random(3).shuffle(rest)
-    state._hands = [sort_cards(mine)] + [sort_cards(rest[i * 10:i * 10 + 10]) for i in range(3)]
+    state._hands = [sort_cards(mine)] + [sort_cards(rest[i * 10 : i * 10 + 10]) for i in range(3)]
     del rest[:30]
-    state._feet = [rest[i * 10:i * 10 + 10] for i in range(4)]
+    state._feet = [rest[i * 10 : i * 10 + 10] for i in range(4)]
     del rest[:40]
     state._discard, state._stock, state._legal = [rest.pop()], rest, None
     state._phase, state._turn = "meld", 0

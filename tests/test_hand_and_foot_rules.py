@@ -18,8 +18,21 @@ from engines.hand_and_foot.cards import (
 ENGINE = HandAndFoot()
 
 
-def position(players=4, *, hands=None, feet=None, sets=None, melded=None, discard=("4c",),
-             stock=None, turn=0, phase="meld", in_foot=None, scores=None, options=None):
+def position(
+    players=4,
+    *,
+    hands=None,
+    feet=None,
+    sets=None,
+    melded=None,
+    discard=("4c",),
+    stock=None,
+    turn=0,
+    phase="meld",
+    in_foot=None,
+    scores=None,
+    options=None,
+):
     """A state with the given cards (every unnamed hand/foot is a few 4s)."""
     state = ENGINE.new_game(players, 1, options)
     teams = state._num_teams
@@ -30,8 +43,10 @@ def position(players=4, *, hands=None, feet=None, sets=None, melded=None, discar
         state._in_foot[seat] = True
         state._feet[seat] = []
     # copies of the set lists: melding appends to them, and BOOKS is shared
-    state._sets = [{rank: list(cards) for rank, cards in (sets or {}).get(team, {}).items()}
-                   for team in range(teams)]
+    state._sets = [
+        {rank: list(cards) for rank, cards in (sets or {}).get(team, {}).items()}
+        for team in range(teams)
+    ]
     state._melded = [bool(state._sets[team]) for team in range(teams)]
     for team, value in (melded or {}).items():
         state._melded[team] = value
@@ -51,8 +66,10 @@ def legal(state):
 # ------------------------------------------------------------------- cards
 def test_card_points_and_deck():
     from engines.hand_and_foot.cards import PENALTY, VALUE
-    assert [VALUE[c] for c in ("4c", "7d", "8h", "ks", "ah", "2c", "jk", "3c", "3s", "3d", "3h")] \
-        == [5, 5, 10, 10, 20, 20, 50, -50, -50, -500, -500]
+
+    assert [
+        VALUE[c] for c in ("4c", "7d", "8h", "ks", "ah", "2c", "jk", "3c", "3s", "3d", "3h")
+    ] == [5, 5, 10, 10, 20, 20, 50, -50, -50, -500, -500]
     assert PENALTY["3h"] == 500 and PENALTY["3s"] == 50 and PENALTY["jk"] == 50
     assert len(DECK) == 54 and DECK.count("jk") == 2
     state = ENGINE.new_game(4, 3)
@@ -102,11 +119,12 @@ def test_at_most_two_wilds_per_set():
 
 
 def test_threes_and_wilds_never_form_sets():
-    state = position(hands={0: ["3c", "3s", "3h", "2c", "2d", "2h", "jk", "jk", "jk", "9s"]},
-                     sets={0: {"k": ["kc"] * 3}})
+    state = position(
+        hands={0: ["3c", "3s", "3h", "2c", "2d", "2h", "jk", "jk", "jk", "9s"]},
+        sets={0: {"k": ["kc"] * 3}},
+    )
     actions = legal(state)
-    assert not any(a.startswith(("new:3", "meld:3", "new:2", "meld:2", "new:j"))
-                   for a in actions)
+    assert not any(a.startswith(("new:3", "meld:3", "new:2", "meld:2", "new:j")) for a in actions)
     assert max_meld_value(["3c", "3s", "3h", "2c", "jk"], {}) == 0
 
 
@@ -115,8 +133,9 @@ def test_one_set_per_rank_per_team():
     actions = legal(state)
     assert "new:7" not in actions and "meld:7" in actions
     # the other team's set of 7s does not matter
-    state = position(hands={0: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3},
-                                                               1: {"7": ["7s"] * 3}})
+    state = position(
+        hands={0: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}, 1: {"7": ["7s"] * 3}}
+    )
     assert "new:7" in legal(state)
 
 
@@ -134,9 +153,22 @@ def test_books_clean_and_dirty():
 
 
 # --------------------------------------------------------------- thresholds
-@pytest.mark.parametrize("score, need", [
-    (-3000, 50), (0, 50), (1499, 50), (1500, 75), (2999, 75), (3000, 100), (4999, 100),
-    (5000, 150), (6499, 150), (6500, 200), (20000, 200)])
+@pytest.mark.parametrize(
+    "score, need",
+    [
+        (-3000, 50),
+        (0, 50),
+        (1499, 50),
+        (1500, 75),
+        (2999, 75),
+        (3000, 100),
+        (4999, 100),
+        (5000, 150),
+        (6499, 150),
+        (6500, 200),
+        (20000, 200),
+    ],
+)
 def test_threshold_bounds(score, need):
     assert threshold(score) == need
     state = position(scores=[score, 0])
@@ -144,24 +176,27 @@ def test_threshold_bounds(score, need):
     assert state.observation(0)["thresholds"][0] == need
 
 
-@pytest.mark.parametrize("score, hand, ok", [
-    # 50: three aces (60) / tens 5x (50 exactly) / tens and fives 45
-    (0, ["ac", "ad", "ah"], True),
-    (1499, ["tc", "td", "th", "ts", "tc"], True),
-    (0, ["tc", "td", "th", "5c", "5d", "5h"], False),
-    # 75 from 1500: aces + fours = 75 exactly; 70 is not enough
-    (1500, ["ac", "ad", "ah", "4c", "4d", "4h"], True),
-    (2999, ["ac", "ad", "ah", "4c", "4d", "9h"], False),
-    (1500, ["ac", "ad", "ah", "kc", "kd"], False),
-    # 100 from 3000: aces + a pair of kings with a joker = 60+20+50 = 130
-    (3000, ["ac", "ad", "ah", "kc", "kd", "jk"], True),
-    (3000, ["ac", "ad", "ah", "4c", "4d", "4h"], False),
-    # 150 from 5000 / 200 from 6500
-    (5000, ["ac", "ad", "ah", "kc", "kd", "kh", "jk", "9c"], True),     # 60+30+50+... = 150
-    (6499, ["ac", "ad", "ah", "kc", "kd", "kh", "2c", "9c"], False),    # 120 < 150
-    (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "jk", "2c"], True),   # 80+20+150
-    (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "2c", "2d"], False),  # 80+20+90 = 190
-])
+@pytest.mark.parametrize(
+    "score, hand, ok",
+    [
+        # 50: three aces (60) / tens 5x (50 exactly) / tens and fives 45
+        (0, ["ac", "ad", "ah"], True),
+        (1499, ["tc", "td", "th", "ts", "tc"], True),
+        (0, ["tc", "td", "th", "5c", "5d", "5h"], False),
+        # 75 from 1500: aces + fours = 75 exactly; 70 is not enough
+        (1500, ["ac", "ad", "ah", "4c", "4d", "4h"], True),
+        (2999, ["ac", "ad", "ah", "4c", "4d", "9h"], False),
+        (1500, ["ac", "ad", "ah", "kc", "kd"], False),
+        # 100 from 3000: aces + a pair of kings with a joker = 60+20+50 = 130
+        (3000, ["ac", "ad", "ah", "kc", "kd", "jk"], True),
+        (3000, ["ac", "ad", "ah", "4c", "4d", "4h"], False),
+        # 150 from 5000 / 200 from 6500
+        (5000, ["ac", "ad", "ah", "kc", "kd", "kh", "jk", "9c"], True),  # 60+30+50+... = 150
+        (6499, ["ac", "ad", "ah", "kc", "kd", "kh", "2c", "9c"], False),  # 120 < 150
+        (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "jk", "2c"], True),  # 80+20+150
+        (6500, ["ac", "ad", "ah", "ac", "kc", "kd", "jk", "2c", "2d"], False),  # 80+20+90 = 190
+    ],
+)
 def test_initial_meld_threshold(score, hand, ok):
     state = position(hands={0: hand + ["9s", "9s"][:1]}, scores=[score, 0])
     actions = legal(state)
@@ -182,6 +217,7 @@ def test_initial_meld_threshold(score, hand, ok):
 
 def _value(card):
     from engines.hand_and_foot.cards import VALUE
+
     return VALUE[card]
 
 
@@ -211,19 +247,18 @@ def test_initial_meld_cannot_empty_the_hand_below_threshold():
 
 
 def test_teammates_meld_freely_after_initial_meld():
-    state = position(hands={2: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}},
-                     turn=2)
+    state = position(hands={2: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}}, turn=2)
     assert "new:7" in legal(state)  # 15 points: fine once the team has melded
-    state = position(hands={1: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}},
-                     turn=1)
+    state = position(hands={1: ["7c", "7d", "7h", "9s"]}, sets={0: {"k": ["kc"] * 3}}, turn=1)
     assert "new:7" not in legal(state)  # the other team still needs 50
 
 
 # ------------------------------------------------------------ discard pile
 def test_take_pile_allowed_with_pair_and_eight_cards_only():
     discard = ["4c", "5c", "6c", "8c", "9c", "tc", "qc", "kc", "jc", "ac", "7h"]
-    state = position(hands={0: ["7c", "7d", "9s"]}, sets={0: {"k": ["kc"] * 3}},
-                     discard=discard, phase="draw")
+    state = position(
+        hands={0: ["7c", "7d", "9s"]}, sets={0: {"k": ["kc"] * 3}}, discard=discard, phase="draw"
+    )
     assert legal(state) == ["draw", "pile"]
     state.step(0, "pile")
     assert state._sets[0]["7"] == ["7h", "7c", "7d"]
@@ -233,31 +268,37 @@ def test_take_pile_allowed_with_pair_and_eight_cards_only():
 
 
 def test_take_pile_onto_existing_set_and_fewer_than_eight():
-    state = position(hands={0: ["9s"]}, sets={0: {"7": ["7s"] * 3}},
-                     discard=["qc", "7h"], phase="draw")
+    state = position(
+        hands={0: ["9s"]}, sets={0: {"7": ["7s"] * 3}}, discard=["qc", "7h"], phase="draw"
+    )
     assert "pile" in legal(state)
     state.step(0, "pile")
     assert state._sets[0]["7"] == ["7s"] * 3 + ["7h"]
     assert state._discard == [] and state._hands[0] == ["9s", "qc"]
 
 
-
 def test_take_pile_with_more_than_a_pair_of_the_rank_in_hand_uses_two():
     # three (or four) 7s in hand: the pile is still open, and only two go with the top
     for sevens in (["7c", "7d", "7s"], ["7c", "7d", "7s", "7s"]):
-        state = position(hands={0: sevens + ["9s"]}, sets={0: {"k": ["kc"] * 3}},
-                         discard=["qc", "7h"], phase="draw")
+        state = position(
+            hands={0: sevens + ["9s"]},
+            sets={0: {"k": ["kc"] * 3}},
+            discard=["qc", "7h"],
+            phase="draw",
+        )
         assert legal(state) == ["draw", "pile"]
         state.step(0, "pile")
         assert state._sets[0]["7"] == ["7h", "7c", "7d"]
         assert sorted(state._hands[0]) == sorted(sevens[2:] + ["9s", "qc"])
 
+
 def test_take_pile_refused():
     melded = {0: {"k": ["kc"] * 3}}
     # under a 3 (black or red), even with a pair of them
     for three in ("3c", "3h"):
-        state = position(hands={0: ["3s", "3d", "7c", "7d"]}, sets=melded,
-                         discard=["7h", three], phase="draw")
+        state = position(
+            hands={0: ["3s", "3d", "7c", "7d"]}, sets=melded, discard=["7h", three], phase="draw"
+        )
         assert legal(state) == ["draw"]
     # one natural of the rank in hand and no set
     state = position(hands={0: ["7c", "9s"]}, sets=melded, discard=["7h"], phase="draw")
@@ -268,9 +309,12 @@ def test_take_pile_refused():
 
 
 def test_take_pile_with_wild_top_only_onto_existing_set():
-    state = position(hands={0: ["9s", "9d"]}, discard=["5c", "2h"], phase="draw",
-                     sets={0: {"k": ["kc"] * 3, "7": ["7c", "7d", "jk", "2c"],
-                               "8": ["8c", "8d", "2s"]}})
+    state = position(
+        hands={0: ["9s", "9d"]},
+        discard=["5c", "2h"],
+        phase="draw",
+        sets={0: {"k": ["kc"] * 3, "7": ["7c", "7d", "jk", "2c"], "8": ["8c", "8d", "2s"]}},
+    )
     assert legal(state) == ["draw", "pile:8", "pile:k"]
     state.step(0, "pile:k")
     assert state._sets[0]["k"] == ["kc"] * 3 + ["2h"] and state._hands[0] == ["5c", "9d", "9s"]
@@ -289,8 +333,7 @@ def test_take_pile_for_initial_meld():
     state = position(hands={0: ["kc", "kd", "9s"]}, discard=["5c", "kh"], phase="draw")
     assert "pile" not in legal(state)
     # ... but the other cards taken may complete the threshold
-    state = position(hands={0: ["kc", "kd", "9s"]}, discard=["qc", "qd", "qh", "kh"],
-                     phase="draw")
+    state = position(hands={0: ["kc", "kd", "9s"]}, discard=["qc", "qd", "qh", "kh"], phase="draw")
     assert "pile" in legal(state)
     state.step(0, "pile")
     assert not state._melded[0] and legal(state) == ["new:q"]
@@ -326,11 +369,11 @@ def test_going_out_requires_both_books():
     state = position(hands={0: ["kc"]}, sets={0: {"8": ["8c"] * 7}}, in_foot=[0])
     assert legal(state) == [] or not any(a.startswith("discard") for a in legal(state))
     # nor may a meld leave one card that cannot go out, or none
-    state = position(hands={0: ["7c", "kd"]}, sets={0: {"7": ["7s"] * 3, "8": ["8c"] * 7}},
-                     in_foot=[0])
+    state = position(
+        hands={0: ["7c", "kd"]}, sets={0: {"7": ["7s"] * 3, "8": ["8c"] * 7}}, in_foot=[0]
+    )
     assert legal(state) == ["discard:7c", "discard:kd"]
-    state = position(hands={0: ["7c", "7d", "kd"]}, in_foot=[0],
-                     sets={0: {"7": ["7s"] * 3}})
+    state = position(hands={0: ["7c", "7d", "kd"]}, in_foot=[0], sets={0: {"7": ["7s"] * 3}})
     assert "meld:7" in legal(state)
     state.step(0, "meld:7")
     assert legal(state) == ["discard:7d", "discard:kd"]
@@ -342,14 +385,16 @@ def test_going_out_requires_both_books():
 
 
 def test_going_out_by_melding_the_last_card():
-    state = position(hands={0: ["9d", "kd"]}, in_foot=[0],
-                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    state = position(
+        hands={0: ["9d", "kd"]}, in_foot=[0], sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}}
+    )
     # melding the 9 completes the dirty book, so keeping one card is fine
     assert "meld:9" in legal(state)
     state.step(0, "meld:9")
     assert can_go_out(state._sets[0]) and "discard:kd" in legal(state)
-    state = position(hands={0: ["9d"]}, in_foot=[0],
-                     sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}})
+    state = position(
+        hands={0: ["9d"]}, in_foot=[0], sets={0: {"8": ["8c"] * 7, "9": ["9c"] * 5 + ["2d"]}}
+    )
     # the single last card goes out by completing the dirty book
     assert legal(state) == ["meld:9"]
     state.step(0, "meld:9")
@@ -362,13 +407,19 @@ def test_going_out_by_melding_the_last_card():
 
 # ----------------------------------------------------------------- scoring
 def test_round_scoring_example_by_hand():
-    sets0 = {"k": ["kc"] * 7,                                   # 70 + clean book 500
-             "5": ["5c"] * 4 + ["2c", "jk"] + ["5d"],          # 25 + 70 + dirty book 250
-             "a": ["ac", "ad", "ah"]}                           # 60
-    sets1 = {"7": ["7c", "7d", "2s"]}                           # 10 + 20 = 30
-    state = position(hands={0: ["qd"], 1: ["3h", "ac"], 2: ["3s", "4c"], 3: ["jk"]},
-                     feet={1: ["6c", "6d"], 3: ["kc", "2c"]}, in_foot=[0, 2],
-                     sets={0: sets0, 1: sets1}, options={"go_out_bonus": 100})
+    sets0 = {
+        "k": ["kc"] * 7,  # 70 + clean book 500
+        "5": ["5c"] * 4 + ["2c", "jk"] + ["5d"],  # 25 + 70 + dirty book 250
+        "a": ["ac", "ad", "ah"],
+    }  # 60
+    sets1 = {"7": ["7c", "7d", "2s"]}  # 10 + 20 = 30
+    state = position(
+        hands={0: ["qd"], 1: ["3h", "ac"], 2: ["3s", "4c"], 3: ["jk"]},
+        feet={1: ["6c", "6d"], 3: ["kc", "2c"]},
+        in_foot=[0, 2],
+        sets={0: sets0, 1: sets1},
+        options={"go_out_bonus": 100},
+    )
     # team 0: 70+500+95+250+60 = 975; minus seat 2's 3s (50) and 4c (5)
     # team 1: 30; minus 3h 500, ac 20, 6c 6d 10, jk 50, kc 10, 2c 20 = 610
     # (seat 0 still holds the queen until it discards it)
@@ -387,8 +438,9 @@ def test_stock_exhausted_ends_round():
     assert state._outs == [None] and len(state._history) == 1 and state._round == 2
     assert state._first == 1 and state.to_act() == (1,) and state._phase == "draw"
     # however many discards lie under the top card
-    state = position(hands={0: ["9c", "kd"]}, stock=[], sets={0: {"k": ["kc"] * 3}},
-                     discard=["5c", "6c", "7c"])
+    state = position(
+        hands={0: ["9c", "kd"]}, stock=[], sets={0: {"k": ["kc"] * 3}}, discard=["5c", "6c", "7c"]
+    )
     state.step(0, "discard:9c")
     assert state._outs == [None] and state._round == 2
     # one card left: the round goes on
@@ -403,17 +455,18 @@ def test_stock_exhausted_ends_round():
 
 def test_stock_exhausted_reshuffles():
     options = {"stock_exhausted": "reshuffle"}
-    state = position(hands={0: ["9c", "kd"]}, stock=[], options=options,
-                     discard=["5c", "6c", "7c", "8c"])
+    state = position(
+        hands={0: ["9c", "kd"]}, stock=[], options=options, discard=["5c", "6c", "7c", "8c"]
+    )
     state.step(0, "discard:9c")
     assert state._round == 1 and state.to_act() == (1,)
     state.step(1, "draw")
     assert state._discard == ["9c"] and len(state._stock) == 2
-    assert Counter(state._stock + state._hands[1]) == Counter(["5c", "6c", "7c", "8c",
-                                                               "4d", "4h"])
+    assert Counter(state._stock + state._hands[1]) == Counter(["5c", "6c", "7c", "8c", "4d", "4h"])
     # reshuffling mid-draw: one card left, then the discards under the top
-    state = position(hands={0: ["9c"]}, stock=["qh"], options=options, phase="draw",
-                     discard=["5c", "6c"])
+    state = position(
+        hands={0: ["9c"]}, stock=["qh"], options=options, phase="draw", discard=["5c", "6c"]
+    )
     state.step(0, "draw")
     assert state._hands[0] == ["5c", "9c", "qh"] and state._discard == ["6c"]
     # exactly two under the top card: the round goes on
@@ -429,15 +482,23 @@ def test_stock_exhausted_reshuffles():
 
 
 # ---------------------------------------------------------- teams and game
-@pytest.mark.parametrize("players, teams", [
-    (2, [0, 1]), (4, [0, 1, 0, 1]), (6, [0, 1, 2, 0, 1, 2]),
-    (8, [0, 1, 2, 3, 0, 1, 2, 3]), (9, [0, 1, 2, 0, 1, 2, 0, 1, 2])])
+@pytest.mark.parametrize(
+    "players, teams",
+    [
+        (2, [0, 1]),
+        (4, [0, 1, 0, 1]),
+        (6, [0, 1, 2, 0, 1, 2]),
+        (8, [0, 1, 2, 3, 0, 1, 2, 3]),
+        (9, [0, 1, 2, 0, 1, 2, 0, 1, 2]),
+    ],
+)
 def test_teams_by_player_count(players, teams):
     state = ENGINE.new_game(players, 5, {"max_rounds": 1, "target": 100})
     assert state.observation(0)["teams"] == teams
     assert Counter(state.all_cards()) == Counter(DECK * (players + 1))
     assert len(state._scores) == max(teams) + 1
     import random
+
     rng = random.Random(players)
     while state.to_act():
         seat = state.to_act()[0]
@@ -460,37 +521,60 @@ def test_teams_option():
         ENGINE.new_game(4, 1, {"stock_exhausted": "stop"})
     # the rules page's defaults: 10 cards, 10,000 points, at most 20 rounds
     assert ENGINE.info.resolve_options({}) == {
-        "target": 10000, "hand_size": 10, "go_out_bonus": 0, "stock_exhausted": "end",
-        "max_rounds": 20, "teams": 0}
+        "target": 10000,
+        "hand_size": 10,
+        "go_out_bonus": 0,
+        "stock_exhausted": "end",
+        "max_rounds": 20,
+        "teams": 0,
+    }
     opts = ENGINE.info.resolve_options({"target": "2000", "max_rounds": "3"})
-    assert opts == {"target": 2000, "hand_size": 10, "go_out_bonus": 0,
-                    "stock_exhausted": "end", "max_rounds": 3, "teams": 0}
+    assert opts == {
+        "target": 2000,
+        "hand_size": 10,
+        "go_out_bonus": 0,
+        "stock_exhausted": "end",
+        "max_rounds": 3,
+        "teams": 0,
+    }
 
 
 def test_game_ends_above_target_and_ranks_teams():
-    state = position(hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[1500, 1900],
-                     options={"target": 2000})
+    state = position(
+        hands={0: ["kc"]},
+        sets={0: BOOKS},
+        in_foot=[0],
+        scores=[1500, 1900],
+        options={"target": 2000},
+    )
     # round: team 0 = 70+500+80+250 - (4d 4h + 4s 4s of seat 2) = 880; team 1 = -40
     state.step(0, "discard:kc")
     assert state.is_over() and state._scores == [2380, 1860]
     outcome = state.outcome()
     assert outcome.scores == (2380, 1860, 2380, 1860) and outcome.ranks == (1, 3, 1, 3)
     # exactly the target is not more than it: play on
-    state = position(hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[1120, 0],
-                     options={"target": 2000})
+    state = position(
+        hands={0: ["kc"]}, sets={0: BOOKS}, in_foot=[0], scores=[1120, 0], options={"target": 2000}
+    )
     state.step(0, "discard:kc")
     assert state._scores[0] == 2000 and not state.is_over()
 
 
 def test_max_rounds_and_tied_ranks():
-    state = position(hands={0: ["9c", "kd"], 1: ["4c"], 2: ["4c"], 3: ["4c", "9h"]},
-                     stock=[], options={"max_rounds": 1})
+    state = position(
+        hands={0: ["9c", "kd"], 1: ["4c"], 2: ["4c"], 3: ["4c", "9h"]},
+        stock=[],
+        options={"max_rounds": 1},
+    )
     state.step(0, "discard:9c")
     assert state.is_over() and state.to_act() == ()
     # team 0: -(kd 10 + 4c 5 + feet 20) ; team 1: -(4c 5 + 4c 9h 15 + feet 20)
     assert state._scores == [-35, -40]
-    state = position(hands={0: ["9c", "4c"], 1: ["4c"], 2: ["4c"], 3: ["4h"]},
-                     stock=[], options={"max_rounds": 1})
+    state = position(
+        hands={0: ["9c", "4c"], 1: ["4c"], 2: ["4c"], 3: ["4h"]},
+        stock=[],
+        options={"max_rounds": 1},
+    )
     state.step(0, "discard:9c")
     assert state.outcome().ranks == (1, 1, 1, 1)
 
@@ -508,6 +592,7 @@ def test_wild_cards_are_the_2s_and_jokers_also_read_from_json():
     import json
 
     from engines.hand_and_foot.cards import is_wild, set_wilds
+
     # a bot's cards come through JSON: equal strings, not the module's objects
     cards = json.loads(json.dumps(["2c", "2h", "jk", "3c", "4d", "tc", "kc", "ah"]))
     assert [is_wild(card) for card in cards] == [True] * 3 + [False] * 5
@@ -517,30 +602,34 @@ def test_wild_cards_are_the_2s_and_jokers_also_read_from_json():
 
 def test_threes_are_the_only_dead_cards():
     from engines.hand_and_foot.cards import is_three
+
     assert is_three("3c") and is_three("3h")
     assert not any(is_three(card) for card in ("2c", "4d", "9s", "tc", "ah", "jk"))
 
 
-@pytest.mark.parametrize("hand, sets, value", [
-    # a pair completed by a wild counts both naturals: kings 2 x 10 + joker 50
-    (["kc", "kd", "jk"], {}, 70),
-    (["kc", "kd", "2c"], {}, 40),
-    # the best wilds are used first: two slots (the completed pair's set
-    # holds at most two wilds), so both jokers, not the 2
-    (["kc", "kd", "2c", "jk", "jk"], {}, 20 + 100),
-    # a set on the table has two free slots, a completed pair two more:
-    # three wilds all fit (aces 60 on the table, kings 20, 2 + 2 + joker 90)
-    (["kc", "kd", "2c", "2d", "jk"], {"a": ["ac", "ad", "ah"]}, 60 + 20 + 90),
-    # without a wild a pair is worth nothing; three or four of a rank are
-    (["kc", "kd", "5c", "5d", "5h"], {}, 15),
-    (["5c", "5d", "5h", "5s"], {}, 20),
-    # a new set from the hand opens two wild slots (several decks: three jokers)
-    (["5c", "5d", "5h", "jk", "jk", "jk"], {}, 15 + 100),
-    # a set on the table with one wild has one slot left
-    (["jk", "jk"], {"a": ["ac", "ad", "2c"]}, 60 + 50),
-    # one wild for two pairs: it completes the better pair
-    (["5c", "5d", "kc", "kd", "2c"], {}, 20 + 20),
-])
+@pytest.mark.parametrize(
+    "hand, sets, value",
+    [
+        # a pair completed by a wild counts both naturals: kings 2 x 10 + joker 50
+        (["kc", "kd", "jk"], {}, 70),
+        (["kc", "kd", "2c"], {}, 40),
+        # the best wilds are used first: two slots (the completed pair's set
+        # holds at most two wilds), so both jokers, not the 2
+        (["kc", "kd", "2c", "jk", "jk"], {}, 20 + 100),
+        # a set on the table has two free slots, a completed pair two more:
+        # three wilds all fit (aces 60 on the table, kings 20, 2 + 2 + joker 90)
+        (["kc", "kd", "2c", "2d", "jk"], {"a": ["ac", "ad", "ah"]}, 60 + 20 + 90),
+        # without a wild a pair is worth nothing; three or four of a rank are
+        (["kc", "kd", "5c", "5d", "5h"], {}, 15),
+        (["5c", "5d", "5h", "5s"], {}, 20),
+        # a new set from the hand opens two wild slots (several decks: three jokers)
+        (["5c", "5d", "5h", "jk", "jk", "jk"], {}, 15 + 100),
+        # a set on the table with one wild has one slot left
+        (["jk", "jk"], {"a": ["ac", "ad", "2c"]}, 60 + 50),
+        # one wild for two pairs: it completes the better pair
+        (["5c", "5d", "kc", "kd", "2c"], {}, 20 + 20),
+    ],
+)
 def test_max_meld_value_by_hand(hand, sets, value):
     assert max_meld_value(hand, sets) == value
 
@@ -574,14 +663,16 @@ def full_position(hands, sets, turn, in_foot=(), seed=7):
         pool.subtract(cards)
     rest = sorted(pool.elements())
     import random
+
     random.Random(seed).shuffle(rest)
     state._hands, state._feet = [], []
     for seat in range(4):
         state._hands.append(sort_cards(hands.get(seat) or [rest.pop() for _ in range(10)]))
         state._feet.append([] if seat in in_foot else [rest.pop() for _ in range(10)])
     state._in_foot = [seat in in_foot for seat in range(4)]
-    state._sets = [{rank: list(cards) for rank, cards in sets.get(team, {}).items()}
-                   for team in range(2)]
+    state._sets = [
+        {rank: list(cards) for rank, cards in sets.get(team, {}).items()} for team in range(2)
+    ]
     state._melded = [bool(state._sets[team]) for team in range(2)]
     state._discard, state._stock, state._legal = [rest.pop()], rest, None
     state._phase, state._turn = "meld", turn
@@ -592,6 +683,7 @@ def test_sample_state_gives_a_later_seat_a_hand_that_can_finish_its_pending_meld
     import random
 
     import engines.hand_and_foot.game as game
+
     # seat 1 (after the observer, seat 0), its team at 5000 points, has laid
     # kings (30 of 150) and holds eight cards that must still make 120: few
     # random deals do, so the repair swaps in good cards for the worst ones
@@ -616,6 +708,7 @@ def test_sample_state_gives_a_last_foot_card_that_goes_out(monkeypatch):
     import random
 
     import engines.hand_and_foot.game as game
+
     # seat 1 in its Foot melded down to one card, which must complete the
     # dirty book of 9s (already holding two wilds): a natural 9, though a
     # joker would add more points; the observer cannot see which it holds
@@ -644,6 +737,7 @@ def test_a_wild_meld_in_the_foot_keeps_the_natural_that_goes_out_next():
 
 def test_sample_state_of_a_nine_player_game_uses_ten_decks():
     import random
+
     state = ENGINE.new_game(9, 4)
     sampled = ENGINE.sample_state(state.observation(3), random.Random(1))
     assert Counter(sampled.all_cards()) == Counter(DECK * 10)
@@ -673,16 +767,20 @@ def counts(state):
     return state._held, state._copies, state._set_wilds
 
 
-@pytest.mark.parametrize("players, options", [
-    (2, {"max_rounds": 2}),
-    (4, {"max_rounds": 3, "hand_size": 3, "go_out_bonus": 100}),
-    (6, {"max_rounds": 1, "stock_exhausted": "reshuffle"}),
-])
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        (2, {"max_rounds": 2}),
+        (4, {"max_rounds": 3, "hand_size": 3, "go_out_bonus": 100}),
+        (6, {"max_rounds": 1, "stock_exhausted": "reshuffle"}),
+    ],
+)
 def test_counts_kept_by_every_move_are_those_of_the_cards(players, options):
     # random games: after every move the kept counts (cards per rank, copies
     # per card, wilds per set) and the legal actions equal those made afresh
     # from the cards, and a clone taken before the move is not touched by it
     import random
+
     rng = random.Random(players)
     state = ENGINE.new_game(players, players, options)
     kinds = Counter()
@@ -708,15 +806,23 @@ def melds_found_the_slow_way(state, seat):
     shape in hand, moved on copies of the cards and kept if the turn can
     still be finished (``_placement_ok`` on the lists)."""
     from engines.hand_and_foot.game import _MELDS
+
     team = state._team_of[seat]
     sets, hand = state._sets[team], state._hands[seat]
     found = set()
     for action, (rank, naturals, wild, new) in _MELDS.items():
         has_wild = wild is None or any(card == wild or card[0] == wild for card in hand)
-        room = new or sum(card == "jk" or card[0] == "2" for card in sets[rank]) < 2 \
-            if rank in sets else True
-        if (new == (rank not in sets) and has_wild and (wild is None or room)
-                and sum(card[0] == rank and card != "jk" for card in hand) >= naturals):
+        room = (
+            new or sum(card == "jk" or card[0] == "2" for card in sets[rank]) < 2
+            if rank in sets
+            else True
+        )
+        if (
+            new == (rank not in sets)
+            and has_wild
+            and (wild is None or room)
+            and sum(card[0] == rank and card != "jk" for card in hand) >= naturals
+        ):
             moved, left = state._take(hand, rank, naturals, wild)
             if state._placement_ok(seat, left, {**sets, rank: sets.get(rank, []) + moved}):
                 found.add(action)
@@ -725,10 +831,12 @@ def melds_found_the_slow_way(state, seat):
 
 @pytest.mark.parametrize("players, scores", [(2, (0, 1500)), (2, (3000, 5000)), (4, (6500, 0))])
 def test_melds_while_the_initial_meld_is_pending_or_in_the_foot_are_those_of_the_rules(
-        players, scores):
+    players, scores
+):
     # the counted shortcut (cards per rank, cards.meld_value) against the
     # cards themselves, in random rounds with Hands of 2 or 4
     import random
+
     rng = random.Random(players + scores[0])
     checked = Counter()
     for game in range(12):
@@ -748,17 +856,28 @@ def test_melds_while_the_initial_meld_is_pending_or_in_the_foot_are_those_of_the
 
 
 def test_secrets_are_the_other_hands_the_unpicked_feet_and_the_draw_pile():
-    state = position(hands={0: ["5c", "6c"], 1: ["7c", "8c"], 2: ["9c", "tc"], 3: ["jc", "qc"]},
-                     feet={2: ["kc", "ac"]}, in_foot=[0], stock=["4c", "4d"])
-    assert state.secrets(1) == [["5c", "6c"], ["9c", "tc"], ["jc", "qc"],
-                                ["4s", "4s"], ["kc", "ac"], ["4s", "4s"], ["4c", "4d"]]
+    state = position(
+        hands={0: ["5c", "6c"], 1: ["7c", "8c"], 2: ["9c", "tc"], 3: ["jc", "qc"]},
+        feet={2: ["kc", "ac"]},
+        in_foot=[0],
+        stock=["4c", "4d"],
+    )
+    assert state.secrets(1) == [
+        ["5c", "6c"],
+        ["9c", "tc"],
+        ["jc", "qc"],
+        ["4s", "4s"],
+        ["kc", "ac"],
+        ["4s", "4s"],
+        ["4c", "4d"],
+    ]
     assert state.secrets(3)[:3] == [["5c", "6c"], ["7c", "8c"], ["9c", "tc"]]
 
 
 def test_the_game_ends_after_max_rounds_also_beyond_the_cached_small_ints():
     # round numbers are counted, so round 300 is another int object than the
     # option's 300: only a comparison of values ends the game
-    state = ENGINE.new_game(2, 5, {"max_rounds": 300, "target": 10 ** 9})
+    state = ENGINE.new_game(2, 5, {"max_rounds": 300, "target": 10**9})
     state._round = 298
     state._end_round(None)
     state._end_round(None)
@@ -767,9 +886,16 @@ def test_the_game_ends_after_max_rounds_also_beyond_the_cached_small_ints():
     assert state.is_over() and state._round == 300
 
 
-@pytest.mark.parametrize("name, lowest, highest", [
-    ("target", 1, None), ("hand_size", 2, 20), ("go_out_bonus", 0, None),
-    ("max_rounds", 1, None), ("teams", 0, None)])
+@pytest.mark.parametrize(
+    "name, lowest, highest",
+    [
+        ("target", 1, None),
+        ("hand_size", 2, 20),
+        ("go_out_bonus", 0, None),
+        ("max_rounds", 1, None),
+        ("teams", 0, None),
+    ],
+)
 def test_each_option_takes_its_bounds_and_refuses_what_lies_beyond(name, lowest, highest):
     assert ENGINE.info.resolve_options({name: lowest})[name] == lowest
     with pytest.raises(OptionError, match="below the minimum"):
@@ -785,6 +911,7 @@ def test_a_sample_of_a_finished_game_sent_as_json_is_over():
     # than the engine's constant, so only a comparison of values ends the game
     import json
     import random
+
     rng = random.Random(3)
     state = ENGINE.new_game(2, 3, {"max_rounds": 1})
     while not state.is_over():
@@ -802,6 +929,7 @@ def test_a_sample_at_the_observers_own_turn_keeps_its_hand_even_one_short_of_the
     # a seat sampling its own turn knows its Hand, even one that cannot reach
     # the initial meld's threshold (it may still discard)
     import random
+
     rng = random.Random(5)
     checked = 0
     for game in range(20):

@@ -23,8 +23,13 @@ from arena.sandbox.layers import strict_available
 HOSTILE = Path(__file__).parent / "bots" / "hostile.py"
 SECRET = "referee-secret-4f1c9a"  # held in the referee's memory (os.environ)
 LIMITS = ResourceLimits(memory=512 << 20, disk=16 << 20, processes=32, output=16 << 10)
-OUTSIDE = ["/work/PWNED", "/root/PWNED", "/etc/PWNED", "/usr/PWNED",
-           str(Path(__file__).parents[1] / "arena" / "PWNED")]
+OUTSIDE = [
+    "/work/PWNED",
+    "/root/PWNED",
+    "/etc/PWNED",
+    "/usr/PWNED",
+    str(Path(__file__).parents[1] / "arena" / "PWNED"),
+]
 
 
 def test_strict_sandbox_is_available_here():
@@ -52,34 +57,44 @@ def play_hostile(registry, monkeypatch, mode, port, seats=("hostile", "random"),
     engine = registry.engine("farm-and-furious")
     names = [hostile(mode, port) if seat == "hostile" else seat for seat in seats]
     entrants = [Entrant(f"seat{i}", registry.bot(n)) for i, n in enumerate(names)]
-    [record] = play_match(engine, entrants, [Deal(5, tuple(range(len(seats))))],
-                          limit=Limit(startup=10.0, move=move), sandbox="strict",
-                          resources=LIMITS)
+    [record] = play_match(
+        engine,
+        entrants,
+        [Deal(5, tuple(range(len(seats))))],
+        limit=Limit(startup=10.0, move=move),
+        sandbox="strict",
+        resources=LIMITS,
+    )
     return record
 
 
-@pytest.mark.parametrize("mode, fault", [
-    ("fork-bomb", "timeout"),
-    ("memory-hog", "crash"),
-    ("disk-filler", None),
-    ("shm-filler", None),
-    ("stdout-flood", "protocol"),
-    ("stderr-flood", None),
-    ("infinite-loop", "timeout"),
-    ("setsid-escapee", None),
-    ("network", None),
-    ("referee-proc", None),
-    ("other-seat", None),
-    ("ptrace", None),
-    ("kill", None),
-    ("write-outside", None),
-    ("inherited-fds", None),
-    ("header-2g", "protocol"),
-])
+@pytest.mark.parametrize(
+    "mode, fault",
+    [
+        ("fork-bomb", "timeout"),
+        ("memory-hog", "crash"),
+        ("disk-filler", None),
+        ("shm-filler", None),
+        ("stdout-flood", "protocol"),
+        ("stderr-flood", None),
+        ("infinite-loop", "timeout"),
+        ("setsid-escapee", None),
+        ("network", None),
+        ("referee-proc", None),
+        ("other-seat", None),
+        ("ptrace", None),
+        ("kill", None),
+        ("write-outside", None),
+        ("inherited-fds", None),
+        ("header-2g", "protocol"),
+    ],
+)
 def test_attack_is_contained(registry, monkeypatch, processes_running, listener, mode, fault):
     port = listener.getsockname()[1]
     # filling memory up to the cgroup's ceiling is slow: give it time to fail
-    record = play_hostile(registry, monkeypatch, mode, port, move=8.0 if mode == "memory-hog" else 1.0)
+    record = play_hostile(
+        registry, monkeypatch, mode, port, move=8.0 if mode == "memory-hog" else 1.0
+    )
     attacker, honest = record.seats
     assert "PWNED" not in (attacker.fault_detail or ""), attacker.fault_detail
     assert attacker.fault == fault, attacker.fault_detail
@@ -101,21 +116,27 @@ def test_two_attackers_cannot_reach_each_other(registry, monkeypatch, processes_
     assert processes_running(str(HOSTILE)) == []
 
 
-@pytest.mark.parametrize("mode, succeeds", [
-    ("network", True),
-    # bots run as root at the basic level when the arena does; as an ordinary
-    # user, the referee being non-dumpable is what keeps them out
-    ("referee-proc", os.geteuid() == 0),
-])
-def test_the_same_attacks_succeed_in_the_basic_sandbox(registry, monkeypatch, listener, mode,
-                                                       succeeds):
+@pytest.mark.parametrize(
+    "mode, succeeds",
+    [
+        ("network", True),
+        # bots run as root at the basic level when the arena does; as an ordinary
+        # user, the referee being non-dumpable is what keeps them out
+        ("referee-proc", os.geteuid() == 0),
+    ],
+)
+def test_the_same_attacks_succeed_in_the_basic_sandbox(
+    registry, monkeypatch, listener, mode, succeeds
+):
     # proof that the suite can see a successful attack: the basic level has
     # no namespaces, so these get through there
     monkeypatch.setenv("ARENA_TEST_SECRET", SECRET)
     port = listener.getsockname()[1]
     engine = registry.engine("farm-and-furious")
-    entrants = [Entrant("attacker", registry.bot(hostile(mode, port))),
-                Entrant("honest", registry.bot("random"))]
+    entrants = [
+        Entrant("attacker", registry.bot(hostile(mode, port))),
+        Entrant("honest", registry.bot("random")),
+    ]
     [record] = play_match(engine, entrants, [Deal(5, (0, 1))], sandbox="basic")
     assert ("PWNED" in (record.seats[0].fault_detail or "")) is succeeds
     if mode == "network":
@@ -136,9 +157,11 @@ def _expose(path: str) -> str:
         if os.stat(ancestor).st_mode & 0o001:
             continue
         stash = f"/run/arena-expose-{depth}"
-        lines += [f"mkdir -p {stash} && mount --bind {ancestor / child} {stash}",
-                  f"mount -t tmpfs -o mode=0755 none {ancestor}",
-                  f"mkdir -p {ancestor / child} && mount --bind {stash} {ancestor / child}"]
+        lines += [
+            f"mkdir -p {stash} && mount --bind {ancestor / child} {stash}",
+            f"mount -t tmpfs -o mode=0755 none {ancestor}",
+            f"mkdir -p {ancestor / child} && mount --bind {stash} {ancestor / child}",
+        ]
         break
     return " && ".join(lines) or "true"
 
@@ -148,14 +171,21 @@ def test_hostile_suite_passes_as_an_ordinary_user_too():
     # cgroups): the whole suite and the collusion tests again, run by uid 65534
     if os.geteuid() != 0:
         return  # this run already is the ordinary user's
-    script = " && ".join([
-        _expose(sys.base_prefix), _expose(str(Path(__file__).parents[1])),
-        "exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "
-        f"env HOME=/tmp {sys.executable} -m pytest -o addopts= -q -p no:cacheprovider {__file__} "
-        f"{Path(__file__).parent / 'test_collusion.py'} -k 'not ordinary_user'",
-    ])
-    result = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-                            capture_output=True, text=True, timeout=600,
-                            cwd=str(Path(__file__).parents[1]))
+    script = " && ".join(
+        [
+            _expose(sys.base_prefix),
+            _expose(str(Path(__file__).parents[1])),
+            "exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "
+            f"env HOME=/tmp {sys.executable} -m pytest -o addopts= -q -p no:cacheprovider {__file__} "
+            f"{Path(__file__).parent / 'test_collusion.py'} -k 'not ordinary_user'",
+        ]
+    )
+    result = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=str(Path(__file__).parents[1]),
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and "failed" not in result.stdout

@@ -27,7 +27,7 @@ def test_advice_is_asked_only_when_the_move_has_time_for_it():
 
     bot.knowledge = replace(bot.knowledge, advice=advice, advice_seconds=0.5)
     bot.act(observation, legal, {"move": 0.3, "bank": 0.0})
-    assert asked == []                      # 0.3 s a move: not enough for the advice
+    assert asked == []  # 0.3 s a move: not enough for the advice
     bot.act(observation, legal, {"move": 1.0, "bank": 0.0})
     assert asked == [0]
 
@@ -36,8 +36,9 @@ def test_advice_decides_unless_the_search_is_clearly_better():
     # the highest bid of the first round (one card) is an odd choice the search
     # would not make; within a margin of a whole reward the advice stands
     bot, observation, legal = bot_at_first_bid({"iterations": 50, "advice_margin": 1.0})
-    bot.knowledge = replace(bot.knowledge, advice=lambda obs, legal, rng: legal[-1],
-                            advice_seconds=0.0)
+    bot.knowledge = replace(
+        bot.knowledge, advice=lambda obs, legal, rng: legal[-1], advice_seconds=0.0
+    )
     assert bot.act(observation, legal, {"move": 1.0}) == legal[-1]
     # control: without the advice the search picks something else here
     plain, observation, legal = bot_at_first_bid({"iterations": 50, "advice": False})

@@ -34,16 +34,23 @@ def test_solitaire_bids_the_trick_a_card_surely_wins_and_not_one_it_surely_loses
 
 def test_a_table_of_several_players_is_left_to_the_tree_search():
     state = unit_for("farm-hand").engine.new_game(3, 5)
-    assert farm_hand_deals.decide(state.observation(0), state.legal_actions(0),
-                                  random.Random(1), FAR) is None
+    assert (
+        farm_hand_deals.decide(state.observation(0), state.legal_actions(0), random.Random(1), FAR)
+        is None
+    )
     state.apply({seat: 1 for seat in state.to_act()})
     seat = state.to_act()[0]
-    assert farm_hand_deals.decide(state.observation(seat), state.legal_actions(seat),
-                                  random.Random(1), FAR) is None
+    assert (
+        farm_hand_deals.decide(
+            state.observation(seat), state.legal_actions(seat), random.Random(1), FAR
+        )
+        is None
+    )
     # control: solitaire, the same kind of decisions are answered
     alone = unit_for("farm-hand").engine.new_game(1, 5)
-    assert farm_hand_deals.decide(alone.observation(0), alone.legal_actions(0),
-                                  random.Random(1), FAR) in alone.legal_actions(0)
+    assert farm_hand_deals.decide(
+        alone.observation(0), alone.legal_actions(0), random.Random(1), FAR
+    ) in alone.legal_actions(0)
 
 
 @pytest.fixture
@@ -64,7 +71,7 @@ def test_the_clock_bounds_the_deals_solved(counted):
     observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
     quick, batches = farm_hand_deals.FIRST, farm_hand_deals.WORLDS // farm_hand_deals.FIRST
     farm_hand_deals.decide(observation, legal, random.Random(1), FAR)
-    assert counted == [quick] * (1 + batches)   # the quick answer, then every batch
+    assert counted == [quick] * (1 + batches)  # the quick answer, then every batch
     counted.clear()
     # a deadline already past: the first batch gives up, the quick solve answers
     assert farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic()) in legal
@@ -82,7 +89,7 @@ def test_a_fixed_budget_solves_a_fixed_number_of_deals_whatever_the_clock_leaves
         assert counted == [quick, 200 // farm_hand_deals.ITERATIONS_PER_DEAL]
     counted.clear()
     farm_hand_deals.decide(observation, legal, random.Random(1), FAR, 4000)
-    assert counted == [quick, farm_hand_deals.WORLDS]        # at most WORLDS
+    assert counted == [quick, farm_hand_deals.WORLDS]  # at most WORLDS
 
 
 def test_the_same_chance_gives_the_same_answer():
@@ -112,8 +119,10 @@ def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
                 hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
                 bids = range(observation["hand_size"] + 1)
                 for world in farm_hand_deals._worlds(rnd, observation, rng, 2):
-                    each = [farm_hand_deals._seek_values(rnd, [world], hand, range(bid, bid + 1))[0]
-                            for bid in bids]
+                    each = [
+                        farm_hand_deals._seek_values(rnd, [world], hand, range(bid, bid + 1))[0]
+                        for bid in bids
+                    ]
                     assert farm_hand_deals._seek_values(rnd, [world], hand, bids) == each
                     compared += 1
             state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
@@ -124,6 +133,7 @@ def test_the_three_card_winner_table_agrees_with_the_trick_rule():
     # the solve looks every trick up by its card ids; the rules' examples and
     # every other three-card trick must come out as the engine's rule says
     from engines.farm_hand.cards import CARD_NUMBER, DECK_SIZE, card, trick_winner
+
     assert farm_hand_deals._winner([card("blue4"), card("green6"), card("blue1")]) == 1
     assert farm_hand_deals._winner([card("green3"), card("blue3"), card("orange2")]) == 2
     assert farm_hand_deals._winner([card("green3"), card("blue3")]) is None  # other sizes: the rule
@@ -132,7 +142,8 @@ def test_the_three_card_winner_table_agrees_with_the_trick_rule():
             for third in range(DECK_SIZE):
                 trick = [first, second, third]
                 assert farm_hand_deals._winner(trick) == trick_winner(
-                    [CARD_NUMBER[c] for c in trick])
+                    [CARD_NUMBER[c] for c in trick]
+                )
 
 
 def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
@@ -151,8 +162,9 @@ def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
                     for turns in (1, 2, 5):
                         alone = farm_hand_deals._one_values(rnd, [world], hand, bids, turns)
                         with monkeypatch.context() as grouped_only:  # grouped at every depth
-                            grouped_only.setattr(farm_hand_deals, "_one_values",
-                                                 farm_hand_deals._values)
+                            grouped_only.setattr(
+                                farm_hand_deals, "_one_values", farm_hand_deals._values
+                            )
                             assert farm_hand_deals._values(rnd, [world], hand, bids, turns) == alone
                         compared += 1
             state.apply({0: rng.choice(state.legal_actions(0))})
@@ -164,7 +176,7 @@ def test_by_the_clock_the_batches_finished_in_time_decide_summed(monkeypatch):
     # batch bid 0 by more than they do together; a fourth batch runs past the
     # deadline: the sum of the three finished batches (bid 0) decides
     observation, legal = first_round(1, [["red1"], ["blue6"], ["green5"]])
-    answers = iter([[0, 9], [0, 2], [9, 0], [0, 2]])   # the quick solve, then batches
+    answers = iter([[0, 9], [0, 2], [9, 0], [0, 2]])  # the quick solve, then batches
 
     def solve(rnd, observation, legal, rng, count, turns=farm_hand_deals.TURNS):
         for answer in answers:

@@ -24,8 +24,9 @@ def match(registry, game, players, options, other, settings, seed=7, limit=Limit
     engine = registry.engine(game)
     entrants = [Entrant("ismcts", registry.bot("ismcts"), settings=settings)]
     entrants += [Entrant(f"{other}-{i}", registry.bot(other)) for i in range(1, players)]
-    [record] = play_match(engine, entrants, [Deal(seed, tuple(range(players)))], options,
-                          limit=limit)
+    [record] = play_match(
+        engine, entrants, [Deal(seed, tuple(range(players)))], options, limit=limit
+    )
     return record
 
 
@@ -84,16 +85,20 @@ def test_tournament_settings_reach_the_bot_and_decide_the_plan(tmp_path, registr
 
     def write(bots):
         path = tmp_path / "t.toml"
-        path.write_text(f'name = "s"\nseed = 1\ndeals = 1\nbots = [{bots}]\n'
-                        '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n')
+        path.write_text(
+            f'name = "s"\nseed = 1\ndeals = 1\nbots = [{bots}]\n'
+            '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
+        )
         return load(path, registry)
 
     tournament = write('"random", { bot = "ismcts", settings = { iterations = 3 } }')
     jobs = jobs_for(tournament_seats(tournament, registry), plan(tournament), set())
-    assert len(jobs) == 2                    # one match per seating
+    assert len(jobs) == 2  # one match per seating
     for job in jobs:
-        assert {e.name: e.settings for e in job.entrants} == {"random": None,
-                                                              "ismcts": {"iterations": 3}}
+        assert {e.name: e.settings for e in job.entrants} == {
+            "random": None,
+            "ismcts": {"iterations": 3},
+        }
     other = write('"random", { bot = "ismcts", settings = { iterations = 4 } }')
     assert other.fingerprint() != tournament.fingerprint()
     with pytest.raises(ConfigError, match=r"bots\[1\]\.settings: expected a table"):

@@ -70,8 +70,12 @@ def best_move(game, state, seat=0, iterations=2000):
 def test_finds_the_move_that_survives_the_opponents_best_reply():
     # seat 0 picks a row, seat 1 a column of [[3, -9], [1, 2]] (seat 0's gain):
     # "risky" has the best single cell but the reply -9; "safe" guarantees 1
-    table = {("risky", "left"): 3, ("risky", "right"): -9,
-             ("safe", "left"): 1, ("safe", "right"): 2}
+    table = {
+        ("risky", "left"): 3,
+        ("risky", "right"): -9,
+        ("safe", "left"): 1,
+        ("safe", "right"): 2,
+    }
 
     def score(history, hidden):
         gain = table[(history[0][0], history[1][1])]
@@ -100,8 +104,12 @@ def test_guesses_from_the_sampled_hidden_card_not_the_true_one():
 
 def test_simultaneous_move_finds_the_dominant_action_for_each_seat():
     # a prisoner's dilemma: "defect" is better for each seat whatever the other does
-    pay = {("quiet", "quiet"): (3, 3), ("quiet", "defect"): (0, 5),
-           ("defect", "quiet"): (5, 0), ("defect", "defect"): (1, 1)}
+    pay = {
+        ("quiet", "quiet"): (3, 3),
+        ("quiet", "defect"): (0, 5),
+        ("defect", "quiet"): (5, 0),
+        ("defect", "defect"): (1, 1),
+    }
 
     def score(history, hidden):
         return list(pay[(history[0][0], history[0][1])])
@@ -114,8 +122,10 @@ def test_simultaneous_move_finds_the_dominant_action_for_each_seat():
 
 def test_search_replays_exactly_for_a_seed_and_iteration_count():
     table = {("a", "x"): 1, ("a", "y"): 0, ("b", "x"): 0, ("b", "y"): 1}
-    game = TinyGame([((0,), ("a", "b")), ((1,), ("x", "y"))],
-                    lambda h, _: [table[(h[0][0], h[1][1])], -table[(h[0][0], h[1][1])]])
+    game = TinyGame(
+        [((0,), ("a", "b")), ((1,), ("x", "y"))],
+        lambda h, _: [table[(h[0][0], h[1][1])], -table[(h[0][0], h[1][1])]],
+    )
     observation = game.new_game(2, 0).observation(0)
 
     def visits(seed):
@@ -134,10 +144,14 @@ def test_team_members_share_a_reward_and_dummies_are_rivals():
     # one seat between two dummies: beat one, lost to one
     between = Outcome.from_scores([5], dummies={"Mac": 9, "Donald": 1})
     assert rank_rewards(between) == [0.5]
-    assert Outcome.from_scores([5], dummies={"Mac": 9, "Donald": 1}).dummies[0] == DummyResult("Mac", 9, 1)
+    assert Outcome.from_scores([5], dummies={"Mac": 9, "Donald": 1}).dummies[0] == DummyResult(
+        "Mac", 9, 1
+    )
     # the score blend keeps the order of scores when the ranks tie
-    assert rank_rewards(Outcome.from_scores([4, 4]), 10)[0] > rank_rewards(
-        Outcome.from_scores([1, 1]), 10)[0]
+    assert (
+        rank_rewards(Outcome.from_scores([4, 4]), 10)[0]
+        > rank_rewards(Outcome.from_scores([1, 1]), 10)[0]
+    )
 
 
 def test_a_horizon_stops_tree_and_rollouts_and_the_evaluation_decides():
@@ -172,8 +186,10 @@ def test_a_horizon_of_two_turns_sees_the_reply_one_turn_does_not():
             gain -= 3
         return [0.5 + gain / 10, 0.5 - gain / 10]
 
-    game = TinyGame([((0,), ("greedy", "modest")), ((1,), ("punish", "idle")),
-                     ((0,), ("p", "q"))], lambda history, hidden: [0, 0])
+    game = TinyGame(
+        [((0,), ("greedy", "modest")), ((1,), ("punish", "idle")), ((0,), ("p", "q"))],
+        lambda history, hidden: [0, 0],
+    )
     observation = game.new_game(2, 0).observation(0)
     choices = {}
     for turns in (1, 2):
@@ -211,7 +227,7 @@ def test_advice_is_kept_unless_the_search_beats_it_by_the_margin():
     knowledge = Knowledge(reward=lambda outcome: [s / 10 for s in outcome.scores])
     search = Search(game, knowledge, random.Random(2))
     search.run(game.new_game(2, 0).observation(0), 100)
-    assert search.best(0, ["a", "b"]) == "b"                       # no advice: the search's
-    assert search.best(0, ["a", "b"], advice="a", margin=0.2) == "a"   # within the margin
+    assert search.best(0, ["a", "b"]) == "b"  # no advice: the search's
+    assert search.best(0, ["a", "b"], advice="a", margin=0.2) == "a"  # within the margin
     assert search.best(0, ["a", "b"], advice="a", margin=0.05) == "b"  # beaten clearly
-    assert search.best(0, ["a", "b"], advice="c", margin=0.2) == "b"   # not legal: ignored
+    assert search.best(0, ["a", "b"], advice="c", margin=0.2) == "b"  # not legal: ignored

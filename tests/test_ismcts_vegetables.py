@@ -51,7 +51,7 @@ def test_learned_evaluation_foresees_unseen_games_better_than_the_planners_value
             former -= math.log(old if won else 1 - old)
             samples += 1
     assert samples > 200
-    assert learned / samples < former / samples - 0.05     # measured: 0.57 against 0.70
+    assert learned / samples < former / samples - 0.05  # measured: 0.57 against 0.70
 
 
 def test_more_points_for_the_seat_that_moved_raise_its_chance():
@@ -78,7 +78,13 @@ def test_self_play_positions_are_labelled_with_the_result_of_the_seat_that_moved
     assert len(rows) == len(ends)
     for (row, won, _, seed), (seat, _) in zip(rows, ends):
         assert seed == 7 and len(row) == 2 * len(FEATURES)
-        assert won == (1.0 if scores[seat] > scores[1 - seat] else 0.0 if scores[seat] < scores[1 - seat] else 0.5)
+        assert won == (
+            1.0
+            if scores[seat] > scores[1 - seat]
+            else 0.0
+            if scores[seat] < scores[1 - seat]
+            else 0.5
+        )
     assert vegetables_fit.positions(7, 1, 0.0) == rows
 
 

@@ -34,12 +34,33 @@ PACKAGES: dict[str, set[str]] = {
     "results": {"game", "botkit", "records"},
     "ratings": {"game", "botkit", "records", "results"},
     "presentation": {"game", "botkit", "plugins", "sandbox", "records", "results", "ratings"},
-    "tournament": {"game", "botkit", "sandbox", "plugins", "records", "match", "results",
-                   "ratings", "presentation"},
+    "tournament": {
+        "game",
+        "botkit",
+        "sandbox",
+        "plugins",
+        "records",
+        "match",
+        "results",
+        "ratings",
+        "presentation",
+    },
     "authoring": {"game", "botkit", "sandbox", "plugins", "records", "match"},
     "rl": {"game", "botkit", "sandbox", "plugins"},
-    "cli": {"game", "botkit", "sandbox", "plugins", "records", "match", "results", "ratings",
-            "presentation", "tournament", "authoring", "rl"},
+    "cli": {
+        "game",
+        "botkit",
+        "sandbox",
+        "plugins",
+        "records",
+        "match",
+        "results",
+        "ratings",
+        "presentation",
+        "tournament",
+        "authoring",
+        "rl",
+    },
 }
 #: modules of one package that must not reach others of it
 WITHIN = {
@@ -78,8 +99,9 @@ def imports(module: str) -> frozenset[str]:
     found: set[str | None] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            found.update(_resolve(alias.name) for alias in node.names
-                         if alias.name.split(".")[0] == "arena")
+            found.update(
+                _resolve(alias.name) for alias in node.names if alias.name.split(".")[0] == "arena"
+            )
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -125,15 +147,21 @@ def test_the_table_has_no_circle_and_is_closed():
 def test_a_module_imports_only_what_its_package_may_use(module):
     mine = package_of(module)
     allowed = PACKAGES.get(mine, set(PACKAGES)) | {mine}
-    bad = sorted(name for name in imports(module)
-                 if name != "arena" and package_of(name) not in allowed)
+    bad = sorted(
+        name for name in imports(module) if name != "arena" and package_of(name) not in allowed
+    )
     assert bad == [], f"{module} ({mine}) imports {bad}"
 
 
 def test_no_module_imports_another_package_s_private_module():
-    bad = sorted((module, name) for module in MODULES for name in imports(module)
-                 if name.rpartition(".")[2].startswith("_") and not name.endswith("__main__")
-                 and package_of(name) != package_of(module))
+    bad = sorted(
+        (module, name)
+        for module in MODULES
+        for name in imports(module)
+        if name.rpartition(".")[2].startswith("_")
+        and not name.endswith("__main__")
+        and package_of(name) != package_of(module)
+    )
     assert bad == []
 
 
@@ -177,8 +205,9 @@ def test_the_architecture_page_draws_the_table():
 
 
 def _shown(folders: tuple[str, ...]) -> set[str]:
-    return {m for m in MODULES
-            if any(MODULES[m].is_relative_to(ROOT / "arena" / f) for f in folders)}
+    return {
+        m for m in MODULES if any(MODULES[m].is_relative_to(ROOT / "arena" / f) for f in folders)
+    }
 
 
 def test_the_bot_kit_imports_only_what_a_strict_bot_is_shown():

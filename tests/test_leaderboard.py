@@ -28,20 +28,55 @@ from arena.tournament.plan import MatchItem, PlannedDeal
 def fill(folder):
     store = Store(folder)
     store.claim("demo", "f")
-    item = MatchItem(id="x", order=0, game="farm-hand", label="farm-hand", players=2,
-                     options={}, lineup=("alpha", "beta"),
-                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(12)))
+    item = MatchItem(
+        id="x",
+        order=0,
+        game="farm-hand",
+        label="farm-hand",
+        players=2,
+        options={},
+        lineup=("alpha", "beta"),
+        deals=tuple(PlannedDeal(k, (0, 1)) for k in range(12)),
+    )
     for k in range(12):
         alpha_wins = k % 4 != 0
-        seats = [SeatRecord("alpha", 9.0 if alpha_wins else 2.0, 1 if alpha_wins else 2, 0),
-                 SeatRecord("beta", 2.0 if alpha_wins else 9.0, 2 if alpha_wins else 1, 1,
-                            fault="timeout" if k == 5 else None)]
-        store.add_game(item, k, GameRecord("farm-hand", "1", {}, k, 2, seats,
-                                           dummies=[DummyResult("mac", 5.0, 2)]))
-    other = MatchItem(id="y", order=1, game="dou-dizhu", label="dou-dizhu", players=2,
-                      options={}, lineup=("alpha", "beta"), deals=(PlannedDeal(1, (0, 1)),))
-    store.add_game(other, 0, GameRecord("dou-dizhu", "1", {}, 1, 2, [
-        SeatRecord("alpha", 1.0, 2, 0), SeatRecord("beta", 3.0, 1, 1)]))
+        seats = [
+            SeatRecord("alpha", 9.0 if alpha_wins else 2.0, 1 if alpha_wins else 2, 0),
+            SeatRecord(
+                "beta",
+                2.0 if alpha_wins else 9.0,
+                2 if alpha_wins else 1,
+                1,
+                fault="timeout" if k == 5 else None,
+            ),
+        ]
+        store.add_game(
+            item,
+            k,
+            GameRecord("farm-hand", "1", {}, k, 2, seats, dummies=[DummyResult("mac", 5.0, 2)]),
+        )
+    other = MatchItem(
+        id="y",
+        order=1,
+        game="dou-dizhu",
+        label="dou-dizhu",
+        players=2,
+        options={},
+        lineup=("alpha", "beta"),
+        deals=(PlannedDeal(1, (0, 1)),),
+    )
+    store.add_game(
+        other,
+        0,
+        GameRecord(
+            "dou-dizhu",
+            "1",
+            {},
+            1,
+            2,
+            [SeatRecord("alpha", 1.0, 2, 0), SeatRecord("beta", 3.0, 1, 1)],
+        ),
+    )
     return store
 
 
@@ -56,7 +91,7 @@ def test_table(store):
     text = render(from_store(store), "table")
     assert text.index("overall (13 games)") < text.index("dou-dizhu") < text.index("farm-hand (12")
     row = next(line for line in text.splitlines() if "alpha" in line)
-    assert row.split()[1] == "1"          # rank 1 on the first (overall) board
+    assert row.split()[1] == "1"  # rank 1 on the first (overall) board
     assert "dummy:mac (dummy)" in text and "timeout 1" in text
     only = render(from_store(store), "table", game="farm-hand")
     assert "overall" not in only and "farm-hand, 2 players: head-to-head" in only
@@ -91,13 +126,23 @@ def test_csv(store):
     assert {r["pool"] for r in rows} == {"overall", "dou-dizhu", "farm-hand"}
     assert list(rows[0]) == ["pool", "players", *COLUMNS, *PAIR_COLUMNS]
     bots = [r for r in rows if not r["against"]]
-    assert [r["rank"] for r in bots if r["pool"] == "farm-hand" and not r["players"]] == \
-        ["1", "2", "3"]
+    assert [r["rank"] for r in bots if r["pool"] == "farm-hand" and not r["players"]] == [
+        "1",
+        "2",
+        "3",
+    ]
     assert {r["players"] for r in bots if r["pool"] == "farm-hand"} == {"", "2"}
-    pair = next(r for r in rows if r["bot"] == "alpha" and r["against"] == "beta"
-                and r["pool"] == "farm-hand")
-    assert (pair["pool"], pair["players"], pair["met"], pair["above"]) == ("farm-hand", "2",
-                                                                          "12", "9")
+    pair = next(
+        r
+        for r in rows
+        if r["bot"] == "alpha" and r["against"] == "beta" and r["pool"] == "farm-hand"
+    )
+    assert (pair["pool"], pair["players"], pair["met"], pair["above"]) == (
+        "farm-hand",
+        "2",
+        "12",
+        "9",
+    )
     assert float(pair["diff_low"]) <= float(pair["score_diff"]) <= float(pair["diff_high"])
 
 
@@ -116,19 +161,36 @@ def test_html_is_self_contained_with_a_chart(store, tmp_path):
 
 def test_charts_follow_each_bot_over_its_own_games(tmp_path):
     store = Store(tmp_path)
-    item = MatchItem(id="z", order=0, game="vegetables", label="vegetables", players=2,
-                     options={}, lineup=("a", "b"),
-                     deals=tuple(PlannedDeal(k, (0, 1)) for k in range(10)))
-    for k in range(10):     # c plays only the first and the last game
+    item = MatchItem(
+        id="z",
+        order=0,
+        game="vegetables",
+        label="vegetables",
+        players=2,
+        options={},
+        lineup=("a", "b"),
+        deals=tuple(PlannedDeal(k, (0, 1)) for k in range(10)),
+    )
+    for k in range(10):  # c plays only the first and the last game
         other = "c" if k in (0, 9) else "b"
-        store.add_game(item, k, GameRecord("vegetables", "1", {}, k, 2, [
-            SeatRecord("a", 1.0, 1, 0), SeatRecord(other, 0.0, 2, 1)]))
+        store.add_game(
+            item,
+            k,
+            GameRecord(
+                "vegetables",
+                "1",
+                {},
+                k,
+                2,
+                [SeatRecord("a", 1.0, 1, 0), SeatRecord(other, 0.0, 2, 1)],
+            ),
+        )
     games = list(store.games())
     rated = ratings(games, history=300)["vegetables"]
     lines = chart(games, rated, ["a", "b", "c"])
     assert [n for n, _ in lines["a"]] == list(range(1, 11))
     assert [n for n, _ in lines["b"]] == list(range(1, 9))
-    assert [n for n, _ in lines["c"]] == [1, 2]             # no line across games 2-9
+    assert [n for n, _ in lines["c"]] == [1, 2]  # no line across games 2-9
     assert lines["c"][1][1] < lines["c"][0][1]
     store.close()
 
@@ -139,8 +201,9 @@ def test_cli_formats_and_errors(tmp_path, store):
         result = runner.invoke(app, ["leaderboard", str(tmp_path), "--format", fmt])
         assert result.exit_code == 0, result.output
         assert "alpha" in result.output
-    result = runner.invoke(app, ["leaderboard", str(tmp_path), "--game", "farm-hand",
-                                 "--format", "csv"])
+    result = runner.invoke(
+        app, ["leaderboard", str(tmp_path), "--game", "farm-hand", "--format", "csv"]
+    )
     assert {line.split(",")[0] for line in result.output.splitlines()[1:]} == {"farm-hand"}
     result = runner.invoke(app, ["leaderboard", str(tmp_path), "--format", "xml"])
     assert result.exit_code == 2 and "xml" in result.output
@@ -159,21 +222,35 @@ def test_a_payoff_game_is_ranked_by_its_payoff_and_says_so(tmp_path):
 
     games = []
     for k in range(40):
-        big = k % 4 == 0                      # "rare" wins one game in four, by 9
+        big = k % 4 == 0  # "rare" wins one game in four, by 9
         scores = [9.0, -9.0] if big else [-1.0, 1.0]
-        games.append(StoredGame(id=k, key=f"{k}/0", item="i", order=k, index=0, game="stakes",
-                                players=2, bots=["rare", "often"], scores=scores,
-                                ranks=[1, 2] if big else [2, 1], teams=[0, 1],
-                                faults=[None, None], dummies=[], seed=k))
+        games.append(
+            StoredGame(
+                id=k,
+                key=f"{k}/0",
+                item="i",
+                order=k,
+                index=0,
+                game="stakes",
+                players=2,
+                bots=["rare", "often"],
+                scores=scores,
+                ranks=[1, 2] if big else [2, 1],
+                teams=[0, 1],
+                faults=[None, None],
+                dummies=[],
+                seed=k,
+            )
+        )
     by_payoff = build(games, payoff={"stakes"})["stakes"]
     by_rating = build(games)["stakes"]
     assert by_payoff["ranked_by"] == "payoff" and by_rating["ranked_by"] == "rating"
     assert [line["bot"] for line in by_payoff["bots"]] == ["rare", "often"]
     assert [line["bot"] for line in by_rating["bots"]] == ["often", "rare"]
     rare = by_payoff["bots"][0]
-    assert rare["mean_score"] == rare["payoff"] == 1.5      # two bots: the payoff is the mean
+    assert rare["mean_score"] == rare["payoff"] == 1.5  # two bots: the payoff is the mean
     assert rare["payoff_interval"][0] < 1.5 < rare["payoff_interval"][1]
-    assert rare["mu"] == by_rating["bots"][1]["mu"]          # the rating beside it
+    assert rare["mu"] == by_rating["bots"][1]["mu"]  # the rating beside it
     assert "payoff" not in by_rating["bots"][0]
     assert "ranked by payoff" in render({"tournament": {}, "stakes": by_payoff}, game="stakes")
     # the runner names the payoff games in the store's meta; from_store reads it

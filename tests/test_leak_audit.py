@@ -20,8 +20,10 @@ TABLES = {
 
 def audited(engine, players, options, games, registry, bot="random"):
     entrants = [Entrant(f"r{i}", registry.bot(bot)) for i in range(players)]
-    deals = [Deal(seed, tuple((seat + seed) % players for seat in range(players)))
-             for seed in range(games)]
+    deals = [
+        Deal(seed, tuple((seat + seed) % players for seat in range(players)))
+        for seed in range(games)
+    ]
     return play_match(engine, entrants, deals, options, audit=True, sandbox="basic")
 
 

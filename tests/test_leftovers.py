@@ -37,8 +37,11 @@ options = {{ track_length = 10 }}
 
 def tournament(tmp_path, broken_bot, name="left", deals=30, sandbox="auto"):
     path = tmp_path / f"{name}.toml"
-    path.write_text(TEMPLATE.format(name=name, deals=deals, sandbox=sandbox,
-                                    bot=json.dumps(broken_bot("slow", "0.02"))))
+    path.write_text(
+        TEMPLATE.format(
+            name=name, deals=deals, sandbox=sandbox, bot=json.dumps(broken_bot("slow", "0.02"))
+        )
+    )
     return path
 
 
@@ -62,16 +65,19 @@ def _bot_groups(pids) -> set[str]:
     for pid in pids:
         try:
             with open(f"/proc/{pid}/cgroup") as f:
-                names |= {line.rsplit("/", 1)[1].strip() for line in f
-                          if "/arena-bot-" in line}
+                names |= {line.rsplit("/", 1)[1].strip() for line in f if "/arena-bot-" in line}
         except OSError:
             pass
     return names
 
 
 def _bot_folders(pids) -> set[str]:
-    return {name for name in os.listdir(tempfile.gettempdir())
-            for pid in pids if name.startswith(f"arena-bot-{pid}.")}
+    return {
+        name
+        for name in os.listdir(tempfile.gettempdir())
+        for pid in pids
+        if name.startswith(f"arena-bot-{pid}.")
+    }
 
 
 class Run:
@@ -81,7 +87,11 @@ class Run:
         self.results = results
         self.process = subprocess.Popen(
             [ARENA, "tournament", str(path), "--results", str(results), "--quiet"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.seen: dict[int, str] = {}
         self.groups: set[str] = set()
         self.folders: set[str] = set()
@@ -96,8 +106,11 @@ class Run:
             self.look()
             try:
                 with Store(self.results, create=False) as store:
-                    if store.count() >= games and (self.groups or not groups) \
-                            and (self.folders or not folders):
+                    if (
+                        store.count() >= games
+                        and (self.groups or not groups)
+                        and (self.folders or not folders)
+                    ):
                         return
             except Exception:
                 pass
@@ -114,9 +127,13 @@ class Run:
         return now
 
     def workers(self):
-        return [pid for pid in _family(self.process.pid)
-                if pid != self.process.pid and "arena tournament" in _cmdline(pid)
-                and _parent(pid) == self.process.pid]
+        return [
+            pid
+            for pid in _family(self.process.pid)
+            if pid != self.process.pid
+            and "arena tournament" in _cmdline(pid)
+            and _parent(pid) == self.process.pid
+        ]
 
     def alive(self):
         return [pid for pid, start in self.seen.items() if _start(pid) == start]
@@ -129,14 +146,17 @@ class Run:
             if not any(os.path.isdir(p) for p in paths):
                 continue
             lease = UidLease.try_acquire(int(name.split("-")[2]))
-            if lease is not None:           # nobody's: a leftover
+            if lease is not None:  # nobody's: a leftover
                 lease.release()
                 left.append(name)
         return left
 
     def left_folders(self, names=None):
-        return [name for name in (self.folders if names is None else names)
-                if os.path.exists(os.path.join(tempfile.gettempdir(), name))]
+        return [
+            name
+            for name in (self.folders if names is None else names)
+            if os.path.exists(os.path.join(tempfile.gettempdir(), name))
+        ]
 
 
 def _cmdline(pid):
@@ -165,13 +185,19 @@ def eventually(check, timeout=15):
 def clean_run(tmp_path, broken_bot, sandbox="auto"):
     """Any later run: it removes what earlier dead runs left."""
     path = tournament(tmp_path, broken_bot, name="after", deals=1, sandbox=sandbox)
-    result = subprocess.run([ARENA, "tournament", str(path), "--results",
-                             str(tmp_path / "after"), "--quiet"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [ARENA, "tournament", str(path), "--results", str(tmp_path / "after"), "--quiet"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "kill -9 of a worker", "kill -9 of the group"])
+@pytest.mark.parametrize(
+    "how", ["SIGINT", "SIGTERM", "kill -9 of a worker", "kill -9 of the group"]
+)
 def test_nothing_is_left_after_an_interruption(tmp_path, broken_bot, how):
     run = Run(tournament(tmp_path, broken_bot), tmp_path / "r")
     run.watch_until_playing()
@@ -193,7 +219,7 @@ def test_nothing_is_left_after_an_interruption(tmp_path, broken_bot, how):
     if how == "kill -9 of the group":
         if os.geteuid() == 0 and cgroups.hierarchies():
             assert run.left_groups(groups)  # the control: killed outright, it left them
-        clean_run(tmp_path, broken_bot)     # a run killed outright: the next one cleans up
+        clean_run(tmp_path, broken_bot)  # a run killed outright: the next one cleans up
     assert run.left_groups() == []
     assert run.left_folders() == []
 
@@ -202,11 +228,11 @@ def test_a_killed_run_at_the_basic_level_leaves_no_bot_or_folder(tmp_path, broke
     run = Run(tournament(tmp_path, broken_bot, sandbox="basic"), tmp_path / "r")
     run.watch_until_playing(folders=True)
     _, folders = run.look()
-    assert folders                          # bots have private folders at this level
+    assert folders  # bots have private folders at this level
     os.killpg(run.process.pid, signal.SIGKILL)
     run.process.communicate(timeout=60)
     # the bots are in sessions of their own: they die with their referee
     assert eventually(run.alive) == [], [_cmdline(p) for p in run.alive()]
-    assert run.left_folders(folders)        # only a later run can remove those
+    assert run.left_folders(folders)  # only a later run can remove those
     clean_run(tmp_path, broken_bot, sandbox="basic")
     assert run.left_folders() == []

@@ -12,24 +12,49 @@ from arena.presentation.match_summary import summarize
 from arena.records import GameRecord, SeatRecord
 
 runner = CliRunner()
-DUEL = ["match", "farm-and-furious", "--bot", "farm-and-furious-racer", "--bot", "random",
-        "--seed", "1", "--games", "2", "--option", "track_length=8"]
+DUEL = [
+    "match",
+    "farm-and-furious",
+    "--bot",
+    "farm-and-furious-racer",
+    "--bot",
+    "random",
+    "--seed",
+    "1",
+    "--games",
+    "2",
+    "--option",
+    "track_length=8",
+]
 
 
 def game(*seats, dummies=()):
-    return GameRecord("g", "1", {}, 0, len(seats),
-                      [SeatRecord(bot, score, rank, i, fault) for i, (bot, score, rank, fault)
-                       in enumerate(seats)], [DummyResult(*d) for d in dummies])
+    return GameRecord(
+        "g",
+        "1",
+        {},
+        0,
+        len(seats),
+        [
+            SeatRecord(bot, score, rank, i, fault)
+            for i, (bot, score, rank, fault) in enumerate(seats)
+        ],
+        [DummyResult(*d) for d in dummies],
+    )
 
 
 def test_duels_count_wins_draws_losses_and_tables_mean_rank():
-    duel = summarize([game(("a", 3, 1, None), ("b", 1, 2, None)),
-                      game(("a", 2, 1, None), ("b", 2, 1, None)),
-                      game(("b", 5, 1, None), ("a", 0, 2, "crash"))])
+    duel = summarize(
+        [
+            game(("a", 3, 1, None), ("b", 1, 2, None)),
+            game(("a", 2, 1, None), ("b", 2, 1, None)),
+            game(("b", 5, 1, None), ("a", 0, 2, "crash")),
+        ]
+    )
     a = duel[0]
     assert (a.bot, a.games, a.wins, a.draws, a.losses, a.faults) == ("a", 3, 1, 1, 1, 1)
     assert a.duel and a.mean_score == 5 / 3
-    assert round(a.interval, 4) == round(1.96 * 1.5275252 / 3 ** 0.5, 4)
+    assert round(a.interval, 4) == round(1.96 * 1.5275252 / 3**0.5, 4)
     assert "W 1  D 1  L 1  score 1.67 ± 1.73  faults 1" in a.line(1)
     # a bot alone against Farm Hand's dummies is not a duel: mean rank
     [solo] = summarize([game(("a", 4, 2, None), dummies=[("mac", 6, 1), ("donald", 0, 3)])])
@@ -58,10 +83,31 @@ def test_rotate_replays_each_deal_in_every_seating():
     plain = json.loads(runner.invoke(app, DUEL + ["--json"]).stdout)
     assert [g["seed"] for g in plain["games"]] == seeds[::2]
     # fixed teams: every distinct permutation, so partnerships vary too
-    four = json.loads(runner.invoke(app, [
-        "match", "hand-and-foot", "-b", "hand-and-foot-builder", "-b", "random", "-b",
-        "hand-and-foot-builder", "-b", "random", "--seed", "2", "--rotate", "--json",
-        "--option", "max_rounds=1", "--option", "target=200"]).stdout)
+    four = json.loads(
+        runner.invoke(
+            app,
+            [
+                "match",
+                "hand-and-foot",
+                "-b",
+                "hand-and-foot-builder",
+                "-b",
+                "random",
+                "-b",
+                "hand-and-foot-builder",
+                "-b",
+                "random",
+                "--seed",
+                "2",
+                "--rotate",
+                "--json",
+                "--option",
+                "max_rounds=1",
+                "--option",
+                "target=200",
+            ],
+        ).stdout
+    )
     assert len(four["games"]) == 6  # 4!/(2!2!) distinct seatings of two pairs
 
 
@@ -94,17 +140,22 @@ def test_results_resumes_a_match_where_it_stopped(tmp_path):
 
     def games(folder):
         with Store(folder, create=False) as store:
-            return {game.key: (game.record.seed, [s.bot for s in game.record.seats],
-                               game.record.steps) for game in store.records()}
+            return {
+                game.key: (game.record.seed, [s.bot for s in game.record.seats], game.record.steps)
+                for game in store.records()
+            }
+
     folder = tmp_path / "m"
     first = runner.invoke(app, DUEL + ["--rotate", "--results", str(folder)])
     assert first.exit_code == 0, first.output
     played = games(folder)
-    with sqlite3.connect(folder / "results.sqlite") as db:   # as if stopped before these
+    with sqlite3.connect(folder / "results.sqlite") as db:  # as if stopped before these
         db.execute("DELETE FROM games WHERE key IN ('match/1', 'match/2')")
     again = runner.invoke(app, DUEL + ["--rotate", "--results", str(folder)])
     lines = again.stdout.splitlines()
     assert lines[0] == f"2 of 4 games already stored in {folder}"
     assert [line.split(" seed ")[0] for line in lines if line.startswith("game ")] == [
-        "game 1", "game 2"]
-    assert games(folder) == played       # the same games, dealt from the folder's key
+        "game 1",
+        "game 2",
+    ]
+    assert games(folder) == played  # the same games, dealt from the folder's key

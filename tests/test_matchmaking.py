@@ -31,16 +31,22 @@ def test_the_rated_planner_reaches_the_target_in_fewer_games_than_random_tables(
     runs = ratings_check.planner_runs(5)
     planner, random_tables, same_games = runs.values()
     assert max(g for g, _, _ in planner) < 400
-    assert statistics.median(g for g, _, _ in planner) < \
-        statistics.median(g for g, _, _ in random_tables)
+    assert statistics.median(g for g, _, _ in planner) < statistics.median(
+        g for g, _, _ in random_tables
+    )
     assert [g for g, _, _ in same_games] == [g for g, _, _ in planner]
-    assert statistics.median(t for _, t, _ in planner) >= \
-        statistics.median(t for _, t, _ in same_games)
+    assert statistics.median(t for _, t, _ in planner) >= statistics.median(
+        t for _, t, _ in same_games
+    )
 
 
 def test_a_new_entrant_is_seated_first_with_a_bot_of_its_strength():
-    ratings = {"a": (20.0, 1.0), "b": (25.0, 1.0), "c": (30.0, 1.0),
-               "new": (thurstone.MU, thurstone.SIGMA)}
+    ratings = {
+        "a": (20.0, 1.0),
+        "b": (25.0, 1.0),
+        "c": (30.0, 1.0),
+        "new": (thurstone.MU, thurstone.SIGMA),
+    }
     tables = [("a", "b"), ("a", "c"), ("a", "new"), ("b", "c"), ("b", "new"), ("c", "new")]
     met = meetings([t for t in tables if "new" not in t])
     [first] = choose(belief(ratings), tables, 1, Rules(target=2.0), met)
@@ -52,7 +58,7 @@ def test_every_pair_meets_before_any_pair_meets_again():
     tables = [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"), ("c", "d")]
     met = meetings([("a", "b"), ("c", "d"), ("a", "c")])
     chosen = choose(belief(ratings), tables, 3, Rules(target=2.0), met)
-    assert set(chosen[:2]) == {("a", "d"), ("b", "c")}      # the unmet pairs, disjoint
+    assert set(chosen[:2]) == {("a", "d"), ("b", "c")}  # the unmet pairs, disjoint
     assert chosen[2] == ("b", "d")
 
 
@@ -104,7 +110,7 @@ def test_a_fits_belief_has_its_sigmas_and_plain_ratings_are_read_alone():
 
 def test_a_pool_of_self_play_only_gives_an_empty_belief_and_bots_start_at_the_prior():
     rater = Rater()
-    rater.add(ratings_check.stored(["a", "a"], [1, 2]))      # a bot against itself: no rating
+    rater.add(ratings_check.stored(["a", "a"], [1, 2]))  # a bot against itself: no rating
     held = rater.belief("g")
     assert dict(held) == {} and held.covariance.shape == (0, 0)
     assert Belief.of(["a", "b"], held)["b"] == (thurstone.MU, thurstone.SIGMA)

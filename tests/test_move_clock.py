@@ -43,17 +43,22 @@ id = "farm-and-furious"
 players = [2]
 options = {{ track_length = 6 }}
 """)
-    load_procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                  for _ in range(cores)]
+    load_procs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores)
+    ]
     try:
-        summary = run(load(path, registry, results=str(tmp_path / "r")), registry,
-                      progress=False, write_leaderboard=False)
+        summary = run(
+            load(path, registry, results=str(tmp_path / "r")),
+            registry,
+            progress=False,
+            write_leaderboard=False,
+        )
     finally:
         for process in load_procs:
             process.kill()
             process.wait()
     assert summary.played == 8 and not summary.errors
-    assert summary.faults == {}                                   # no false time losses
+    assert summary.faults == {}  # no false time losses
     with Store(tmp_path / "r", create=False) as store:
         records = [store.record(number).record for number in range(1, store.count() + 1)]
     # the control: the machine really was too slow for a wall clock -- on
@@ -128,13 +133,28 @@ def test_the_default_worker_count_is_what_the_machine_serves():
 
 def test_more_workers_than_the_machine_serves_is_a_one_line_warning(tmp_path):
     path = tmp_path / "w.toml"
-    path.write_text('name = "w"\nbots = ["random", "farm-and-furious-racer"]\n'
-                    '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
-                    'options = { track_length = 6 }\n')
+    path.write_text(
+        'name = "w"\nbots = ["random", "farm-and-furious-racer"]\n'
+        '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
+        "options = { track_length = 6 }\n"
+    )
     many = default_workers() + 3
-    result = subprocess.run([str(Path(sys.executable).parent / "arena"), "tournament", str(path),
-                             "--results", str(tmp_path / "r"), "--workers", str(many), "--quiet"],
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "arena"),
+            "tournament",
+            str(path),
+            "--results",
+            str(tmp_path / "r"),
+            "--workers",
+            str(many),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("arena: warning:")]
     assert len(warnings) == 1 and f"{many} workers" in warnings[0]

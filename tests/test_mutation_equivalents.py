@@ -19,8 +19,12 @@ def _mutate():
 
 def test_every_equivalent_names_a_line_of_a_mutated_module():
     # the check runs without Cosmic Ray (it is not installed for make test)
-    run = subprocess.run([sys.executable, str(SCRIPT), "--check-equivalents"],
-                         capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check-equivalents"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stderr
     assert "equivalents of" in run.stdout
 
@@ -28,15 +32,20 @@ def test_every_equivalent_names_a_line_of_a_mutated_module():
 def test_an_entry_whose_line_changed_is_reported(tmp_path):
     mutate = _mutate()
     (tmp_path / "m.py").write_text("def f(x):\n    if x == 1:\n        return 0\n")
-    judged = {"m.py": [("if x == 1:", "if x <= 1:"), ("if x == 2:", "*")],
-              "gone.py": [("return 0", "*")]}
+    judged = {
+        "m.py": [("if x == 1:", "if x <= 1:"), ("if x == 2:", "*")],
+        "gone.py": [("return 0", "*")],
+    }
     found = mutate.stale(judged, {"m.py", "gone.py"}, root=tmp_path)
-    assert found == ["m.py: no line 'if x == 2:' (for => '*')",
-                     "gone.py: not a mutated module (1 entries)"]
+    assert found == [
+        "m.py: no line 'if x == 2:' (for => '*')",
+        "gone.py: not a mutated module (1 entries)",
+    ]
     # the control: lines that are there, of a listed module, are current
     assert mutate.stale({"m.py": [("return 0", "*")]}, {"m.py"}, root=tmp_path) == []
-    assert mutate.stale({"m.py": [("return 0", "*")]}, set(), root=tmp_path) \
-        == ["m.py: not a mutated module (1 entries)"]
+    assert mutate.stale({"m.py": [("return 0", "*")]}, set(), root=tmp_path) == [
+        "m.py: not a mutated module (1 entries)"
+    ]
 
 
 def test_a_malformed_file_is_one_line_of_error(tmp_path, capsys, monkeypatch):

@@ -42,13 +42,20 @@ def test_names():
 
 
 def test_writes_a_complete_package(folder):
-    result = new_bot("tidy-bot", "--game", "vegetables", "--game", "dou-dizhu", "--dir", str(folder))
+    result = new_bot(
+        "tidy-bot", "--game", "vegetables", "--game", "dou-dizhu", "--dir", str(folder)
+    )
     assert result.exit_code == 0, result.output
     assert f"pip install -e {folder}/tidy-bot" in result.output
     root = folder / "tidy-bot"
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == [
-        "README.md", "pyproject.toml", "tests/test_tidy_bot.py", "tidy_bot/__init__.py",
-        "tidy_bot/bot.py", "tidy_bot/plugin.py"]
+        "README.md",
+        "pyproject.toml",
+        "tests/test_tidy_bot.py",
+        "tidy_bot/__init__.py",
+        "tidy_bot/bot.py",
+        "tidy_bot/plugin.py",
+    ]
     project = tomllib.loads((root / "pyproject.toml").read_text())
     assert project["project"]["name"] == "tidy-bot"
     assert project["project"]["entry-points"]["arena"] == {"tidy-bot": "tidy_bot.plugin"}
@@ -59,29 +66,43 @@ def test_writes_a_complete_package(folder):
     # the arena is on no index: the README installs it from this checkout first
     arena_root = Path(__file__).resolve().parents[1]
     assert f"pip install -e {arena_root}  " in readme
-    assert readme.index(f"pip install -e {arena_root}") < readme.index("pip install -e './tidy-bot[test]'")
+    assert readme.index(f"pip install -e {arena_root}") < readme.index(
+        "pip install -e './tidy-bot[test]'"
+    )
     assert project["project"]["optional-dependencies"]["test"] == ["pytest>=8"]
-    for command in ("pip install -e './tidy-bot[test]'", "arena bots", "arena match vegetables --bot tidy-bot",
-                    "arena check-bot tidy-bot --game vegetables --game dou-dizhu", "arena tournament"):
+    for command in (
+        "pip install -e './tidy-bot[test]'",
+        "arena bots",
+        "arena match vegetables --bot tidy-bot",
+        "arena check-bot tidy-bot --game vegetables --game dou-dizhu",
+        "arena tournament",
+    ):
         assert command in readme
 
 
 def test_templates_are_jinja2_files_with_strict_variables(monkeypatch):
     from arena.authoring import newbot
+
     rendered = newbot.render(Names.from_name("x-bot"), ("vegetables",), arena_source="/src/arena")
     assert "pip install -e /src/arena" in rendered["README.md"]
-    assert 'GAMES = (\'vegetables\',)' in rendered["x_bot/plugin.py"]
+    assert "GAMES = ('vegetables',)" in rendered["x_bot/plugin.py"]
     assert all("{{" not in text for text in rendered.values())
     # a variable the templates use but render() does not give fails loudly
     monkeypatch.setitem(newbot.FILES, "extra.txt", "README.md.j2")
     monkeypatch.setattr(newbot, "arena_checkout", lambda: newbot.ARENA_PLACEHOLDER)
-    assert "pip install -e /path/to/farm-arena" in newbot.render(
-        Names.from_name("x-bot"), ("*",))["extra.txt"]
+    assert (
+        "pip install -e /path/to/farm-arena"
+        in newbot.render(Names.from_name("x-bot"), ("*",))["extra.txt"]
+    )
     import jinja2
+
     with pytest.raises(jinja2.UndefinedError, match="games_text"):
-        jinja2.Environment(loader=jinja2.PackageLoader("arena.authoring", "newbot-templates"),
-                           undefined=jinja2.StrictUndefined).get_template("README.md.j2").render(
-            name="x", module="x", cls="X", game_example="g", check_games="", arena_source="/")
+        jinja2.Environment(
+            loader=jinja2.PackageLoader("arena.authoring", "newbot-templates"),
+            undefined=jinja2.StrictUndefined,
+        ).get_template("README.md.j2").render(
+            name="x", module="x", cls="X", game_example="g", check_games="", arena_source="/"
+        )
 
 
 def test_bot_class_documents_every_method(folder):
@@ -89,8 +110,9 @@ def test_bot_class_documents_every_method(folder):
     tree = ast.parse((folder / "doc-bot" / "doc_bot" / "bot.py").read_text())
     [cls] = [node for node in tree.body if isinstance(node, ast.ClassDef)]
     assert cls.name == "DocBot" and ast.get_docstring(cls)
-    methods = {node.name: ast.get_docstring(node) for node in cls.body
-               if isinstance(node, ast.FunctionDef)}
+    methods = {
+        node.name: ast.get_docstring(node) for node in cls.body if isinstance(node, ast.FunctionDef)
+    }
     assert set(methods) == {"new_match", "new_game", "act", "game_over"}
     assert all(methods.values()), methods
 
@@ -102,8 +124,13 @@ def test_plugin_registers_a_spec_without_importing_the_bot(folder, monkeypatch):
     try:
         assert registry.errors == []
         spec = registry.bot("lean-bot")
-        assert spec == BotSpec("lean-bot", games=("farm-hand",), entry="lean_bot.bot:LeanBot",
-                               version="0", description=spec.description)
+        assert spec == BotSpec(
+            "lean-bot",
+            games=("farm-hand",),
+            entry="lean_bot.bot:LeanBot",
+            version="0",
+            description=spec.description,
+        )
         assert spec.plays("farm-hand") and not spec.plays("vegetables")
         assert "lean_bot.bot" not in sys.modules
     finally:
@@ -127,28 +154,37 @@ def test_any_game_by_default(folder, monkeypatch):
 def test_the_written_bot_plays_through_the_real_referee(folder, registry):
     root = create("play-bot", [], folder)
     # what `python -m arena.botkit play_bot.bot:PlayBot` does once installed
-    launcher = ("import sys; sys.path.insert(0, sys.argv[1]); from arena.botkit import main; "
-                "main(sys.argv[2:])")
-    spec = BotSpec("play-bot", command=(sys.executable, "-c", launcher, str(root),
-                                        "play_bot.bot:PlayBot"))
+    launcher = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from arena.botkit import main; "
+        "main(sys.argv[2:])"
+    )
+    spec = BotSpec(
+        "play-bot", command=(sys.executable, "-c", launcher, str(root), "play_bot.bot:PlayBot")
+    )
     for game in ("farm-and-furious", "dou-dizhu"):
         engine = registry.engine(game)
         players = 3
-        entrants = [Entrant("play-bot", spec)] + [Entrant(f"random#{i}", registry.bot("random"))
-                                                  for i in range(1, players)]
-        deals = [Deal(seed, tuple((s + seed) % players for s in range(players))) for seed in range(2)]
+        entrants = [Entrant("play-bot", spec)] + [
+            Entrant(f"random#{i}", registry.bot("random")) for i in range(1, players)
+        ]
+        deals = [
+            Deal(seed, tuple((s + seed) % players for s in range(players))) for seed in range(2)
+        ]
         records = play_match(engine, entrants, deals, limit=Limit(move=2.0))
         for record in records:
             assert [s.fault for s in record.seats] == [None] * players, record.seats
 
 
-@pytest.mark.parametrize("args, message", [
-    (["random"], "a bot named 'random' is already installed"),
-    (["Bad_Name"], "bot name 'Bad_Name'"),
-    (["ok-bot", "--game", "chess"], "unknown game 'chess'"),
-    (["json"], "a Python module named 'json' already exists"),
-    (["pytest"], "a distribution named 'pytest' is already installed"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["random"], "a bot named 'random' is already installed"),
+        (["Bad_Name"], "bot name 'Bad_Name'"),
+        (["ok-bot", "--game", "chess"], "unknown game 'chess'"),
+        (["json"], "a Python module named 'json' already exists"),
+        (["pytest"], "a distribution named 'pytest' is already installed"),
+    ],
+)
 def test_refuses_bad_input_in_one_line(folder, args, message):
     result = new_bot(*args, "--dir", str(folder))
     assert result.exit_code == 2

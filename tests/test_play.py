@@ -12,22 +12,51 @@ ARENA = str(Path(sys.executable).with_name("arena"))
 PROMPT = r"\(number or move\): "
 
 GAMES = {
-    "farm-and-furious": ["--bot", "random", "--bot", "farm-and-furious-racer", "--seed", "3",
-                         "-o", "rooster=true"],
+    "farm-and-furious": [
+        "--bot",
+        "random",
+        "--bot",
+        "farm-and-furious-racer",
+        "--seed",
+        "3",
+        "-o",
+        "rooster=true",
+    ],
     "farm-hand": ["--seed", "2"],  # solitaire: the person, Mac and Donald
     "vegetables": ["--bot", "vegetables-planner", "--seed", "5", "-o", "max_turns=6"],
     "dou-dizhu": ["--bot", "random", "--bot", "dou-dizhu-greedy", "--seat", "1", "--seed", "4"],
-    "hand-and-foot": ["--bot", "random", "--seed", "7", "-o", "target=100", "-o", "max_rounds=1",
-                      "-o", "hand_size=2"],
+    "hand-and-foot": [
+        "--bot",
+        "random",
+        "--seed",
+        "7",
+        "-o",
+        "target=100",
+        "-o",
+        "max_rounds=1",
+        "-o",
+        "hand_size=2",
+    ],
 }
 #: what must be drawn besides the moves (Farm Hand's dummies sit at the table)
-SHOWN = {"farm-hand": ["Mac", "Donald", ", mac ", ", donald "], "dou-dizhu": ["landlord"], "hand-and-foot": ["Team 0"],
-         "vegetables": ["Silo fronts"], "farm-and-furious": ["Rooster"]}
+SHOWN = {
+    "farm-hand": ["Mac", "Donald", ", mac ", ", donald "],
+    "dou-dizhu": ["landlord"],
+    "hand-and-foot": ["Team 0"],
+    "vegetables": ["Silo fronts"],
+    "farm-and-furious": ["Rooster"],
+}
 
 
 def _spawn(*args):
-    return pexpect.spawn(ARENA, ["play", *args], encoding="utf-8", timeout=60,
-                         dimensions=(50, 140), env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    return pexpect.spawn(
+        ARENA,
+        ["play", *args],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 140),
+        env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"},
+    )
 
 
 def _play_out(child, first=None):
@@ -36,8 +65,13 @@ def _play_out(child, first=None):
     while child.expect([PROMPT, pexpect.EOF]) == 0:
         transcript.append(child.before)
         answers += 1
-        child.sendline(first if first and answers == 1 else
-                       "0" if "Your bid" in child.before[-200:] + child.after else "1")
+        child.sendline(
+            first
+            if first and answers == 1
+            else "0"
+            if "Your bid" in child.before[-200:] + child.after
+            else "1"
+        )
     transcript.append(child.before)
     child.close()
     return "".join(transcript), answers
@@ -97,8 +131,11 @@ def test_ctrl_c_ends_the_game_cleanly(processes_running):
 
 
 def test_without_a_terminal_or_with_a_bad_seat_it_is_a_one_line_error():
-    run = lambda *args: subprocess.run([ARENA, "play", *args], capture_output=True, text=True,  # noqa: E731
-                                       stdin=subprocess.DEVNULL)
+    def run(*args):
+        return subprocess.run(
+            [ARENA, "play", *args], capture_output=True, text=True, stdin=subprocess.DEVNULL
+        )
+
     no_tty = run("farm-and-furious", "--bot", "random")
     assert no_tty.returncode == 2
     assert no_tty.stderr == "arena: error: arena play needs a terminal (stdin and stdout)\n"

@@ -16,8 +16,14 @@ REPORTER = Path(__file__).parent / "bots" / "limits_reporter.py"
 def _race(registry, slow: Entrant):
     engine = registry.engine("farm-and-furious")
     others = Entrant("random", registry.bot("random"))
-    [record] = play_match(engine, [slow, others], [Deal(3, (0, 1))], {"track_length": 3},
-                          limit=Limit(move=0.1), sandbox="basic")
+    [record] = play_match(
+        engine,
+        [slow, others],
+        [Deal(3, (0, 1))],
+        {"track_length": 3},
+        limit=Limit(move=0.1),
+        sandbox="basic",
+    )
     return record
 
 

@@ -47,9 +47,12 @@ def entry(name):
 @pytest.fixture
 def marker_bot(install_distribution, tmp_path):
     marker = tmp_path / "imported"
-    install_distribution("marker-bot", {"__init__.py": "", "plugin.py": PLUGIN.format(marker=str(marker)),
-                                        "bot.py": BOT}, requires=("farm-arena",),
-                         entry_points=entry("marker-bot"))
+    install_distribution(
+        "marker-bot",
+        {"__init__.py": "", "plugin.py": PLUGIN.format(marker=str(marker)), "bot.py": BOT},
+        requires=("farm-arena",),
+        entry_points=entry("marker-bot"),
+    )
     return marker
 
 
@@ -59,10 +62,16 @@ def test_a_bot_plugin_registers_without_running_here_and_its_bot_plays(marker_bo
     assert loaded.bot("marker-bot").entry == "marker_bot.bot:Bot"
     assert loaded.origin["bot:marker-bot"] == "marker-bot (marker-bot)"
     assert "marker_bot.plugin" not in sys.modules and not marker_bot.exists()
-    assert {"random", "farm-and-furious"} <= set(loaded.bots) | set(loaded.games)  # trusted: as before
-    [record] = play_match(loaded.engine("farm-and-furious"),
-                          [Entrant("m", loaded.bot("marker-bot")), Entrant("r", loaded.bot("random"))],
-                          [Deal(5, (0, 1))], limit=Limit(startup=10.0), sandbox="strict")
+    assert {"random", "farm-and-furious"} <= set(loaded.bots) | set(
+        loaded.games
+    )  # trusted: as before
+    [record] = play_match(
+        loaded.engine("farm-and-furious"),
+        [Entrant("m", loaded.bot("marker-bot")), Entrant("r", loaded.bot("random"))],
+        [Deal(5, (0, 1))],
+        limit=Limit(startup=10.0),
+        sandbox="strict",
+    )
     assert [seat.fault for seat in record.seats] == [None, None]
 
 
@@ -99,15 +108,20 @@ BAD = {
 }
 
 
-def test_a_plugin_that_fails_hangs_or_lies_is_one_warning_line(install_distribution, marker_bot,
-                                                               monkeypatch):
+def test_a_plugin_that_fails_hangs_or_lies_is_one_warning_line(
+    install_distribution, marker_bot, monkeypatch
+):
     monkeypatch.setattr(plugin_sandbox, "TIMEOUT", 3.0)
     foreign = str(marker_bot.parent / "the-results-key")  # a host file no plugin owns
     open(foreign, "w").close()
     for name, body in BAD.items():
         body = body.replace("{foreign!r}", repr(foreign))
-        install_distribution(name, {"__init__.py": "", "plugin.py": body}, requires=("farm-arena",),
-                             entry_points=entry(name))
+        install_distribution(
+            name,
+            {"__init__.py": "", "plugin.py": body},
+            requires=("farm-arena",),
+            entry_points=entry(name),
+        )
     loaded = plugins.load()
     assert "marker-bot" in loaded.bots and loaded.bot("random").entry == "bots.random_bot:RandomBot"
     assert not {"liar", "reader", "shower"} & set(loaded.bots)

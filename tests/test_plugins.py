@@ -44,18 +44,24 @@ def test_plugin_that_fails_to_import_is_reported_and_others_load(plugin_dir):
 
 
 def test_hook_that_raises_or_returns_junk_is_reported(plugin_dir):
-    raising = plugin_dir("raising", """
+    raising = plugin_dir(
+        "raising",
+        """
         from arena.plugins import hookimpl
         @hookimpl
         def register_bots():
             raise RuntimeError("boom")
-    """)
-    junk = plugin_dir("junk", """
+    """,
+    )
+    junk = plugin_dir(
+        "junk",
+        """
         from arena.plugins import hookimpl
         @hookimpl
         def register_games():
             return ["not an engine"]
-    """)
+    """,
+    )
     registry = plugins.load([raising, junk, plugin_dir("good", GOOD)])
     assert "good-bot" in registry.bots
     assert sorted(registry.errors) == [
@@ -76,7 +82,9 @@ def test_duplicate_ids_keep_the_first_and_name_both_plugins(plugin_dir):
 
 
 def test_unknown_names_list_what_is_installed(registry):
-    with pytest.raises(plugins.UnknownName, match=r"unknown game 'chess' \(installed: .*farm-and-furious"):
+    with pytest.raises(
+        plugins.UnknownName, match=r"unknown game 'chess' \(installed: .*farm-and-furious"
+    ):
         registry.engine("chess")
     with pytest.raises(plugins.UnknownName, match="unknown bot 'nobody'"):
         registry.bot("nobody")

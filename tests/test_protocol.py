@@ -14,7 +14,7 @@ def test_frames_split_across_reads():
     reader = protocol.FrameReader()
     got = []
     for i in range(len(data)):
-        got += reader.feed(data[i:i + 1])
+        got += reader.feed(data[i : i + 1])
     assert got == [{"type": "a", "x": 1}, {"type": "b"}]
 
 
@@ -81,7 +81,9 @@ def test_bot_kit_answers_hello_and_act_and_stops_at_goodbye():
 
 @pytest.mark.parametrize("kind", ["ready", "act", "abort", "actions"])
 def test_a_reply_of_another_type_is_not_an_action_even_with_an_action_key(kind):
-    with pytest.raises(protocol.ProtocolError, match=f"expected an 'action' message, got type '{kind}'"):
+    with pytest.raises(
+        protocol.ProtocolError, match=f"expected an 'action' message, got type '{kind}'"
+    ):
         protocol.expect_action({"type": kind, "action": "wheat"})
 
 
@@ -96,19 +98,38 @@ def test_string_and_integer_actions_are_returned_as_sent(action):
 
 
 def test_messages_carry_their_fields_under_their_names():
-    assert protocol.PROTOCOL_VERSION == 1    # docs/protocol.md: bots check it in hello
+    assert protocol.PROTOCOL_VERSION == 1  # docs/protocol.md: bots check it in hello
     assert protocol.hello("g", {"o": 1}, 3, 42, {"move": 1.0}) == {
-        "type": "hello", "protocol": protocol.PROTOCOL_VERSION, "game": "g", "options": {"o": 1},
-        "players": 3, "seed": 42, "limits": {"move": 1.0}, "settings": {}}
+        "type": "hello",
+        "protocol": protocol.PROTOCOL_VERSION,
+        "game": "g",
+        "options": {"o": 1},
+        "players": 3,
+        "seed": 42,
+        "limits": {"move": 1.0},
+        "settings": {},
+    }
     assert protocol.hello("g", {}, 2, 1, {}, {"iterations": 3})["settings"] == {"iterations": 3}
-    assert protocol.new_game(5, 2, 3, 7) == {"type": "new_game", "index": 5, "seat": 2,
-                                             "players": 3, "seed": 7}
+    assert protocol.new_game(5, 2, 3, 7) == {
+        "type": "new_game",
+        "index": 5,
+        "seat": 2,
+        "players": 3,
+        "seed": 7,
+    }
     assert protocol.act({"seat": 1}, ["a"], 0.5, 2.0) == {
-        "type": "act", "observation": {"seat": 1}, "legal": ["a"],
-        "clock": {"move": 0.5, "bank": 2.0}}
+        "type": "act",
+        "observation": {"seat": 1},
+        "legal": ["a"],
+        "clock": {"move": 0.5, "bank": 2.0},
+    }
     assert protocol.game_over(1, [3, 4], [2, 1], {"seat": 1}) == {
-        "type": "game_over", "seat": 1, "scores": [3, 4], "ranks": [2, 1],
-        "observation": {"seat": 1}}
+        "type": "game_over",
+        "seat": 1,
+        "scores": [3, 4],
+        "ranks": [2, 1],
+        "observation": {"seat": 1},
+    }
 
 
 def test_a_frame_is_a_four_byte_big_endian_length_then_the_body():
@@ -120,7 +141,8 @@ def test_a_frame_exactly_at_the_cap_is_accepted_and_one_byte_more_is_not():
     body = msgpack.packb({"type": "a", "pad": "x" * 20})
     reader = protocol.FrameReader(cap=len(body))
     assert reader.feed(protocol.encode({"type": "a", "pad": "x" * 20})) == [
-        {"type": "a", "pad": "x" * 20}]
+        {"type": "a", "pad": "x" * 20}
+    ]
     with pytest.raises(protocol.ProtocolError, match=f"exceeds the cap of {len(body) - 1}"):
         protocol.FrameReader(cap=len(body) - 1).feed(protocol.HEADER.pack(len(body)))
 
@@ -128,8 +150,8 @@ def test_a_frame_exactly_at_the_cap_is_accepted_and_one_byte_more_is_not():
 def test_a_header_waits_for_its_body_and_the_reader_keeps_what_follows():
     first, second = protocol.encode({"type": "a"}), protocol.encode({"type": "b"})
     reader = protocol.FrameReader()
-    assert reader.feed(first[:protocol.HEADER.size]) == []
-    assert reader.feed(first[protocol.HEADER.size:] + second[:2]) == [{"type": "a"}]
+    assert reader.feed(first[: protocol.HEADER.size]) == []
+    assert reader.feed(first[protocol.HEADER.size :] + second[:2]) == [{"type": "a"}]
     assert reader.feed(second[2:]) == [{"type": "b"}]
 
 

@@ -19,15 +19,22 @@ DOC = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
 
 
 def reporter(mode):
-    return Entrant(f"reporter-{mode}", BotSpec.from_command(f"cmd:{sys.executable} {REPORTER} {mode}"))
+    return Entrant(
+        f"reporter-{mode}", BotSpec.from_command(f"cmd:{sys.executable} {REPORTER} {mode}")
+    )
 
 
 def test_a_restarted_bot_gets_a_new_hello_seed(registry):
     random_bot = Entrant("random", registry.bot("random"))
-    records = play_match(FarmAndFurious(), [reporter("at-new-game"), random_bot],
-                         [Deal(11, (0, 1)), Deal(12, (1, 0))], sandbox="basic")
-    details = [next(s.fault_detail for s in r.seats if s.bot == "reporter-at-new-game")
-               for r in records]
+    records = play_match(
+        FarmAndFurious(),
+        [reporter("at-new-game"), random_bot],
+        [Deal(11, (0, 1)), Deal(12, (1, 0))],
+        sandbox="basic",
+    )
+    details = [
+        next(s.fault_detail for s in r.seats if s.bot == "reporter-at-new-game") for r in records
+    ]
     seeds = [re.search(r"hello seed=(\d+)", detail).group(1) for detail in details]
     assert len(seeds) == 2 and seeds[0] != seeds[1]
     assert "**A restarted bot gets a new `hello` seed**" in DOC
@@ -35,12 +42,20 @@ def test_a_restarted_bot_gets_a_new_hello_seed(registry):
 
 def test_farm_hand_game_over_scores_lists_bots_and_ranks_adds_the_dummies(registry):
     random_bot = Entrant("random", registry.bot("random"))
-    first, second = play_match(FarmHand(), [reporter("after-game-over"), random_bot],
-                               [Deal(3, (0, 1)), Deal(4, (0, 1))], sandbox="basic")
-    line = re.search(r"game_over scores=(\[.*?\]) ranks=(\[.*?\]) table=(\d)",
-                     second.seats[0].fault_detail)
+    first, second = play_match(
+        FarmHand(),
+        [reporter("after-game-over"), random_bot],
+        [Deal(3, (0, 1)), Deal(4, (0, 1))],
+        sandbox="basic",
+    )
+    line = re.search(
+        r"game_over scores=(\[.*?\]) ranks=(\[.*?\]) table=(\d)", second.seats[0].fault_detail
+    )
     scores, ranks, table = json.loads(line.group(1)), json.loads(line.group(2)), int(line.group(3))
-    assert "hello seed=" in second.seats[0].fault_detail and "players=2" in second.seats[0].fault_detail
+    assert (
+        "hello seed=" in second.seats[0].fault_detail
+        and "players=2" in second.seats[0].fault_detail
+    )
     assert len(scores) == 2 and len(ranks) == 3 and table == 3  # bots; bots then mac
     assert scores == [s.score for s in first.seats]
     assert ranks == [s.rank for s in first.seats] + [d.rank for d in first.dummies]

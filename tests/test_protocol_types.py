@@ -33,8 +33,10 @@ def documented_keys(kind: str) -> tuple[set[str], set[str]]:
         return set(rows), set()
     inline = re.search(r"`(\{.*?\})`", text).group(1)
     optional = re.search(r"optional keys ((?:`\w+`(?: and |, )?)+)", text)
-    return (set(re.findall(r'"(\w+)":', inline)),
-            set(re.findall(r"`(\w+)`", optional.group(1))) if optional else set())
+    return (
+        set(re.findall(r'"(\w+)":', inline)),
+        set(re.findall(r"`(\w+)`", optional.group(1))) if optional else set(),
+    )
 
 
 @pytest.mark.parametrize("kind, typed", sorted({**messages.TO_BOT, **messages.FROM_BOT}.items()))
@@ -53,8 +55,9 @@ def test_the_reader_finds_what_is_there():
 
 def test_every_message_of_the_conversation_is_typed():
     conversation = re.search(r"## The conversation\n\n```\n(.*?)```", DOC, re.S).group(1)
-    mentioned = set(re.findall(r"\b(hello|ready|new_game|act|action|game_over|goodbye)\b",
-                               conversation))
+    mentioned = set(
+        re.findall(r"\b(hello|ready|new_game|act|action|game_over|goodbye)\b", conversation)
+    )
     assert mentioned == set(messages.TO_BOT) | set(messages.FROM_BOT)
 
 
@@ -87,8 +90,14 @@ def test_the_fault_kinds_are_the_documented_ones_in_order():
 
 
 def test_a_fault_kind_is_stored_as_the_same_string():
-    record = GameRecord("g", "1", {}, 1, 2, [SeatRecord("a", 0, 2, 0, FaultKind.ILLEGAL, "x"),
-                                            SeatRecord("b", 1, 1, 1)])
+    record = GameRecord(
+        "g",
+        "1",
+        {},
+        1,
+        2,
+        [SeatRecord("a", 0, 2, 0, FaultKind.ILLEGAL, "x"), SeatRecord("b", 1, 1, 1)],
+    )
     text = json.dumps(record.to_dict())
     assert '"fault": "illegal"' in text
     again = GameRecord.from_dict(json.loads(text))

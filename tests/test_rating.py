@@ -21,15 +21,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import ratings_check
 
 
-def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0,
-         scores=None):
+def game(bots, ranks, teams=None, faults=None, dummies=(), name="g", order=0, index=0, scores=None):
     n = len(bots)
     teams = teams if teams is not None else range(n)
-    seats = [SeatRecord(bot, score, rank, team, fault) for bot, score, rank, team, fault
-             in zip(bots, scores or [10.0 - r for r in ranks], ranks, teams, faults or [None] * n)]
+    seats = [
+        SeatRecord(bot, score, rank, team, fault)
+        for bot, score, rank, team, fault in zip(
+            bots, scores or [10.0 - r for r in ranks], ranks, teams, faults or [None] * n
+        )
+    ]
     record = GameRecord(name, "1", {}, 0, n, seats, [DummyResult(*d) for d in dummies])
-    return StoredGame(record, id=order, key=f"{order}/{index}", item=str(order), order=order,
-                      index=index, tournament="t", finished=0.0)
+    return StoredGame(
+        record,
+        id=order,
+        key=f"{order}/{index}",
+        item=str(order),
+        order=order,
+        index=index,
+        tournament="t",
+        finished=0.0,
+    )
 
 
 def ranks_of(performances):
@@ -80,8 +91,10 @@ def test_the_fit_recovers_known_strengths():
 def test_twenty_shuffles_give_identical_ratings():
     """Order-free: the same games in 20 random orders give the same numbers."""
     games = free_for_all({"a": 28.0, "b": 25.0, "c": 22.0, "e": 25.0}, 300, 3, seed=5)
-    games += [game(["a", "b", "c"], [2, 1, 1], teams=[0, 1, 1], name="teams", order=900 + k)
-              for k in range(10)]
+    games += [
+        game(["a", "b", "c"], [2, 1, 1], teams=[0, 1, 1], name="teams", order=900 + k)
+        for k in range(10)
+    ]
     games += [game(["b", "c"], [1, 2], faults=[None, "timeout"], order=950)]
     reference = compute(games, history=0)
     rng = random.Random(6)
@@ -167,10 +180,10 @@ def test_repeat_tables_ignore_the_bots_own_order():
     rows = comparisons(game(["a", "a", "b"], [1, 3, 2]).record)
     assert len(rows) == 2 and all(den == 2 for _, den in rows)
     pairs = {(row[0][0], row[1][0]) for row, _ in rows}
-    assert pairs == {(("a",), ("b",)), (("b",), ("a",))}      # a beat b once, lost once
+    assert pairs == {(("a",), ("b",)), (("b",), ("a",))}  # a beat b once, lost once
     s = compute([game(["a", "a", "b"], [1, 3, 2])]).pools["g"].standings
     assert s["a"].games == 2 and s["a"].wins == 1
-    assert abs(s["a"].mu - s["b"].mu) < 0.5                   # only the seat roles differ
+    assert abs(s["a"].mu - s["b"].mu) < 0.5  # only the seat roles differ
     # a's two seats first and second: b lost to both
     s = compute([game(["a", "a", "b"], [1, 2, 3])]).pools["g"].standings
     assert s["a"].mu > thurstone.MU > s["b"].mu
@@ -180,7 +193,7 @@ def test_repeat_tables_ignore_the_bots_own_order():
     # racers in each other's way, b beats their mean rank but not each racer
     games = []
     for k in range(200):
-        a_first = k % 2 == 0          # the racers split first and last, b always second
+        a_first = k % 2 == 0  # the racers split first and last, b always second
         games.append(game(["a", "a", "b"], [1, 3, 2] if a_first else [3, 1, 2], order=k))
     s = compute(games, history=0).pools["g"].standings
     assert s["a"].mu == pytest.approx(s["b"].mu, abs=0.3)
@@ -198,8 +211,9 @@ def test_equal_bots_get_equal_ratings_whatever_their_bidding():
         weights = [bid[b] for b in table]
         lord = rng.choices(range(3), weights)[0]
         lord_wins = rng.random() < 0.33
-        ranks = [(1 if lord_wins else 2) if s == lord else (2 if lord_wins else 1)
-                 for s in range(3)]
+        ranks = [
+            (1 if lord_wins else 2) if s == lord else (2 if lord_wins else 1) for s in range(3)
+        ]
         teams = [0 if s == lord else 1 for s in range(3)]
         games.append(game(table, ranks, teams=teams, order=k))
     pool = compute(games, history=0).pools["g"]
@@ -232,36 +246,59 @@ def test_a_fault_costs_more_than_losing():
     honest, faulted = [], []
     for k in range(30):
         honest.append(game(["lord", "p", "q"], [2, 1, 1], teams=[0, 1, 1], order=k))
-        faulted.append(game(["lord", "p", "q"], [2, 1, 1], teams=[0, 1, 1],
-                            faults=["crash", None, None], order=k))
+        faulted.append(
+            game(
+                ["lord", "p", "q"],
+                [2, 1, 1],
+                teams=[0, 1, 1],
+                faults=["crash", None, None],
+                order=k,
+            )
+        )
     assert mus(compute(faulted))["lord"][0] < mus(compute(honest))["lord"][0] - 1
     # a faulted seat is below every honest outcome, plus a loss to the
     # table's other honest participants as its penalty (issue 31: these
     # losses are the faulted bot's own evidence, fitted for it alone, and the
     # extra one is to the table's other participants, no longer to a fixed
     # reference of mu 25, which moved the whole pool)
-    faulty = game(["a", "b", "c"], [1, 3, 2], faults=[None, "illegal", None],
-                  dummies=[["mac", 1.0, 4]]).record
+    faulty = game(
+        ["a", "b", "c"], [1, 3, 2], faults=[None, "illegal", None], dummies=[["mac", 1.0, 4]]
+    ).record
     assert all(("b",) not in (row[0][0], row[1][0]) for row, _ in comparisons(faulty))
     losses = [(row[0][0], den) for row, den in penalties(faulty) if row[1][0] == ("b",)]
-    assert sorted(losses) == [(("a",), 3), (("a", "c", "dummy:mac"), 1), (("c",), 3),
-                              (("dummy:mac",), 3)]
-    assert penalties(game(["a"], [1], faults=["crash"]).record) == \
-        [((((AVERAGE,), ""), (("a",), ""), False), 1)]
+    assert sorted(losses) == [
+        (("a",), 3),
+        (("a", "c", "dummy:mac"), 1),
+        (("c",), 3),
+        (("dummy:mac",), 3),
+    ]
+    assert penalties(game(["a"], [1], faults=["crash"]).record) == [
+        ((((AVERAGE,), ""), (("a",), ""), False), 1)
+    ]
     # the teammates are rated on the team's result with the fallback at the
     # pool's mean (issue 31: a fixed mu of 25 anchored the pool)
-    rows = comparisons(game(["a", "b", "c", "d"], [1, 2, 3, 2], teams=[0, 1, 0, 1],
-                            faults=[None, None, "crash", None]).record)
+    rows = comparisons(
+        game(
+            ["a", "b", "c", "d"],
+            [1, 2, 3, 2],
+            teams=[0, 1, 0, 1],
+            faults=[None, None, "crash", None],
+        ).record
+    )
     team_rows = [row for row, _ in rows if row[0][1]]
-    assert team_rows == [(((AVERAGE, "a"), "role:4p:seat 0"), (("b", "d"), "role:4p:seat 1"),
-                          False)]
+    assert team_rows == [
+        (((AVERAGE, "a"), "role:4p:seat 0"), (("b", "d"), "role:4p:seat 1"), False)
+    ]
 
 
 def test_dummies_are_rated_but_never_in_the_overall_ranking():
-    games = [game(["solo"], [1], dummies=[["mac", 2.0, 2], ["donald", 1.0, 3]], order=k)
-             for k in range(5)]
-    games += [game(["solo", "other"], [1, 2], dummies=[["mac", 1.0, 3]], order=10 + k)
-              for k in range(5)]
+    games = [
+        game(["solo"], [1], dummies=[["mac", 2.0, 2], ["donald", 1.0, 3]], order=k)
+        for k in range(5)
+    ]
+    games += [
+        game(["solo", "other"], [1, 2], dummies=[["mac", 1.0, 3]], order=10 + k) for k in range(5)
+    ]
     board = compute(games)
     s = board.pools["g"].standings
     assert set(s) == {"solo", "other", "dummy:mac", "dummy:donald"}
@@ -309,12 +346,13 @@ def _calibration(seats, truth, train, test, seed):
                 return [1 + order.index(b) for b in table]
 
     bots = sorted(truth)
-    games = [game(t, race(t), order=k) for k, t in
-             enumerate(rng.sample(bots, seats) for _ in range(train))]
+    games = [
+        game(t, race(t), order=k)
+        for k, t in enumerate(rng.sample(bots, seats) for _ in range(train))
+    ]
     ratings = mus(compute(games, history=0))
     recovered = sorted(bots, key=lambda b: -ratings[b][0])
-    predicted, observed, played = {b: 0.0 for b in bots}, {b: 0 for b in bots}, \
-        {b: 0 for b in bots}
+    predicted, observed, played = {b: 0.0 for b in bots}, {b: 0 for b in bots}, {b: 0 for b in bots}
     for _ in range(test):
         table = rng.sample(bots, seats)
         chances = thurstone.first_place_probabilities([ratings[b] for b in table])
@@ -351,8 +389,10 @@ def test_first_place_probabilities_sum_to_one_and_match_two_players():
 
 def test_reachable_sigma_matches_a_fit_of_even_games():
     # 2 bots, 400 games each, all even (each wins half, in each seat)
-    games = [game(["a", "b"] if k % 4 < 2 else ["b", "a"], [1, 2] if k % 2 else [2, 1],
-                  order=k) for k in range(400)]
+    games = [
+        game(["a", "b"] if k % 4 < 2 else ["b", "a"], [1, 2] if k % 2 else [2, 1], order=k)
+        for k in range(400)
+    ]
     fitted = Rater()
     fitted.extend(games)
     mean, sd = fitted.fit("g").difference("a", "b")
@@ -368,8 +408,14 @@ def test_games_wins_scores_and_faults_are_counted_per_seat_dummies_included():
         # a tie for first: both win; the dummy does not
         game(["a", "b"], [1, 1], scores=[7.0, 7.0], dummies=[["mac", 2.0, 3]], order=1),
         # b faulted: ranked last, never a win, its fault kind counted
-        game(["a", "b"], [2, 3], scores=[4.0, 0.0], faults=[None, "timeout"],
-             dummies=[["mac", 6.0, 1]], order=2),
+        game(
+            ["a", "b"],
+            [2, 3],
+            scores=[4.0, 0.0],
+            faults=[None, "timeout"],
+            dummies=[["mac", 6.0, 1]],
+            order=2,
+        ),
         # a faulted seat with the best rank on paper still does not win
         game(["a", "b"], [1, 2], scores=[8.0, 3.0], faults=["crash", None], order=3),
     ]
@@ -411,8 +457,12 @@ def test_a_fault_costs_the_faulted_bot_more_than_a_last_place_and_others_nothing
     games = free_for_all({"a": 28.0, "b": 25.0, "c": 22.0}, 40, 3, seed=12)
     last = game(["a", "b", "c"], [1, 2, 3], order=40)
     honest = mus(compute([*games, last], history=0))
-    faulted = mus(compute([*games, game(["a", "b", "c"], [1, 2, 3], order=40,
-                                        faults=[None, None, "crash"])], history=0))
+    faulted = mus(
+        compute(
+            [*games, game(["a", "b", "c"], [1, 2, 3], order=40, faults=[None, None, "crash"])],
+            history=0,
+        )
+    )
     assert faulted["c"][0] < honest["c"][0] - 0.1
     assert abs(faulted["a"][0] - honest["a"][0]) < 0.5
     assert abs(faulted["b"][0] - honest["b"][0]) < 0.5
@@ -425,8 +475,9 @@ def test_predicted_first_places_and_pairs_match_what_happens_per_bin(seats, team
     games every bin of 0.1 of predicted first-place and pairwise
     probabilities with 200 predictions or more is within 0.05 of the rate
     observed.  tools/ratings_check.py calibration prints every table size."""
-    first, pairwise = ratings_check.calibration(seats, seed=7, train=3000, test=3000,
-                                                team_sizes=teams)
+    first, pairwise = ratings_check.calibration(
+        seats, seed=7, train=3000, test=3000, team_sizes=teams
+    )
     assert len(first.rows(200)) >= 5 and len(pairwise.rows(200)) >= 3
     assert first.worst(200) < 0.05, first.rows(200)
     assert pairwise.worst(200) < 0.05, pairwise.rows(200)
@@ -434,8 +485,10 @@ def test_predicted_first_places_and_pairs_match_what_happens_per_bin(seats, team
 
 def test_a_side_is_predicted_with_its_members_and_its_role():
     # landlord (team of one) against two peasants: the role term counts
-    games = [game(["lord", "p", "q"], [2, 1, 1] if k % 3 else [1, 2, 2], teams=[0, 1, 1],
-                  order=k) for k in range(900)]
+    games = [
+        game(["lord", "p", "q"], [2, 1, 1] if k % 3 else [1, 2, 2], teams=[0, 1, 1], order=k)
+        for k in range(900)
+    ]
     rater = Rater()
     rater.extend(games)
     [lord, peasants] = rater.first_place("g", 3, [("lord",), ("p", "q")])

@@ -23,16 +23,19 @@ def play(registry, bots, deals=1, limit=FAST, game="farm-and-furious", options=N
     return play_match(engine, entrants, seatings, options, limit=limit)
 
 
-@pytest.mark.parametrize("mode, fault", [
-    ("sleep", "timeout"),
-    ("exit", "crash"),
-    ("garbage", "protocol"),
-    ("bad-msgpack", "protocol"),
-    ("huge", "protocol"),
-    ("illegal", "illegal"),
-    ("wrong-type", "protocol"),
-    ("fork", "timeout"),
-])
+@pytest.mark.parametrize(
+    "mode, fault",
+    [
+        ("sleep", "timeout"),
+        ("exit", "crash"),
+        ("garbage", "protocol"),
+        ("bad-msgpack", "protocol"),
+        ("huge", "protocol"),
+        ("illegal", "illegal"),
+        ("wrong-type", "protocol"),
+        ("fork", "timeout"),
+    ],
+)
 def test_broken_bot_is_faulted_and_cleaned_up(registry, broken_bot, processes_running, mode, fault):
     bot = broken_bot(mode)
     [record] = play(registry, ["random", bot])
@@ -41,8 +44,13 @@ def test_broken_bot_is_faulted_and_cleaned_up(registry, broken_bot, processes_ru
     assert bad.rank == 2 and good.rank == 1
     assert good.fault is None
     # the game was played to its end by the fallback, and replays exactly
-    final = replay(registry.engine(record.game), record.players, record.seed,
-                   record.options, record.step_maps())
+    final = replay(
+        registry.engine(record.game),
+        record.players,
+        record.seed,
+        record.options,
+        record.step_maps(),
+    )
     assert final.is_over()
     assert list(final.outcome().scores) == [s.score for s in record.seats]
     assert processes_running(bot.split(" ", 1)[1]) == []
@@ -82,7 +90,7 @@ def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     # control: without a bank the first 0.4 s answer to a 0.1 s move is a timeout
     [control] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.0))
     assert control.seats[0].fault == "timeout" and control.seats[0].moves == 0
-    assert "ceiling" not in control.seats[0].fault_detail     # charged past its time, not walled
+    assert "ceiling" not in control.seats[0].fault_detail  # charged past its time, not walled
     # a 0.75 s bank pays two ~0.3 s overruns (0.2 s to spare for latency), and
     # the third move runs out of time
     [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.75))
@@ -118,8 +126,10 @@ def test_each_entrant_can_have_its_own_limits(registry):
     # a 1 MiB address space cannot even start Python: that entrant alone fails
     tiny = ResourceLimits(memory=1 << 20)
     engine = registry.engine("farm-and-furious")
-    entrants = [Entrant("tiny", registry.bot("random"), resources=tiny),
-                Entrant("normal", registry.bot("random"))]
+    entrants = [
+        Entrant("tiny", registry.bot("random"), resources=tiny),
+        Entrant("normal", registry.bot("random")),
+    ]
     [record] = play_match(engine, entrants, [Deal(1, (0, 1))], limit=FAST)
     assert record.seats[0].fault == "crash"
     assert record.seats[1].fault is None
@@ -130,19 +140,20 @@ def test_entrants_are_values_and_times_are_kept_to_the_microsecond(registry):
 
     entrant = Entrant("a", registry.bot("random"))
     with pytest.raises(dataclasses.FrozenInstanceError):
-        entrant.name = "b"              # one entrant object is shared by every match it plays
+        entrant.name = "b"  # one entrant object is shared by every match it plays
     records = play(registry, ["random", "random"], deals=3)
     used = [seat.time_used for record in records for seat in record.seats]
     assert all(value == round(value, 6) for value in used)
-    assert any(value != round(value, 5) for value in used)     # not cut to 10 µs
+    assert any(value != round(value, 5) for value in used)  # not cut to 10 µs
 
 
 AFTER_GAME = Path(__file__).parent / "bots" / "after_game.py"
 
 
 def after_game(name: str, mode: str, mark: Path, **fields) -> Entrant:
-    return Entrant(name, BotSpec.from_command(f"cmd:{sys.executable} {AFTER_GAME} {mode} {mark}"),
-                   **fields)
+    return Entrant(
+        name, BotSpec.from_command(f"cmd:{sys.executable} {AFTER_GAME} {mode} {mark}"), **fields
+    )
 
 
 def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(tmp_path, registry):
@@ -152,14 +163,22 @@ def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(tmp_
     # game 2 starts a fresh one.  Kept instead, it would bring its fault into
     # game 2 -- found there only when asked, behind entrant 0 who behaves.
     mark = tmp_path / "strayed"
-    entrants = [after_game("waiter", "wait", mark), Entrant("random", registry.bot("random")),
-                after_game("stray", "stray", mark)]
+    entrants = [
+        after_game("waiter", "wait", mark),
+        Entrant("random", registry.bot("random")),
+        after_game("stray", "stray", mark),
+    ]
     faults = []
-    records = play_match(registry.engine("farm-and-furious"), entrants,
-                         [Deal(1, (0, 2)), Deal(2, (0, 1)), Deal(3, (2, 0))],
-                         {"track_length": 4}, limit=Limit(move=5.0), sandbox="basic",
-                         on_fault=lambda *fault: faults.append(fault))
-    assert mark.exists()                    # the stray frame was sent, before game 1's answers
+    records = play_match(
+        registry.engine("farm-and-furious"),
+        entrants,
+        [Deal(1, (0, 2)), Deal(2, (0, 1)), Deal(3, (2, 0))],
+        {"track_length": 4},
+        limit=Limit(move=5.0),
+        sandbox="basic",
+        on_fault=lambda *fault: faults.append(fault),
+    )
+    assert mark.exists()  # the stray frame was sent, before game 1's answers
     assert [[seat.fault for seat in record.seats] for record in records] == [[None, None]] * 3
     assert records[2].seats[0].bot == "stray" and records[2].seats[0].moves > 0
     assert faults == []
@@ -172,10 +191,15 @@ def test_a_persons_seat_is_ended_before_the_match_returns(tmp_path, registry, pr
     # ignores goodbye, so only the referee's kill ends it
     person = after_game("person", "linger", tmp_path, sandbox="none")
     try:
-        [record] = play_match(registry.engine("farm-and-furious"),
-                              [person, Entrant("random", registry.bot("random"))],
-                              [Deal(4, (0, 1))], {"track_length": 4}, limit=FAST,
-                              sandbox="basic", linger=True)
+        [record] = play_match(
+            registry.engine("farm-and-furious"),
+            [person, Entrant("random", registry.bot("random"))],
+            [Deal(4, (0, 1))],
+            {"track_length": 4},
+            limit=FAST,
+            sandbox="basic",
+            linger=True,
+        )
         assert record.seats[0].fault is None and record.seats[0].moves > 0
         assert processes_running(str(tmp_path)) == []
     finally:

@@ -30,8 +30,13 @@ def received(log: Path, kind: str) -> list[dict]:
 
 def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(tmp_path, registry):
     log = tmp_path / "log.jsonl"
-    play_match(FarmAndFurious(), [transcribed(log), Entrant("random", registry.bot("random"))],
-               [Deal(5, (0, 1))], limit=Limit(move=0.5, bank=2.0), sandbox="basic")
+    play_match(
+        FarmAndFurious(),
+        [transcribed(log), Entrant("random", registry.bot("random"))],
+        [Deal(5, (0, 1))],
+        limit=Limit(move=0.5, bank=2.0),
+        sandbox="basic",
+    )
     clocks = [message["clock"] for message in received(log, "act")]
     assert clocks and clocks[0] == {"move": 0.5, "bank": 2.0}
     assert received(log, "hello")[0]["limits"] == {"startup": 10.0, "move": 0.5, "bank": 2.0}
@@ -39,9 +44,13 @@ def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(tmp_path, 
 
 def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, registry):
     log = tmp_path / "log.jsonl"
-    [record] = play_match(FarmAndFurious(), [transcribed(log, 0.4),
-                                             Entrant("random", registry.bot("random"))],
-                          [Deal(5, (0, 1))], limit=Limit(move=0.1, bank=1.0), sandbox="basic")
+    [record] = play_match(
+        FarmAndFurious(),
+        [transcribed(log, 0.4), Entrant("random", registry.bot("random"))],
+        [Deal(5, (0, 1))],
+        limit=Limit(move=0.1, bank=1.0),
+        sandbox="basic",
+    )
     assert record.seats[0].fault is None
     first, second = [message["clock"] for message in received(log, "act")][:2]
     assert first == {"move": 0.1, "bank": 1.0}
@@ -54,20 +63,31 @@ def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, regist
 def test_new_game_carries_the_games_index_seat_and_seat_seed(tmp_path, registry):
     log = tmp_path / "log.jsonl"
     deals = [Deal(5, (0, 1)), Deal(6, (1, 0)), Deal(7, (0, 1), index=9)]
-    play_match(FarmAndFurious(), [transcribed(log), Entrant("random", registry.bot("random"))],
-               deals, sandbox="basic")
+    play_match(
+        FarmAndFurious(),
+        [transcribed(log), Entrant("random", registry.bot("random"))],
+        deals,
+        sandbox="basic",
+    )
     games = received(log, "new_game")
     assert [game["index"] for game in games] == [0, 1, 9]
     assert [game["seat"] for game in games] == [0, 1, 0]
     assert [game["players"] for game in games] == [2, 2, 2]
-    assert [game["seed"] for game in games] == [deals[0].seat_seed(0), deals[1].seat_seed(1),
-                                                deals[2].seat_seed(0)]
+    assert [game["seed"] for game in games] == [
+        deals[0].seat_seed(0),
+        deals[1].seat_seed(1),
+        deals[2].seat_seed(0),
+    ]
 
 
 def test_farm_hands_dummies_are_ranked_with_the_bots_in_the_record(registry):
     random_bot = registry.bot("random")
-    records = play_match(FarmHand(), [Entrant("a", random_bot), Entrant("b", random_bot)],
-                         [Deal(seed, (0, 1)) for seed in (3, 4)], sandbox="basic")
+    records = play_match(
+        FarmHand(),
+        [Entrant("a", random_bot), Entrant("b", random_bot)],
+        [Deal(seed, (0, 1)) for seed in (3, 4)],
+        sandbox="basic",
+    )
     for record in records:
         assert [dummy.name for dummy in record.dummies] == ["mac"]
         scores = [seat.score for seat in record.seats] + [d.score for d in record.dummies]
@@ -76,8 +96,12 @@ def test_farm_hands_dummies_are_ranked_with_the_bots_in_the_record(registry):
 
 
 def test_a_faulted_seat_ranks_last_below_the_dummies():
-    outcome = Outcome(scores=(10, 3), ranks=(1, 3), teams=(0, 1),
-                      dummies=(DummyResult("mac", 5, 2), DummyResult("donald", 1, 4)))
+    outcome = Outcome(
+        scores=(10, 3),
+        ranks=(1, 3),
+        teams=(0, 1),
+        dummies=(DummyResult("mac", 5, 2), DummyResult("donald", 1, 4)),
+    )
     assert _ranks_with_faults(outcome, [False, False]) == [1, 3, 2, 4]
     assert _ranks_with_faults(outcome, [True, False]) == [4, 2, 1, 3]
     assert _ranks_with_faults(outcome, [True, True]) == [3, 3, 1, 2]
@@ -107,6 +131,7 @@ class StarvedBot:
 
     def usage(self):
         from types import SimpleNamespace
+
         return SimpleNamespace(cpu=self.cpu, waited=self.waited)
 
 
@@ -120,32 +145,34 @@ def clock(monkeypatch):
     def make(allowed, grace=0.05, **usage):
         bot = StarvedBot(**usage)
         return bot, referee._MoveDeadline(bot, allowed, grace)
+
     return make
 
 
 def test_the_clock_charges_wall_time_less_starvation_or_cpu_time_if_more(clock):
     bot, deadline = clock(1.0, cpu=0.3, waited=2.0)
-    bot.cpu, bot.waited = 0.5, 2.8         # 1 s of wall: 0.8 s starved, 0.2 s of CPU
+    bot.cpu, bot.waited = 0.5, 2.8  # 1 s of wall: 0.8 s starved, 0.2 s of CPU
     assert deadline.charged(deadline.started + 1.0) == pytest.approx(0.2)
-    bot.cpu = 1.5                          # 1.2 s of CPU on several threads: more
+    bot.cpu = 1.5  # 1.2 s of CPU on several threads: more
     assert deadline.charged(deadline.started + 1.0) == pytest.approx(1.2)
     assert deadline.spent == pytest.approx(1.2)
 
 
 def test_a_starved_bot_is_not_out_of_time_until_charged_it(clock):
     bot, deadline = clock(1.0, waited=0.0)
-    bot.waited = 1.5                       # 2 s of wall, 1.5 s of it starved
+    bot.waited = 1.5  # 2 s of wall, 1.5 s of it starved
     assert not deadline.expired(deadline.started + 2.0)
     assert deadline.spent == pytest.approx(0.5)
-    bot.waited = 1.6                       # 3 s of wall, 1.4 s charged: over 1.05
+    bot.waited = 1.6  # 3 s of wall, 1.4 s charged: over 1.05
     assert deadline.expired(deadline.started + 3.0)
 
 
 def test_the_wall_clock_ceiling_ends_a_wait_for_a_bot_starved_for_ever(clock):
     bot, deadline = clock(1.0)
     assert deadline.ceiling == pytest.approx(deadline.started + 1.0 * WALL_CEILING + 0.05)
-    bot.waited = 1000.0                    # never charged anything
+    bot.waited = 1000.0  # never charged anything
     assert not deadline.expired(deadline.ceiling - 0.5)
     assert deadline.expired(deadline.ceiling + 0.5)
     assert deadline.overrun(1.0, 0.0).startswith(
-        f"no action within the {WALL_CEILING + 0.05:g}s wall-clock ceiling (charged 0.000s")
+        f"no action within the {WALL_CEILING + 0.05:g}s wall-clock ceiling (charged 0.000s"
+    )

@@ -50,21 +50,32 @@ INTERRUPTIONS = ("kill-group", "sigint", "sigterm", "kill-worker")
 
 
 def command(path, folder):
-    return [sys.executable, "-m", "arena", "tournament", str(path), "--results", str(folder),
-            "--key", KEY, "--quiet"]
+    return [
+        sys.executable,
+        "-m",
+        "arena",
+        "tournament",
+        str(path),
+        "--results",
+        str(folder),
+        "--key",
+        KEY,
+        "--quiet",
+    ]
 
 
 def interrupt(process, how) -> bool:
     """Interrupt a running tournament; False if there was nothing to hit yet."""
     if how == "kill-group":
         os.killpg(process.pid, signal.SIGKILL)
-    elif how == "sigint":                   # Ctrl-C in a terminal: the whole group
+    elif how == "sigint":  # Ctrl-C in a terminal: the whole group
         os.killpg(process.pid, signal.SIGINT)
     elif how == "sigterm":
         process.send_signal(signal.SIGTERM)
     else:
-        found = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
-                               text=True).stdout.split()
+        found = subprocess.run(
+            ["pgrep", "-P", str(process.pid)], capture_output=True, text=True
+        ).stdout.split()
         if not found:
             return False
         os.kill(int(found[0]), signal.SIGKILL)
@@ -79,7 +90,7 @@ def stored_count(folder) -> int:
     try:
         return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     except sqlite3.DatabaseError:
-        return 0                             # not made yet
+        return 0  # not made yet
     finally:
         db.close()
 
@@ -91,8 +102,12 @@ def run_interrupted(path, folder, rng):
     hits = []
     while True:
         before = stored_count(folder)
-        process = subprocess.Popen(command(path, folder), start_new_session=True,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            command(path, folder),
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         if len(hits) < len(INTERRUPTIONS):
             how = INTERRUPTIONS[len(hits)]
             target = before + rng.randint(1, 4)
@@ -103,14 +118,16 @@ def run_interrupted(path, folder, rng):
                 time.sleep(0.05)
         status = process.wait(300)
         try:
-            os.killpg(process.pid, signal.SIGKILL)   # whatever a killed driver left
+            os.killpg(process.pid, signal.SIGKILL)  # whatever a killed driver left
         except ProcessLookupError:
             pass
         if status == 0:
             return hits
         # killed or interrupted: resume; anything else is a failure
-        assert status in (-signal.SIGKILL, -signal.SIGTERM, -signal.SIGINT, 130), \
-            (status, process.stderr.read())
+        assert status in (-signal.SIGKILL, -signal.SIGTERM, -signal.SIGINT, 130), (
+            status,
+            process.stderr.read(),
+        )
 
 
 def stored(folder):
@@ -118,12 +135,18 @@ def stored(folder):
         games = {}
         for game in store.games():
             record = store.record(game.id).record
-            games[game.key] = (record.seed, [(s.bot, s.score, s.rank, s.fault)
-                                             for s in record.seats],
-                               [(d.name, d.score, d.rank) for d in record.dummies],
-                               record.steps)
-    board = subprocess.run([sys.executable, "-m", "arena", "leaderboard", str(folder),
-                            "--format", "json"], capture_output=True, text=True, check=True)
+            games[game.key] = (
+                record.seed,
+                [(s.bot, s.score, s.rank, s.fault) for s in record.seats],
+                [(d.name, d.score, d.rank) for d in record.dummies],
+                record.steps,
+            )
+    board = subprocess.run(
+        [sys.executable, "-m", "arena", "leaderboard", str(folder), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return games, json.loads(board.stdout)
 
 

@@ -21,16 +21,19 @@ TABLES = {
 SIMULTANEOUS = ["farm-and-furious", "farm-hand"]
 #: PettingZoo's tests whitelist dict observations by env name for its own
 #: classic games only; every other warning fails the test
-DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array",
-                             "Observation space for each agent probably should be")
+DICT_OBSERVATION_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
 
 
 def _strict(check):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check()
-    others = [str(w.message) for w in caught
-              if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)]
+    others = [
+        str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)
+    ]
     assert others == []
 
 
@@ -60,8 +63,12 @@ def _parallel_run(game, seed):
     rng = np.random.default_rng(seed)
     trace = []
     while env.agents:
-        actions = {agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
-                   if obs["action_mask"].any() else 0 for agent, obs in observations.items()}
+        actions = {
+            agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            if obs["action_mask"].any()
+            else 0
+            for agent, obs in observations.items()
+        }
         observations, rewards, *_ = env.step(actions)
         trace.append(([o["observation"].tolist() for o in observations.values()], rewards))
     return trace
@@ -102,7 +109,9 @@ def test_a_whole_game_rewards_the_engines_scores(game):
             state.apply(pending)
             pending = {}
     assert state.is_over()
-    assert rewards == {f"player_{s}": float(score) for s, score in enumerate(state.outcome().scores)}
+    assert rewards == {
+        f"player_{s}": float(score) for s, score in enumerate(state.outcome().scores)
+    }
 
 
 def test_team_games_reward_the_team_score():
@@ -111,8 +120,12 @@ def test_team_games_reward_the_team_score():
     observations, _ = env.reset(seed=2)
     rng = np.random.default_rng(0)
     while env.agents:
-        actions = {agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
-                   if obs["action_mask"].any() else 0 for agent, obs in observations.items()}
+        actions = {
+            agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            if obs["action_mask"].any()
+            else 0
+            for agent, obs in observations.items()
+        }
         observations, rewards, *_ = env.step(actions)
     teams = installed().engine("hand-and-foot").info.teams
     assert teams == "fixed"

@@ -31,19 +31,28 @@ def test_training_is_deterministic_and_covers_the_opening():
 def test_the_committed_table_beats_random_in_a_match(registry):
     table = json.loads(learned.TABLE.read_text())
     assert table["game"] == "farm-and-furious" and len(table["policy"]) > 1000
-    entrants = [Entrant("learned", registry.bot("farm-and-furious-learned")),
-                Entrant("random", registry.bot("random"))]
+    entrants = [
+        Entrant("learned", registry.bot("farm-and-furious-learned")),
+        Entrant("random", registry.bot("random")),
+    ]
     games = 200
-    records = play_match(registry.engine("farm-and-furious"), entrants,
-                         [Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)],
-                         sandbox="basic")
+    records = play_match(
+        registry.engine("farm-and-furious"),
+        entrants,
+        [Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)],
+        sandbox="basic",
+    )
     summary = match_summary("farm-and-furious", 0, records)
-    wins = sum(1 for game in summary["games"]
-               if min(game["seats"], key=lambda s: s["rank"])["bot"] == "learned"
-               and game["seats"][0]["rank"] != game["seats"][1]["rank"])
+    wins = sum(
+        1
+        for game in summary["games"]
+        if min(game["seats"], key=lambda s: s["rank"])["bot"] == "learned"
+        and game["seats"][0]["rank"] != game["seats"][1]["rank"]
+    )
     assert all(s["fault"] is None for game in summary["games"] for s in game["seats"])
     # the lower end of a 95% Wilson interval for the win rate is above one half
     p, z = wins / games, 1.96
-    low = (p + z * z / (2 * games) - z * math.sqrt(p * (1 - p) / games + z * z / (4 * games ** 2))) \
-        / (1 + z * z / games)
+    low = (
+        p + z * z / (2 * games) - z * math.sqrt(p * (1 - p) / games + z * z / (4 * games**2))
+    ) / (1 + z * z / games)
     assert low > 0.5, f"{wins}/{games} wins"

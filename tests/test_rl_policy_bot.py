@@ -28,8 +28,13 @@ def test_the_bot_sees_what_the_environment_sees(game, tmp_path):
     registry = installed()
     recorder = Entrant("recorder", BotSpec.from_command(f"{sys.executable} {RECORDER} {out}"))
     others = [Entrant(f"random#{i}", registry.bot("random")) for i in range(1, players)]
-    [record] = play_match(registry.engine(game), [recorder] + others,
-                          [Deal(11, tuple(range(players)))], options, sandbox="none")
+    [record] = play_match(
+        registry.engine(game),
+        [recorder] + others,
+        [Deal(11, tuple(range(players)))],
+        options,
+        sandbox="none",
+    )
     assert [seat.fault for seat in record.seats] == [None] * players
     seen = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(seen) == record.seats[0].moves > 0

@@ -33,10 +33,21 @@ def test_limits_environment_and_private_folder(monkeypatch):
     limits = ResourceLimits(memory=1 << 30, cpu_seconds=77, file_size=1 << 20, open_files=64)
     process, report = run_probe(limits)
     assert (report["as"], report["cpu"], report["fsize"], report["nofile"]) == (
-        1 << 30, 77, 1 << 20, 64)
+        1 << 30,
+        77,
+        1 << 20,
+        64,
+    )
     assert "ARENA_SECRET_TOKEN" not in report["env"]
-    assert set(report["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
-                                  "PYTHONUNBUFFERED", "LC_CTYPE"}
+    assert set(report["env"]) <= {
+        "PATH",
+        "HOME",
+        "TMPDIR",
+        "LANG",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+        "LC_CTYPE",
+    }
     assert report["env"]["HOME"] == report["cwd"] == process.workdir
     assert report["cwd_mode"] == "0o700"
     assert report["sid_is_pid"]
@@ -61,7 +72,7 @@ def test_a_strict_bot_that_exits_by_itself_leaves_no_zombie():
 
     assert strict_available()
     process = BotProcess([sys.executable, "-c", "pass"], level="strict")
-    process.popen.wait()           # bubblewrap's monitor exited before the kill
+    process.popen.wait()  # bubblewrap's monitor exited before the kill
     process.kill()
     assert sandbox_orphans() == []
 
@@ -73,12 +84,26 @@ def test_doctor_reports_every_layer_and_passes_its_self_test():
 
     result = CliRunner().invoke(app, ["doctor"])
     assert result.exit_code == 0, result.output
-    for layer in ("process group", "resource limits", "bubblewrap", "no network",
-                  "uid per seat", "seccomp", "no file locks", "bot view", "plugin sandbox", "cgroups"):
+    for layer in (
+        "process group",
+        "resource limits",
+        "bubblewrap",
+        "no network",
+        "uid per seat",
+        "seccomp",
+        "no file locks",
+        "bot view",
+        "plugin sandbox",
+        "cgroups",
+    ):
         assert layer in result.output
     assert "default sandbox level: strict" in result.output
-    for check in ("cannot take file locks", "other packages hidden", "machine-wide counters hidden",
-                  "plugins register in the sandbox"):
+    for check in (
+        "cannot take file locks",
+        "other packages hidden",
+        "machine-wide counters hidden",
+        "plugins register in the sandbox",
+    ):
         assert f"ok      {check}" in result.output
     assert "FAILED" not in result.output
     assert "ok      cannot open a network socket" in result.output

@@ -19,8 +19,8 @@ RUNS = 1500
 def deal(rng, edge):
     """A's mean place minus B's over one deal in both seatings (places 1/0)."""
     luck = rng.gauss(0, 1.0)
-    first = edge + luck + rng.gauss(0, 1.0)        # A in seat 0
-    second = edge - luck + rng.gauss(0, 1.0)       # A in seat 1
+    first = edge + luck + rng.gauss(0, 1.0)  # A in seat 0
+    second = edge - luck + rng.gauss(0, 1.0)  # A in seat 1
     return ((first > 0) - (first < 0) + (second > 0) - (second < 0)) / 2
 
 
@@ -55,9 +55,11 @@ def test_sprt_error_rates_by_simulation():
     tolerance = 3 * math.sqrt(alpha * (1 - alpha) / RUNS)
     assert false_positive <= alpha + tolerance
     assert miss <= beta + tolerance
-    print(f"\nSPRT delta {delta}, alpha = beta = {alpha}: false positives {false_positive:.3f}, "
-          f"misses {miss:.3f} (A's deal-win chance {chance:.3f}); mean deals "
-          f"{sum(n for _, n in equal) / RUNS:.0f} (equal), {sum(n for _, n in better) / RUNS:.0f}")
+    print(
+        f"\nSPRT delta {delta}, alpha = beta = {alpha}: false positives {false_positive:.3f}, "
+        f"misses {miss:.3f} (A's deal-win chance {chance:.3f}); mean deals "
+        f"{sum(n for _, n in equal) / RUNS:.0f} (equal), {sum(n for _, n in better) / RUNS:.0f}"
+    )
 
 
 def test_a_fixed_sample_test_watched_after_every_deal_is_not_valid():
@@ -117,19 +119,32 @@ def test_arena_sprt_on_real_bots():
     from arena.cli import app
 
     runner = CliRunner()
-    common = ["farm-and-furious", "--delta", "0.2", "--seed", "1", "-o", "track_length=10",
-              "--sandbox", "none", "--json"]
-    strong = json.loads(runner.invoke(app, ["sprt", *common, "-b", "farm-and-furious-racer",
-                                            "-b", "random"]).stdout)
+    common = [
+        "farm-and-furious",
+        "--delta",
+        "0.2",
+        "--seed",
+        "1",
+        "-o",
+        "track_length=10",
+        "--sandbox",
+        "none",
+        "--json",
+    ]
+    strong = json.loads(
+        runner.invoke(app, ["sprt", *common, "-b", "farm-and-furious-racer", "-b", "random"]).stdout
+    )
     assert strong["decision"] == H1 and strong["llr"] >= strong["bounds"][1]
     assert strong["games"] == 2 * strong["deals"] and strong["deals"] < 40
-    weak = json.loads(runner.invoke(app, ["sprt", *common, "-b", "random",
-                                          "-b", "farm-and-furious-racer"]).stdout)
+    weak = json.loads(
+        runner.invoke(app, ["sprt", *common, "-b", "random", "-b", "farm-and-furious-racer"]).stdout
+    )
     assert weak["decision"] == H0 and weak["llr"] <= weak["bounds"][0]
-    for bad, message in ((["-b", "random"], "two different bots"),
-                         (["-b", "random", "-b", "random"], "two different bots"),
-                         (["-b", "random", "-b", "dou-dizhu-greedy"], "does not play"),
-                         (["-b", "random", "-b", "farm-and-furious-racer", "--alpha", "0.7"],
-                          "alpha must be")):
+    for bad, message in (
+        (["-b", "random"], "two different bots"),
+        (["-b", "random", "-b", "random"], "two different bots"),
+        (["-b", "random", "-b", "dou-dizhu-greedy"], "does not play"),
+        (["-b", "random", "-b", "farm-and-furious-racer", "--alpha", "0.7"], "alpha must be"),
+    ):
         result = runner.invoke(app, ["sprt", *common, *bad])
         assert result.exit_code == 2 and message in result.output, result.output

@@ -41,20 +41,28 @@ def faults_of(registry, bot, game="vegetables", deals=(Deal(5, (0, 1), index=7),
     """Every fault play_match reports, and the records."""
     seen = []
     entrants = [Entrant("once", registry.bot(bot)), Entrant("random", registry.bot("random"))]
-    records = play_match(registry.engine(game), entrants, list(deals), limit=QUICK,
-                         on_fault=lambda game, seat, fault: seen.append((game, seat, fault)))
+    records = play_match(
+        registry.engine(game),
+        entrants,
+        list(deals),
+        limit=QUICK,
+        on_fault=lambda game, seat, fault: seen.append((game, seat, fault)),
+    )
     return seen, records
 
 
-@pytest.mark.parametrize("mode, at, kind, stage, move", [
-    ("illegal", 3, FaultKind.ILLEGAL, Stage.ACT, 3),
-    ("not-an-action", 2, FaultKind.PROTOCOL, Stage.ACT, 2),
-    ("exit", 2, FaultKind.CRASH, Stage.ACT, 2),
-    ("exit-at-hello", 1, FaultKind.CRASH, Stage.HELLO, 0),
-])
+@pytest.mark.parametrize(
+    "mode, at, kind, stage, move",
+    [
+        ("illegal", 3, FaultKind.ILLEGAL, Stage.ACT, 3),
+        ("not-an-action", 2, FaultKind.PROTOCOL, Stage.ACT, 2),
+        ("exit", 2, FaultKind.CRASH, Stage.ACT, 2),
+        ("exit-at-hello", 1, FaultKind.CRASH, Stage.HELLO, 0),
+    ],
+)
 def test_a_fault_says_which_message_and_move(registry, once, mode, at, kind, stage, move):
     [(game, seat, fault)], [record] = faults_of(registry, once(mode, at))
-    assert (game, seat) == (7, 0)               # the game's index as sent, the faulted seat
+    assert (game, seat) == (7, 0)  # the game's index as sent, the faulted seat
     assert (fault.kind, fault.stage, fault.move) == (kind, stage, move), fault
     # the record keeps the kind and the detail, the same strings as before
     assert record.seats[0].fault == kind.value and record.seats[0].fault_detail == fault.detail
@@ -76,7 +84,7 @@ def test_a_frame_answering_new_game_is_placed_where_it_was_found(registry, once)
 
 
 def test_a_clean_match_reports_no_fault(registry, once):
-    seen, [record] = faults_of(registry, once("illegal", 10**6))     # never misbehaves
+    seen, [record] = faults_of(registry, once("illegal", 10**6))  # never misbehaves
     assert seen == [] and [s.fault for s in record.seats] == [None, None]
 
 
@@ -84,23 +92,35 @@ def test_the_simultaneous_seats_are_asked_at_once_and_judged_each():
     """Two sessions, one question each, waited for together: one answers
     legally, the other illegally; each answer is judged on its own."""
     sessions = []
-    for at in (2, 1):                               # the second is illegal at once
-        sessions.append(Session(Channel(BotProcess(once_argv("illegal", at), ResourceLimits(),
-                                                   "none")),
-                                _MoveDeadline, 0.05))
+    for at in (2, 1):  # the second is illegal at once
+        sessions.append(
+            Session(
+                Channel(BotProcess(once_argv("illegal", at), ResourceLimits(), "none")),
+                _MoveDeadline,
+                0.05,
+            )
+        )
     try:
-        hellos = {i: s.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict()))
-                  for i, s in enumerate(sessions)}
+        hellos = {
+            i: s.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict()))
+            for i, s in enumerate(sessions)
+        }
         assert [a.fault for a in answers(hellos).values()] == [None, None]
         for session in sessions:
             session.new_game(protocol.new_game(0, 0, 2, 1))
-        acts = {i: s.act(protocol.act({"seat": i}, ["a", "b"], 2.0, 0.0))
-                for i, s in enumerate(sessions)}
+        acts = {
+            i: s.act(protocol.act({"seat": i}, ["a", "b"], 2.0, 0.0))
+            for i, s in enumerate(sessions)
+        }
         good, bad = answers(acts).values()
         assert good.action == "a" and good.fault is None and 0 <= good.spent < 2.0
-        assert bad.fault == Fault(FaultKind.ILLEGAL, f"played 'not-{tag({'seat': 1})}', not one "
-                                                     "of the 2 legal actions", Stage.ACT, 1)
-        assert bad.spent is not None                # an answer in time, then refused
+        assert bad.fault == Fault(
+            FaultKind.ILLEGAL,
+            f"played 'not-{tag({'seat': 1})}', not one of the 2 legal actions",
+            Stage.ACT,
+            1,
+        )
+        assert bad.spent is not None  # an answer in time, then refused
     finally:
         for session in sessions:
             session.kill()
@@ -108,10 +128,13 @@ def test_the_simultaneous_seats_are_asked_at_once_and_judged_each():
 
 def started(mode: str, at: int = 1, clock=_MoveDeadline) -> Session:
     """A session with tests/bots/once.py, past its hello and new_game."""
-    session = Session(Channel(BotProcess(once_argv(mode, at), ResourceLimits(), "none")), clock,
-                      0.05)
-    assert session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())) \
-        .answer().fault is None
+    session = Session(
+        Channel(BotProcess(once_argv(mode, at), ResourceLimits(), "none")), clock, 0.05
+    )
+    assert (
+        session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())).answer().fault
+        is None
+    )
     session.new_game(protocol.new_game(0, 0, 2, 1))
     return session
 
@@ -122,10 +145,11 @@ def test_a_frame_found_as_the_next_question_is_asked_is_the_last_messages_fault(
     new_game's, and that act is not counted as sent."""
     session = started("answers-new-game")
     try:
-        time.sleep(0.5)                              # its stray ready is in the pipe by now
+        time.sleep(0.5)  # its stray ready is in the pipe by now
         answer = session.act(protocol.act({"seat": 0}, ["a"], 2.0, 0.0)).answer()
-        assert answer.fault == Fault(FaultKind.PROTOCOL, "sent a 'ready' message nobody asked for",
-                                     Stage.NEW_GAME, 0)
+        assert answer.fault == Fault(
+            FaultKind.PROTOCOL, "sent a 'ready' message nobody asked for", Stage.NEW_GAME, 0
+        )
     finally:
         session.kill()
 
@@ -140,8 +164,10 @@ def test_check_bot_shows_the_act_the_referee_faulted(registry, once):
     assert problem.kind == FaultKind.ILLEGAL
     legal = problem.message["legal"]
     assert problem.message["type"] == "act"
-    assert problem.detail == (f"played 'not-{tag(problem.message['observation'])}', not one of "
-                              f"the {len(legal)} legal actions")
+    assert problem.detail == (
+        f"played 'not-{tag(problem.message['observation'])}', not one of "
+        f"the {len(legal)} legal actions"
+    )
 
 
 def test_check_bot_shows_the_hello_the_bot_was_sent(registry, once):
@@ -157,8 +183,12 @@ def test_check_bot_shows_the_hello_the_bot_was_sent(registry, once):
 def test_listening_after_a_message_catches_its_answer():
     late, quiet = started("answers-new-game-late"), started("illegal", 99)
     try:
-        assert late.listen(1.0) == Fault(FaultKind.PROTOCOL, "answered 'new_game' (with a "
-                                         "'ready'), which expects no answer", Stage.NEW_GAME, 0)
+        assert late.listen(1.0) == Fault(
+            FaultKind.PROTOCOL,
+            "answered 'new_game' (with a 'ready'), which expects no answer",
+            Stage.NEW_GAME,
+            0,
+        )
         assert quiet.listen(0.3) is None
     finally:
         late.kill()
@@ -166,32 +196,38 @@ def test_listening_after_a_message_catches_its_answer():
 
 
 def test_a_slow_ready_is_a_start_up_timeout():
-    session = Session(Channel(BotProcess(once_argv("slow-ready"), ResourceLimits(), "none")),
-                      _MoveDeadline, 0.05)
+    session = Session(
+        Channel(BotProcess(once_argv("slow-ready"), ResourceLimits(), "none")), _MoveDeadline, 0.05
+    )
     try:
         limits = {**QUICK.as_dict(), "startup": 0.5}
         answer = session.hello(protocol.hello("vegetables", {}, 2, 1, limits)).answer()
-        assert answer.fault == Fault(FaultKind.TIMEOUT, "not ready within 0.5s start-up",
-                                     Stage.HELLO, 0)
+        assert answer.fault == Fault(
+            FaultKind.TIMEOUT, "not ready within 0.5s start-up", Stage.HELLO, 0
+        )
     finally:
         session.kill()
 
 
 def test_a_hello_answered_with_anything_but_ready_is_a_protocol_fault():
     # "start" sorts after "ready": refused as any other type is
-    session = Session(Channel(BotProcess(once_argv("start-not-ready"), ResourceLimits(), "none")),
-                      _MoveDeadline, 0.05)
+    session = Session(
+        Channel(BotProcess(once_argv("start-not-ready"), ResourceLimits(), "none")),
+        _MoveDeadline,
+        0.05,
+    )
     try:
         answer = session.hello(protocol.hello("vegetables", {}, 2, 1, QUICK.as_dict())).answer()
-        assert answer.fault == Fault(FaultKind.PROTOCOL, "expected 'ready', got 'start'",
-                                     Stage.HELLO, 0)
+        assert answer.fault == Fault(
+            FaultKind.PROTOCOL, "expected 'ready', got 'start'", Stage.HELLO, 0
+        )
     finally:
         session.kill()
 
 
 def test_the_bank_pays_only_a_moves_overrun_and_never_goes_below_zero():
-    assert bank_after(2.0, 1.5, 1.0) == 1.5         # 0.5 s over a 1 s move
-    assert bank_after(2.0, 0.5, 1.0) == 2.0         # within the move: the bank is untouched
+    assert bank_after(2.0, 1.5, 1.0) == 1.5  # 0.5 s over a 1 s move
+    assert bank_after(2.0, 0.5, 1.0) == 2.0  # within the move: the bank is untouched
     assert bank_after(0.3, 1.5, 1.0) == 0.0
 
 

@@ -34,18 +34,23 @@ def bootstrap(clusters):
 
 def game(bots, scores, ranks, *, seed=1, name="g", teams=None, faults=None, dummies=()):
     n = next(_ids)
-    seats = [SeatRecord(bot, score, rank, team, fault) for bot, score, rank, team, fault
-             in zip(bots, scores, ranks, teams or range(len(bots)), faults or [None] * len(bots))]
+    seats = [
+        SeatRecord(bot, score, rank, team, fault)
+        for bot, score, rank, team, fault in zip(
+            bots, scores, ranks, teams or range(len(bots)), faults or [None] * len(bots)
+        )
+    ]
     record = GameRecord(name, "1", {}, seed, len(bots), seats, [DummyResult(*d) for d in dummies])
-    return StoredGame(record, id=n, key=f"k/{n}", item="k", order=0, index=n, tournament="t",
-                      finished=0.0)
+    return StoredGame(
+        record, id=n, key=f"k/{n}", item="k", order=0, index=n, tournament="t", finished=0.0
+    )
 
 
 def test_a_bot_in_two_seats_played_one_game():
     g = game(["a", "b", "a"], [3, 2, 1], [1, 2, 3])
     seen = showings(g.record)
     assert seen["a"].seats == 2 and seen["a"].score == 2.0
-    assert seen["a"].place == pytest.approx((1.0 + 0.0) / 2)     # first and last
+    assert seen["a"].place == pytest.approx((1.0 + 0.0) / 2)  # first and last
     assert seen["b"].place == 0.5 and seen["a"].won and not seen["b"].won
     summary = summarise([g])
     assert summary["a"].games == 1 and summary["a"].seats == 2 and summary["a"].wins == 1
@@ -62,7 +67,7 @@ def test_a_faulted_seat_is_last_and_dummies_are_places():
 
 
 def test_bootstrap_known_answers():
-    assert bootstrap([(3.0, 1)]) is None                       # one deal: no interval
+    assert bootstrap([(3.0, 1)]) is None  # one deal: no interval
     assert bootstrap([(2.0, 1), (2.0, 1), (2.0, 1)]) == (2.0, 2.0)
     # two deals, means 0 and 1: a quarter of the resamples are all 0, a quarter all 1
     assert bootstrap([(0.0, 1), (1.0, 1)]) == (0.0, 1.0)
@@ -76,20 +81,25 @@ def test_bootstrap_known_answers():
 def test_intervals_resample_whole_deals():
     # two deals, each in 50 seatings: a per-game bootstrap would claim about
     # 0.4-0.6; with only two deals nothing narrower than 0-1 is honest
-    games = [game(["a", "b"], [1 if deal == 1 else 0, 0], [1, 2], seed=deal)
-             for deal in (1, 2) for _ in range(50)]
+    games = [
+        game(["a", "b"], [1 if deal == 1 else 0, 0], [1, 2], seed=deal)
+        for deal in (1, 2)
+        for _ in range(50)
+    ]
     a = summarise(games)["a"]
     assert a.mean_score == 0.5 and a.score_interval == (0.0, 1.0)
 
 
 def test_head_to_head_counts_and_score_difference():
-    games = [game(["a", "b"], [10, 4], [1, 2], seed=1),
-             game(["b", "a"], [6, 6], [1, 1], seed=1),
-             game(["a", "b"], [0, 8], [2, 1], seed=2),
-             game(["a", "b", "c"], [5, 5, 1], [1, 1, 3], seed=3, teams=[0, 0, 1])]
+    games = [
+        game(["a", "b"], [10, 4], [1, 2], seed=1),
+        game(["b", "a"], [6, 6], [1, 1], seed=1),
+        game(["a", "b"], [0, 8], [2, 1], seed=2),
+        game(["a", "b", "c"], [5, 5, 1], [1, 1, 3], seed=3, teams=[0, 0, 1]),
+    ]
     table = head_to_head(games)
     ab = table["a"]["b"]
-    assert (ab.games, ab.above, ab.ties, ab.below) == (3, 1, 1, 1)   # teammates did not meet
+    assert (ab.games, ab.above, ab.ties, ab.below) == (3, 1, 1, 1)  # teammates did not meet
     assert ab.score_diff == pytest.approx((6 + 0 - 8) / 3)
     assert ab.above_share == 0.5
     assert table["b"]["a"].score_diff == pytest.approx(-ab.score_diff)
@@ -98,14 +108,16 @@ def test_head_to_head_counts_and_score_difference():
 
 
 def test_tables_per_game_and_size_and_overall_without_dummies_or_scores():
-    games = [game(["a", "b"], [1, 0], [1, 2], name="x", dummies=[("mac", 0, 2)]),
-             game(["a", "b", "b"], [0, 2, 1], [3, 1, 2], name="x", seed=2),
-             game(["b", "a"], [100, 0], [1, 2], name="y")]
+    games = [
+        game(["a", "b"], [1, 0], [1, 2], name="x", dummies=[("mac", 0, 2)]),
+        game(["a", "b", "b"], [0, 2, 1], [3, 1, 2], name="x", seed=2),
+        game(["b", "a"], [100, 0], [1, 2], name="y"),
+    ]
     figures = compute(games)
     assert set(figures.tables["x"]) == {2, 3} and figures.tables["x"][3].games == 1
     assert "dummy:mac" in figures.games["x"] and "dummy:mac" not in figures.overall
     assert figures.overall["b"].games == 3 and figures.overall["b"].seats == 4
-    assert figures.overall["a"].mean_score == 0.0          # not computed across games
+    assert figures.overall["a"].mean_score == 0.0  # not computed across games
     assert figures.games["y"]["b"].mean_score == 100.0
     assert figures.counts == {"x": 2, "y": 1}
 
@@ -124,10 +136,18 @@ def varied(count, seed=5):
         scores = [rng.randint(-5, 20) + rng.random() for _ in range(size)]
         for seating in (lineup, lineup[::-1]):
             ranks = [sorted(scores, reverse=True).index(s) + 1 for s in scores]
-            games.append(game(seating, scores, ranks, seed=k, name=rng.choice(["x", "y"]),
-                              teams=[0, 1, 0, 1] if size == 4 else None,
-                              faults=["timeout", None] if k % 17 == 0 and size == 2 else None,
-                              dummies=[("mac", 3, size + 1)] if k % 5 == 0 else ()))
+            games.append(
+                game(
+                    seating,
+                    scores,
+                    ranks,
+                    seed=k,
+                    name=rng.choice(["x", "y"]),
+                    teams=[0, 1, 0, 1] if size == 4 else None,
+                    faults=["timeout", None] if k % 17 == 0 and size == 2 else None,
+                    dummies=[("mac", 3, size + 1)] if k % 5 == 0 else (),
+                )
+            )
     return games
 
 
@@ -139,12 +159,12 @@ def test_going_on_from_a_saved_tally_gives_exactly_what_one_pass_gives():
     whole = compute(games)
     first = Tally()
     first.extend(games[:250])
-    assert first.statistics() != whole            # the prefix alone is another answer
+    assert first.statistics() != whole  # the prefix alone is another answer
     again = Tally.from_state(json.loads(json.dumps(first.state())), first.sums_bytes())
     later = games[250:]
-    random.Random(1).shuffle(later)               # added in store (id) order, whatever is given
+    random.Random(1).shuffle(later)  # added in store (id) order, whatever is given
     again.extend(later)
-    assert again.statistics() == whole            # bit for bit, intervals included
+    assert again.statistics() == whole  # bit for bit, intervals included
     assert again.games == 400 and again.last_id == max(g.id for g in games)
     assert whole.tables["x"][4].head_to_head["a"]["b"].interval is not None
 
@@ -154,7 +174,7 @@ def test_a_deal_weighs_the_same_whatever_else_is_there():
     alone = deal_weights(deals[7:8])
     among = deal_weights(deals)
     assert alone.shape == (1, 1000) and (among[7] == alone[0]).all()
-    assert not (among[7] == among[8]).all()           # another deal, other weights
+    assert not (among[7] == among[8]).all()  # another deal, other weights
     assert not (deal_weights(deals[7:8], seed=1) == alone).all()
     # Poisson(1): mean and variance 1, a share e**-1 of zeros (300,000 draws)
     assert among.mean() == pytest.approx(1.0, abs=0.01)
@@ -200,10 +220,22 @@ def test_the_fitted_payoff_counts_whom_a_bot_met():
     from arena.results.store import StoredGame
 
     def played(a, b, diff, k):
-        return StoredGame(id=k, key=f"{k}/0", item="i", order=k, index=0, game="stakes",
-                          players=2, bots=[a, b], scores=[diff / 2, -diff / 2],
-                          ranks=[1, 2] if diff > 0 else [2, 1], teams=[0, 1],
-                          faults=[None, None], dummies=[], seed=k)
+        return StoredGame(
+            id=k,
+            key=f"{k}/0",
+            item="i",
+            order=k,
+            index=0,
+            game="stakes",
+            players=2,
+            bots=[a, b],
+            scores=[diff / 2, -diff / 2],
+            ranks=[1, 2] if diff > 0 else [2, 1],
+            teams=[0, 1],
+            faults=[None, None],
+            dummies=[],
+            seed=k,
+        )
 
     games = [played("low", "top", -1.0, k) for k in range(10)]
     games += [played("mid", "floor", 1.0, 10 + k) for k in range(10)]

@@ -37,8 +37,10 @@ def test_ties_split_the_points_of_the_places_they_cover():
 
 def test_standings_with_buchholz_and_sonneborn_berger():
     # round 1: a beat b, c beat d; round 2: a beat c, b and d drew
-    rounds = [table_round([("a", "b"), ("c", "d")], [("a", "b"), ("c", "d")]),
-              table_round([("a", "c"), ("b", "d")], [("a", "c"), (("b", "d"),)])]
+    rounds = [
+        table_round([("a", "b"), ("c", "d")], [("a", "b"), ("c", "d")]),
+        table_round([("a", "c"), ("b", "d")], [("a", "c"), (("b", "d"),)]),
+    ]
     table = {s.name: s for s in swiss.standings("abcd", rounds)}
     assert table["a"].points == 2 and table["c"].points == 1
     assert table["b"].points == table["d"].points == 0.5
@@ -74,8 +76,10 @@ def test_the_bye_goes_to_the_lowest_ranked_bot_without_one_and_scores_a_win():
     assert swiss.choose_byes(order, {"e": 1}, 1) == ["d"]
     assert swiss.choose_byes(order, {"e": 1, "d": 1, "c": 1, "b": 1, "a": 1}, 1) == ["e"]
     assert swiss.choose_byes(order, {"e": 1}, 2) == ["d", "c"]
-    table = {s.name: s for s in swiss.standings("abc", [table_round([("a", "b")], [("b", "a")],
-                                                                    byes=["c"])])}
+    table = {
+        s.name: s
+        for s in swiss.standings("abc", [table_round([("a", "b")], [("b", "a")], byes=["c"])])
+    }
     assert table["c"].points == swiss.BYE == 1.0 and table["c"].byes == 1
     assert table["c"].buchholz == 0 and table["c"].rounds == 0
 
@@ -100,7 +104,7 @@ def test_no_rematch_while_a_pairing_without_one_exists(players, count):
     for trial in range(12):
         met = {}
         for pair in itertools.combinations(bots, 2):
-            if rng.random() < 0.05 + 0.06 * trial:     # ever more met pairs
+            if rng.random() < 0.05 + 0.06 * trial:  # ever more met pairs
                 met[frozenset(pair)] = 1
         points = {b: rng.choice([0.0, 0.5, 1.0, 1.5, 2.0]) for b in bots}
         order = sorted(bots, key=lambda b: (-points[b], b))
@@ -108,12 +112,14 @@ def test_no_rematch_while_a_pairing_without_one_exists(players, count):
         assert sorted(b for t in tables for b in t) == sorted(bots)
 
         def rematches(pairing):
-            return sum(met.get(frozenset(p), 0) for t in pairing
-                       for p in itertools.combinations(t, 2))
+            return sum(
+                met.get(frozenset(p), 0) for t in pairing for p in itertools.combinations(t, 2)
+            )
+
         fewest = min(rematches(p) for p in _pairings(order, players))
         assert rematches(tables) == fewest
         checked_rematches += fewest > 0
-    assert 0 < checked_rematches < 12     # trials with and without a rematch-free pairing
+    assert 0 < checked_rematches < 12  # trials with and without a rematch-free pairing
 
 
 def test_pairing_keeps_score_groups_and_floats_down_only_when_needed():
@@ -121,8 +127,9 @@ def test_pairing_keeps_score_groups_and_floats_down_only_when_needed():
     order = list(points)
     # nobody met: the 2-point group pairs inside itself
     tables = swiss.pair(order, 2, points, {})
-    assert {frozenset(t) for t in tables} == {frozenset(p) for p in
-                                              [("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")]}
+    assert {frozenset(t) for t in tables} == {
+        frozenset(p) for p in [("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")]
+    }
     # a has met b, c and d: a floats down to the best of the next group
     met = {frozenset(("a", x)): 1 for x in "bcd"}
     tables = swiss.pair(order, 2, points, met)
@@ -148,12 +155,16 @@ def test_swiss_planner_byes_rotate_and_rematches_wait():
     """7 bots, 2 seats, 7 rounds: each bot sits out exactly once, never the
     leader first; 8 bots, 7 rounds: nobody meets twice."""
     bots = [f"b{i}" for i in range(7)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 7},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 7},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner = make_planner(t, KEY)
     results = Results()
     rng = random.Random(1)
-    strength = {b: i for i, b in enumerate(reversed(bots))}      # b0 strongest
+    strength = {b: i for i, b in enumerate(reversed(bots))}  # b0 strongest
     sat_out = []
     for _ in range(7):
         batch = planner.next_batch(results)
@@ -166,8 +177,12 @@ def test_swiss_planner_byes_rotate_and_rematches_wait():
     assert {s.name: s.byes for s in table} == {b: 1 for b in bots}
     assert table[0].name == "b0"
     bots = [f"b{i}" for i in range(8)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 7},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 7},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner = make_planner(t, KEY)
     results = Results()
     strength = {b: rng.random() for b in bots}
@@ -182,8 +197,9 @@ def test_swiss_planner_byes_rotate_and_rematches_wait():
 
 
 def test_rated_sigma_is_per_group_and_unreachable_targets_are_named():
-    t = tournament(format="rated", rated={"budget": 40, "sigma": 0.5},
-                   games=[{"id": "ffa", "players": [2, 3]}])
+    t = tournament(
+        format="rated", rated={"budget": 40, "sigma": 0.5}, games=[{"id": "ffa", "players": [2, 3]}]
+    )
     planner = make_planner(t, KEY)
     assert len(planner.notes) == 2 and all("out of reach" in n for n in planner.notes)
     assert "ffa/2p" in planner.notes[0] and "ffa/3p" in planner.notes[1]
@@ -191,13 +207,20 @@ def test_rated_sigma_is_per_group_and_unreachable_targets_are_named():
 
     def ratings(group):
         asked.append(group)
-        small = group == "ffa/2p"            # the 2-seat group is done, the 3-seat not
+        small = group == "ffa/2p"  # the 2-seat group is done, the 3-seat not
         return {b: (25.0, 0.1 if small else 3.0) for b in "abcd"}
+
     batch = planner.next_batch(Results(ratings=ratings))
     assert set(asked) == {"ffa/2p", "ffa/3p"}
     assert batch and {item.players for item in batch} == {3}
-    reachable = make_planner(tournament(format="rated", rated={"budget": 4000, "sigma": 2.0},
-                                        games=[{"id": "ffa", "players": [2]}]), KEY)
+    reachable = make_planner(
+        tournament(
+            format="rated",
+            rated={"budget": 4000, "sigma": 2.0},
+            games=[{"id": "ffa", "players": [2]}],
+        ),
+        KEY,
+    )
     assert reachable.notes == []
 
 

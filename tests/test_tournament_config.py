@@ -151,6 +151,7 @@ def test_cli_reports_errors_and_exits_2_before_running(write_tournament, tmp_pat
 def test_shipped_tournament_files_validate_against_installed_games(registry):
     """Every shipped file loads, apart from games that are not installed yet."""
     from pathlib import Path
+
     files = sorted((Path(__file__).parent.parent / "tournaments").glob("*.toml"))
     assert files
     for path in files:
@@ -158,8 +159,12 @@ def test_shipped_tournament_files_validate_against_installed_games(registry):
             load(path, registry)
         except ConfigError as error:
             for line in error.errors:
-                assert "is not installed" in line or "unknown game" in line \
-                    or "unknown bot" in line or "no bot plays" in line, line
+                assert (
+                    "is not installed" in line
+                    or "unknown game" in line
+                    or "unknown bot" in line
+                    or "no bot plays" in line
+                ), line
 
 
 def test_limits_default_and_per_bot(tmp_path, registry):
@@ -167,32 +172,33 @@ def test_limits_default_and_per_bot(tmp_path, registry):
     from arena.tournament import load
 
     path = tmp_path / "t.toml"
-    path.write_text('''
+    path.write_text("""
 name = "limits"
 limits = { memory_mb = 512, processes = 8 }
 bots = ["random", { name = "big", bot = "random", limits = { memory_mb = 4096, output_kb = 1 } }]
 [[games]]
 id = "farm-and-furious"
 players = [2]
-''')
+""")
     tournament = load(str(path), registry)
     assert tournament.resources["random"] == ResourceLimits(memory=512 << 20, processes=8)
-    assert tournament.resources["big"] == ResourceLimits(memory=4096 << 20, processes=8,
-                                                         output=1 << 10)
+    assert tournament.resources["big"] == ResourceLimits(
+        memory=4096 << 20, processes=8, output=1 << 10
+    )
 
 
 def test_bad_limits_are_one_line_each(tmp_path, registry):
     from arena.tournament import ConfigError, load
 
     path = tmp_path / "t.toml"
-    path.write_text('''
+    path.write_text("""
 name = "limits"
 limits = { memory_gb = 1, processes = 0 }
 bots = ["random", "farm-and-furious-racer"]
 [[games]]
 id = "farm-and-furious"
 players = [2]
-''')
+""")
     with pytest.raises(ConfigError) as error:
         load(str(path), registry)
     text = str(error.value)
@@ -200,18 +206,19 @@ players = [2]
     assert "limits.processes" in text
 
 
-FILES = '''
+FILES = """
 name = "files"
 results = "out/files"
 bots = ["random", {{ name = "reader", bot = "cmd:python reader.py", files = {files} }}]
 [[games]]
 id = "farm-and-furious"
 players = [2]
-'''
+"""
 
 
-def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tournament, tmp_path,
-                                                                  monkeypatch, registry):
+def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(
+    write_tournament, tmp_path, monkeypatch, registry
+):
     from arena.tournament.plan import plan
     from arena.tournament.runner import jobs_for, tournament_seats
 
@@ -221,8 +228,9 @@ def test_files_are_paths_a_bot_may_read_and_reach_its_launch_spec(write_tourname
     tournament = load(str(write_tournament(FILES.format(files='["model"]'))), registry)
     assert tournament.files == {"random": (), "reader": (str(tmp_path / "model"),)}
     seats = tournament_seats(tournament, registry)
-    specs = {e.name: e.spec for job in jobs_for(seats, plan(tournament), set())
-             for e in job.entrants}
+    specs = {
+        e.name: e.spec for job in jobs_for(seats, plan(tournament), set()) for e in job.entrants
+    }
     assert specs["reader"].files == (str(tmp_path / "model"),) and specs["random"].files == ()
 
 

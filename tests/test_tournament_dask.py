@@ -41,16 +41,20 @@ from arena.tournament.executor import GameEvent, JobDone, MatchJob
 
 TESTS = Path(__file__).parent
 HOSTILE = TESTS / "bots" / "hostile.py"
-COLUMNS = ("key, item, ord, idx, tournament, game, version, options, seed, players, bots, "
-           "scores, ranks, teams, faults, dummies, moves")
+COLUMNS = (
+    "key, item, ord, idx, tournament, game, version, options, seed, players, bots, "
+    "scores, ranks, teams, faults, dummies, moves"
+)
 
 
 @pytest.fixture(scope="module")
 def cluster():
     """A running cluster the tests connect to by address (``--scheduler``)."""
     from distributed import LocalCluster
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
     yield cluster
     cluster.close()
 
@@ -91,9 +95,13 @@ def stored_rows(results):
 def ratings(results):
     with Store(results, create=False) as store:
         board = compute(list(store.games()), history=0)
-    per_game = {pool: [(s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins,
-                        dict(s.faults)) for s in ratings.table()]
-                for pool, ratings in board.pools.items()}
+    per_game = {
+        pool: [
+            (s.name, round(s.mu, 9), round(s.sigma, 9), s.games, s.wins, dict(s.faults))
+            for s in ratings.table()
+        ]
+        for pool, ratings in board.pools.items()
+    }
     return per_game, [(s.name, round(s.strength, 9), s.entered) for s in board.overall]
 
 
@@ -106,32 +114,35 @@ def test_a_dask_tournament_stores_what_the_local_pool_stores(tmp_path, registry,
     path = games_file(tmp_path, broken_bot)
     local, dask = tmp_path / "local", tmp_path / "dask"
     runner = CliRunner()
-    key = ["--key", "d1" * 32]     # both runs deal the same games
-    result = runner.invoke(app, ["tournament", str(path), "--results", str(local), "--quiet",
-                                 *key])
+    key = ["--key", "d1" * 32]  # both runs deal the same games
+    result = runner.invoke(app, ["tournament", str(path), "--results", str(local), "--quiet", *key])
     assert result.exit_code == 0, result.output
-    result = runner.invoke(app, ["tournament", str(path), "--results", str(dask), "--quiet",
-                                 "--executor", "dask", *key])
+    result = runner.invoke(
+        app,
+        ["tournament", str(path), "--results", str(dask), "--quiet", "--executor", "dask", *key],
+    )
     assert result.exit_code == 0, result.output
     tournament = load(path, registry, results=str(dask))
     check_complete(dask, tournament)
     rows = stored_rows(dask)
-    assert rows == stored_rows(local)                  # same games, same results
-    assert any("crash" in row[14] for row in rows)     # the quitter's faults are results
+    assert rows == stored_rows(local)  # same games, same results
+    assert any("crash" in row[14] for row in rows)  # the quitter's faults are results
     assert ratings(dask) == ratings(local)
     assert (dask / "leaderboard.html").exists()
     log = (dask / "tournament.log").read_text()
     # the workers' records (the referee's fault warnings) reach the driver's log
     assert "dask-worker tcp://" in log and "quitter" in log and "faulted" in log
     # resuming on the cluster plays nothing more
-    again = runner.invoke(app, ["tournament", str(path), "--results", str(dask), "--quiet",
-                                "--executor", "dask"])
+    again = runner.invoke(
+        app, ["tournament", str(path), "--results", str(dask), "--quiet", "--executor", "dask"]
+    )
     assert again.exit_code == 0 and "played 0 games" in again.output, again.output
     assert stored_rows(dask) == rows
 
 
-def test_a_worker_killed_mid_match_loses_only_that_match(tmp_path, registry, broken_bot,
-                                                         processes_running):
+def test_a_worker_killed_mid_match_loses_only_that_match(
+    tmp_path, registry, broken_bot, processes_running
+):
     # an argument the slow bot ignores tells its processes apart
     slow = f"dask-kill-test-{uuid.uuid4().hex}"
     bot = broken_bot("slow", "0.02", slow)
@@ -160,11 +171,12 @@ options = {{ track_length = 10 }}
             for pid in processes_running(slow):
                 owner = _worker_above(pid, set(workers.values()))
                 if owner is not None:
-                    time.sleep(0.5)             # well into the match (4 games take ~0.8 s)
+                    time.sleep(0.5)  # well into the match (4 games take ~0.8 s)
                     os.kill(owner, signal.SIGKILL)
                     killed.append(owner)
                     return
             time.sleep(0.02)
+
     killer = threading.Thread(target=kill_one_mid_match)
     killer.start()
     summary = run(tournament, registry, progress=False, executor=executor)
@@ -172,12 +184,12 @@ options = {{ track_length = 10 }}
     assert killed, "no worker was caught playing"
     total = sum(len(item.deals) for item in plan(tournament))
     assert summary.errors == [] and summary.played == total == summary.stored
-    check_complete(tournament.results, tournament)      # none lost, none twice
+    check_complete(tournament.results, tournament)  # none lost, none twice
     assert [row[14] for row in stored_rows(tournament.results) if "null, null" not in row[14]] == []
     deadline = time.monotonic() + 10
     while processes_running(slow) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert processes_running(slow) == []           # the killed worker's bots ended too
+    assert processes_running(slow) == []  # the killed worker's bots ended too
 
 
 def _worker_above(pid, workers):
@@ -193,27 +205,45 @@ def _worker_above(pid, workers):
     return None
 
 
-def test_workers_without_the_drivers_plugins_are_one_error(tmp_path, cluster, monkeypatch,
-                                                          broken_bot):
+def test_workers_without_the_drivers_plugins_are_one_error(
+    tmp_path, cluster, monkeypatch, broken_bot
+):
     # the driver believes it runs another farm-arena: every worker differs
     monkeypatch.setattr(dask_executor, "_arena_version", lambda: "0.0-driver")
     path = games_file(tmp_path, broken_bot)
     results = tmp_path / "r"
-    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(results),
-                                      "--scheduler", cluster.scheduler_address])
+    result = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            str(path),
+            "--results",
+            str(results),
+            "--scheduler",
+            cluster.scheduler_address,
+        ],
+    )
     assert result.exit_code == 2, result.output
     errors = [line for line in result.output.splitlines() if line.startswith("arena: error:")]
     assert len(errors) == 1 and "2 of 2 Dask workers" in errors[0]
     assert "(driver 0.0-driver)" in errors[0]
-    assert not (results / "results.sqlite").exists()          # before any game
+    assert not (results / "results.sqlite").exists()  # before any game
 
 
 def test_plugin_differences_name_what_is_missing_or_another_version():
     driver = {"arena": "1", "games": {"g": "1.0", "h": "2.0"}, "bots": {"b": "1"}, "errors": []}
-    worker = {"arena": "1", "games": {"g": "1.1", "extra": "1"}, "bots": {},
-              "errors": ["plugin 'x': ImportError"]}
-    assert differences(driver, worker) == ["game 'g' 1.1 (driver 1.0)", "no game 'h'", "no bot 'b'",
-                                           "its plugin errors: plugin 'x': ImportError"]
+    worker = {
+        "arena": "1",
+        "games": {"g": "1.1", "extra": "1"},
+        "bots": {},
+        "errors": ["plugin 'x': ImportError"],
+    }
+    assert differences(driver, worker) == [
+        "game 'g' 1.1 (driver 1.0)",
+        "no game 'h'",
+        "no bot 'b'",
+        "its plugin errors: plugin 'x': ImportError",
+    ]
     assert differences(driver, dict(driver, games={**driver["games"], "more": "1"})) == []
     with pytest.raises(ClusterError, match=r"1 of 2 Dask workers .* tcp://b: no bot 'b'"):
         check_workers(driver, {"tcp://a": driver, "tcp://b": dict(driver, bots={})})
@@ -225,8 +255,17 @@ def test_plugin_differences_name_what_is_missing_or_another_version():
 def test_an_unreachable_scheduler_is_one_error(tmp_path, broken_bot, monkeypatch):
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
     path = games_file(tmp_path, broken_bot)
-    result = CliRunner().invoke(app, ["tournament", str(path), "--results", str(tmp_path / "r"),
-                                      "--scheduler", "tcp://127.0.0.1:9"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            str(path),
+            "--results",
+            str(tmp_path / "r"),
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+        ],
+    )
     assert result.exit_code == 2, result.output
     assert "arena: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
 
@@ -236,9 +275,18 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     # the scheduler's, on the worker's own network
     port = int(cluster.scheduler_address.rsplit(":", 1)[1])
     attacker = registry.bot(f"cmd:{sys.executable} {HOSTILE} network {os.getpid()} x {port}")
-    jobs = [MatchJob(item=level, game="farm-and-furious", options={}, sandbox=level,
-                     entrants=(Entrant("attacker", attacker), Entrant("honest", registry.bot("random"))),
-                     deals=((5, (0, 1), None),), indices=(0,)) for level in ("strict", "basic")]
+    jobs = [
+        MatchJob(
+            item=level,
+            game="farm-and-furious",
+            options={},
+            sandbox=level,
+            entrants=(Entrant("attacker", attacker), Entrant("honest", registry.bot("random"))),
+            deals=((5, (0, 1), None),),
+            indices=(0,),
+        )
+        for level in ("strict", "basic")
+    ]
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
     try:
@@ -255,7 +303,7 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
     assert strict[0].fault is None and "PWNED" not in (strict[0].fault_detail or "")
     # the control: without namespaces the same bot reaches the scheduler
     assert "PWNED:network" in (basic[0].fault_detail or "")
-    assert os.getpid() not in pids                       # played in the worker processes
+    assert os.getpid() not in pids  # played in the worker processes
     assert list(orphans.values()) == [[], []]
 
 
@@ -264,6 +312,7 @@ def test_config_keys_executor_and_scheduler(tmp_path, registry):
         path = tmp_path / "t.toml"
         path.write_text('name = "t"\nbots = ["random"]\ngames = ["farm-hand"]\n' + text)
         return load(path, registry, **flags)
+
     assert (parse("").executor, parse("").scheduler) == ("local", None)
     assert parse('executor = "dask"').executor == "dask"
     chosen = parse('scheduler = "tcp://10.0.0.5:8786"')
@@ -272,14 +321,23 @@ def test_config_keys_executor_and_scheduler(tmp_path, registry):
     assert parse("", executor="dask").executor == "dask"
     for text, flags, message in [
         ('executor = "ray"', {}, "executor: 'ray' is not one of local, dask"),
-        ('executor = "local"\nscheduler = "tcp://h:1"', {},
-         "scheduler: a scheduler is for executor = 'dask', but the executor is 'local'"),
+        (
+            'executor = "local"\nscheduler = "tcp://h:1"',
+            {},
+            "scheduler: a scheduler is for executor = 'dask', but the executor is 'local'",
+        ),
         ('scheduler = "h"', {}, "scheduler: expected an address like tcp://HOST:PORT, got 'h'"),
-        ('scheduler = 8786', {}, "scheduler: expected a string, got 8786"),
-        ('executor = "dask"\nworkers = 0', {},
-         "workers: executor 'dask' needs at least 1 worker (0 plays in this process)"),
-        ('executor = "dask"', {"workers": 0},
-         "workers: executor 'dask' needs at least 1 worker (0 plays in this process)"),
+        ("scheduler = 8786", {}, "scheduler: expected a string, got 8786"),
+        (
+            'executor = "dask"\nworkers = 0',
+            {},
+            "workers: executor 'dask' needs at least 1 worker (0 plays in this process)",
+        ),
+        (
+            'executor = "dask"',
+            {"workers": 0},
+            "workers: executor 'dask' needs at least 1 worker (0 plays in this process)",
+        ),
     ]:
         with pytest.raises(ConfigError) as caught:
             parse(text, **flags)
@@ -288,21 +346,32 @@ def test_config_keys_executor_and_scheduler(tmp_path, registry):
 
 def test_dask_without_distributed_installed_is_a_config_error(tmp_path, registry, monkeypatch):
     import importlib.util
+
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *args: None if name == "distributed" else real(name, *args))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "distributed" else real(name, *args),
+    )
     path = tmp_path / "t.toml"
     path.write_text('name = "t"\nexecutor = "dask"\nbots = ["random"]\ngames = ["farm-hand"]\n')
     with pytest.raises(ConfigError) as caught:
         load(path, registry)
-    assert caught.value.errors == [f"{path}: executor: 'dask' needs the distributed package: "
-                                   "pip install 'farm-arena[dask]'"]
+    assert caught.value.errors == [
+        f"{path}: executor: 'dask' needs the distributed package: pip install 'farm-arena[dask]'"
+    ]
 
 
 def test_a_match_that_raises_is_reported_not_retried(cluster, registry):
     # an engine error (here: a game the workers do not have) is no worker death
-    job = MatchJob(item="broken", game="no-such-game", options={}, entrants=(),
-                   deals=((1, (0,), None),), indices=(0,))
+    job = MatchJob(
+        item="broken",
+        game="no-such-game",
+        options={},
+        entrants=(),
+        deals=((1, (0,), None),),
+        indices=(0,),
+    )
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
     try:
@@ -331,10 +400,23 @@ options = {{ track_length = 10 }}
     results = tmp_path / "r"
     code = "import arena.cli.tournament; from arena.cli import app; app()"
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "tournament", str(path), "--results", str(results),
-         "--quiet", "--executor", "dask"],
-        cwd=TESTS.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-c",
+            code,
+            "tournament",
+            str(path),
+            "--results",
+            str(results),
+            "--quiet",
+            "--executor",
+            "dask",
+        ],
+        cwd=TESTS.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     stored = 0
     while stored < 2 and time.monotonic() < deadline:
@@ -345,11 +427,11 @@ options = {{ track_length = 10 }}
                 stored = store.count()
         except Exception:
             pass
-    os.killpg(process.pid, signal.SIGINT)       # as Ctrl-C: the workers get it too
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: the workers get it too
     output, _ = process.communicate(timeout=60)
     text = output.decode()
     assert process.returncode == 130, text
-    assert "interrupted" in text and "Traceback" not in text     # the workers ignore it
+    assert "interrupted" in text and "Traceback" not in text  # the workers ignore it
     with Store(results, create=False) as store:
         assert 2 <= store.count() < 32
     deadline = time.monotonic() + 10

@@ -7,8 +7,14 @@ from arena.tournament.executor import GameEvent, InlineExecutor, JobDone, LocalE
 
 
 def job(name, games=3):
-    return MatchJob(item=name, game="g", options={}, entrants=(),
-                    deals=tuple((k, (0,)) for k in range(games)), indices=tuple(range(games)))
+    return MatchJob(
+        item=name,
+        game="g",
+        options={},
+        entrants=(),
+        deals=tuple((k, (0,)) for k in range(games)),
+        indices=tuple(range(games)),
+    )
 
 
 def fake_runner(job, emit):
@@ -33,9 +39,10 @@ def collect(executor, jobs):
 def test_events_from_every_worker_reach_the_driver():
     events = collect(LocalExecutor(2, fake_runner), [job(f"m{k}") for k in range(6)])
     games = [e for e in events if isinstance(e, GameEvent)]
-    assert sorted((e.item, e.index) for e in games) == \
-        sorted((f"m{k}", i) for k in range(6) for i in range(3))
-    assert {e.record["pid"] for e in games} - {os.getpid()}       # played in the workers
+    assert sorted((e.item, e.index) for e in games) == sorted(
+        (f"m{k}", i) for k in range(6) for i in range(3)
+    )
+    assert {e.record["pid"] for e in games} - {os.getpid()}  # played in the workers
     assert sorted(e.item for e in events if isinstance(e, JobDone)) == [f"m{k}" for k in range(6)]
     assert all(e.error is None for e in events if isinstance(e, JobDone))
 
@@ -54,5 +61,7 @@ def test_a_dying_worker_is_replaced_and_its_match_reported():
 def test_inline_executor_plays_in_this_process():
     events = collect(InlineExecutor(fake_runner), [job("x", 2), job("raises")])
     assert [e.record["pid"] for e in events if isinstance(e, GameEvent)] == [os.getpid()] * 2
-    assert [(e.item, e.error is None) for e in events if isinstance(e, JobDone)] == \
-        [("x", True), ("raises", False)]
+    assert [(e.item, e.error is None) for e in events if isinstance(e, JobDone)] == [
+        ("x", True),
+        ("raises", False),
+    ]

@@ -51,16 +51,24 @@ class FakeRegistry:
 
     def bot(self, name):
         from arena.plugins.botspec import BotSpec
+
         return BotSpec(name, entry="x:Y")
 
 
-REGISTRY = FakeRegistry(FakeEngine("ffa", (2, 3, 4, 5)), FakeEngine("teams", (4,), "fixed"),
-                        FakeEngine("solo", (1, 2, 3)))
+REGISTRY = FakeRegistry(
+    FakeEngine("ffa", (2, 3, 4, 5)),
+    FakeEngine("teams", (4,), "fixed"),
+    FakeEngine("solo", (1, 2, 3)),
+)
 
 
 def tournament(bots=("a", "b", "c", "d"), games=None, **top):
-    data = {"name": "t", "seed": 11, "bots": list(bots),
-            "games": games or [{"id": "ffa", "players": [2, 3]}]}
+    data = {
+        "name": "t",
+        "seed": 11,
+        "bots": list(bots),
+        "games": games or [{"id": "ffa", "players": [2, 3]}],
+    }
     data.update(top)
     return parse(data, "t.toml", REGISTRY)
 
@@ -81,8 +89,9 @@ def test_round_robin_counts_every_combination_rotated():
     # 2 seats: C(4,2) tables x 2 rotations; 3 seats: C(4,3) x 3 rotations; 3 deals each
     assert games == 3 * (comb(4, 2) * 2 + comb(4, 3) * 3)
     tables = {(item.players, item.lineup) for item in items}
-    assert tables == {(2, t) for t in itertools.combinations("abcd", 2)} | \
-        {(3, t) for t in itertools.combinations("abcd", 3)}
+    assert tables == {(2, t) for t in itertools.combinations("abcd", 2)} | {
+        (3, t) for t in itertools.combinations("abcd", 3)
+    }
 
 
 def test_every_bot_sits_in_every_seat_of_every_deal():
@@ -106,8 +115,10 @@ def test_deal_seeds_are_shared_across_tables_and_differ_between_deals():
 
 
 def test_permutations_on_request_and_by_default_for_fixed_teams():
-    t = tournament(bots=["a", "b"], games=[{"id": "ffa", "players": [3], "seating": "permute"},
-                                           {"id": "teams"}])
+    t = tournament(
+        bots=["a", "b"],
+        games=[{"id": "ffa", "players": [3], "seating": "permute"}, {"id": "teams"}],
+    )
     by_table = tables(plan(t))
     ffa = {lineup: games for (game, _, lineup), games in by_table.items() if game == "ffa"}
     teams = {lineup: games for (game, _, lineup), games in by_table.items() if game == "teams"}
@@ -123,7 +134,7 @@ def test_permutations_on_request_and_by_default_for_fixed_teams():
 
 def test_seating_helpers():
     assert seatings(("x", "y", "z"), "rotate") == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
-    assert len(seatings(("x", "y", "x", "y"), "rotate")) == 2      # duplicates played once
+    assert len(seatings(("x", "y", "x", "y"), "rotate")) == 2  # duplicates played once
     assert len(seatings(("x", "y", "z"), "permute")) == 6
     assert seatings(("x", "y"), "none") == [(0, 1)]
     assert lineups(["a", "b", "c"], 2, None) == [("a", "b"), ("a", "c"), ("b", "c")]
@@ -156,13 +167,17 @@ def test_plan_is_deterministic_from_the_seed_and_ids_are_unique():
 
 
 def test_gauntlet_puts_the_challenger_at_every_table():
-    t = tournament(format="gauntlet", gauntlet={"challenger": "a"},
-                   games=[{"id": "ffa", "players": [2, 3]}])
+    t = tournament(
+        format="gauntlet", gauntlet={"challenger": "a"}, games=[{"id": "ffa", "players": [2, 3]}]
+    )
     items = plan(t)
     assert all(i.lineup[0] == "a" for i in items)
     by_table = tables(items)
-    assert sorted(lineup for _, players, lineup in by_table if players == 2) == \
-        [("a", "b"), ("a", "c"), ("a", "d")]
+    assert sorted(lineup for _, players, lineup in by_table if players == 2) == [
+        ("a", "b"),
+        ("a", "c"),
+        ("a", "d"),
+    ]
     assert len([lineup for _, players, lineup in by_table if players == 3]) == comb(3, 2)
 
 
@@ -178,8 +193,12 @@ def play_round(batch, results, winner_order):
 
 def test_swiss_rounds_pair_by_points_and_avoid_rematches():
     bots = [f"b{i}" for i in range(8)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 3},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner = make_planner(t, KEY)
     assert isinstance(planner, SwissPlanner)
     results = Results()
@@ -187,9 +206,9 @@ def test_swiss_rounds_pair_by_points_and_avoid_rematches():
     for round_ in range(3):
         batch = planner.next_batch(results)
         assert len(batch) == 4 and all(i.round == round_ for i in batch)
-        assert sorted(b for i in batch for b in i.lineup) == sorted(bots)   # everyone plays once
+        assert sorted(b for i in batch for b in i.lineup) == sorted(bots)  # everyone plays once
         pairs = {frozenset(i.lineup) for i in batch}
-        assert not pairs & seen                                           # no rematch
+        assert not pairs & seen  # no rematch
         seen |= pairs
         play_round(batch, results, bots)
     assert planner.next_batch(results) == []
@@ -225,8 +244,11 @@ def test_swiss_resume_reuses_stored_rounds():
 
 
 def test_rated_matchmaking_until_budget():
-    t = tournament(format="rated", rated={"budget": 10, "batch": 2, "sigma": 0.5},
-                   games=[{"id": "ffa", "players": [2]}])
+    t = tournament(
+        format="rated",
+        rated={"budget": 10, "batch": 2, "sigma": 0.5},
+        games=[{"id": "ffa", "players": [2]}],
+    )
     planner = make_planner(t, KEY)
     assert isinstance(planner, RatedPlanner)
     results = Results()
@@ -246,8 +268,9 @@ def test_rated_matchmaking_until_budget():
 
 
 def test_rated_stops_when_every_sigma_is_small():
-    t = tournament(format="rated", rated={"budget": 1000, "sigma": 5.0},
-                   games=[{"id": "ffa", "players": [2]}])
+    t = tournament(
+        format="rated", rated={"budget": 1000, "sigma": 5.0}, games=[{"id": "ffa", "players": [2]}]
+    )
     planner = make_planner(t, KEY)
     results = Results(ratings=lambda game: {b: (25.0, 1.0) for b in "abcd"})
     assert planner.next_batch(results) == []
@@ -273,13 +296,14 @@ def test_deals_and_chance_come_from_the_key_not_the_file():
     # ... and the key alone decides the deals and every game's chance seed
     assert not {d.seed for i in mine for d in i.deals} & {d.seed for i in other for d in i.deals}
     chances = [d.chance for i in mine for d in i.deals]
-    assert len(set(chances)) == len(chances)          # one per game
-    assert max(d.seed for i in mine for d in i.deals) >= 2**40   # 64-bit seeds
+    assert len(set(chances)) == len(chances)  # one per game
+    assert max(d.seed for i in mine for d in i.deals) >= 2**40  # 64-bit seeds
 
 
 def test_a_game_listed_twice_is_labelled_apart():
-    t = tournament(games=[{"id": "ffa", "players": [2]}, {"id": "ffa", "players": [2],
-                                                        "options": {"x": 1}}])
+    t = tournament(
+        games=[{"id": "ffa", "players": [2]}, {"id": "ffa", "players": [2], "options": {"x": 1}}]
+    )
     items = plan(t, KEY)
     assert sorted({item.label for item in items}) == ["ffa", "ffa[2]"]
     assert {item.group for item in items} == {"ffa/2p", "ffa[2]/2p"}
@@ -299,23 +323,43 @@ def test_every_planner_estimates_the_games_it_plans():
     static = make_planner(tournament(deals=2), KEY)
     assert static.estimate() == played(static, Results(), list("abcd")) == 2 * (6 * 2 + 4 * 3)
     bots = [f"b{i}" for i in range(6)]
-    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
-                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    swiss = make_planner(
+        tournament(
+            bots=bots,
+            format="swiss",
+            swiss={"rounds": 3},
+            deals=2,
+            games=[{"id": "ffa", "players": [2, 3]}],
+        ),
+        KEY,
+    )
     # 2 players: 3 tables x 2 rotations; 3 players: 2 tables x 3 rotations; x 2 deals x 3 rounds
     assert swiss.estimate() == played(swiss, Results(), bots) == (3 * 2 + 2 * 3) * 2 * 3
-    rated = make_planner(tournament(format="rated", rated={"budget": 12, "sigma": 0.1},
-                                    games=[{"id": "ffa", "players": [2, 3]}]), KEY)
+    rated = make_planner(
+        tournament(
+            format="rated",
+            rated={"budget": 12, "sigma": 0.1},
+            games=[{"id": "ffa", "players": [2, 3]}],
+        ),
+        KEY,
+    )
     assert rated.estimate() == 2 * 12
     assert played(rated, Results(), list("abcd")) == 2 * 12
 
 
 @pytest.mark.parametrize("workers, batch, tables", [(3, 0, 6), (1, 0, 2), (0, 0, 2), (3, 4, 4)])
-def test_a_rated_batch_holds_twice_the_workers_or_the_given_number_of_tables(workers, batch,
-                                                                              tables):
+def test_a_rated_batch_holds_twice_the_workers_or_the_given_number_of_tables(
+    workers, batch, tables
+):
     bots = [f"b{i:02}" for i in range(16)]
     rated = {"budget": 100, "sigma": 0.1} | ({"batch": batch} if batch else {})
-    t = tournament(bots=bots, format="rated", rated=rated, workers=workers,
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="rated",
+        rated=rated,
+        workers=workers,
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     first = make_planner(t, KEY).next_batch(Results())
     assert len({item.lineup for item in first}) == tables
 
@@ -345,13 +389,25 @@ def test_static_items_are_numbered_in_plan_order_as_round_zero():
 
 def test_adaptive_formats_never_deal_a_group_the_same_deal_twice():
     bots = [f"b{i}" for i in range(4)]
-    swiss = make_planner(tournament(bots=bots, format="swiss", swiss={"rounds": 3}, deals=2,
-                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
-                         KEY)
-    rated = make_planner(tournament(bots=bots, format="rated", rated={"budget": 40, "sigma": 0.1,
-                                                                       "batch": 2},
-                                    games=[{"id": "ffa", "players": [2], "seating": "none"}]),
-                         KEY)
+    swiss = make_planner(
+        tournament(
+            bots=bots,
+            format="swiss",
+            swiss={"rounds": 3},
+            deals=2,
+            games=[{"id": "ffa", "players": [2], "seating": "none"}],
+        ),
+        KEY,
+    )
+    rated = make_planner(
+        tournament(
+            bots=bots,
+            format="rated",
+            rated={"budget": 40, "sigma": 0.1, "batch": 2},
+            games=[{"id": "ffa", "players": [2], "seating": "none"}],
+        ),
+        KEY,
+    )
     for planner in (swiss, rated):
         results, seen = Results(), Counter()
         while batch := planner.next_batch(results):
@@ -361,13 +417,17 @@ def test_adaptive_formats_never_deal_a_group_the_same_deal_twice():
             play_round(batch, results, bots)
         assert seen and max(seen.values()) == 1
         seeds = Counter(seed for (_, seed) in seen)
-        assert len(seeds) > 2                # a new deal each round or step
+        assert len(seeds) > 2  # a new deal each round or step
 
 
 def test_a_resumed_planner_numbers_new_items_after_the_stored_ones():
     bots = [f"b{i}" for i in range(4)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 2},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 2},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     first = make_planner(t, KEY)
     results = Results()
     round_one = first.next_batch(results)
@@ -379,24 +439,49 @@ def test_a_resumed_planner_numbers_new_items_after_the_stored_ones():
 
 
 def test_a_gauntlet_repeats_field_bots_only_when_too_few_fill_a_table():
-    exact = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
-                            games=[{"id": "ffa", "players": [3]}]))
+    exact = plan(
+        tournament(
+            bots=("a", "b", "c"),
+            format="gauntlet",
+            gauntlet={"challenger": "a"},
+            games=[{"id": "ffa", "players": [3]}],
+        )
+    )
     assert {item.lineup for item in exact} == {("a", "b", "c")}
-    short = plan(tournament(bots=("a", "b", "c"), format="gauntlet", gauntlet={"challenger": "a"},
-                            games=[{"id": "ffa", "players": [4]}]))
-    assert {item.lineup for item in short} == {("a", "b", "b", "b"), ("a", "b", "b", "c"),
-                                               ("a", "b", "c", "c"), ("a", "c", "c", "c")}
+    short = plan(
+        tournament(
+            bots=("a", "b", "c"),
+            format="gauntlet",
+            gauntlet={"challenger": "a"},
+            games=[{"id": "ffa", "players": [4]}],
+        )
+    )
+    assert {item.lineup for item in short} == {
+        ("a", "b", "b", "b"),
+        ("a", "b", "b", "c"),
+        ("a", "b", "c", "c"),
+        ("a", "c", "c", "c"),
+    }
     for repeats in (False, True):
-        solo = plan(tournament(bots=("a", "b", "c"), format="gauntlet",
-                               gauntlet={"challenger": "a"},
-                               games=[{"id": "solo", "players": [1], "repeats": repeats}]))
+        solo = plan(
+            tournament(
+                bots=("a", "b", "c"),
+                format="gauntlet",
+                gauntlet={"challenger": "a"},
+                games=[{"id": "solo", "players": [1], "repeats": repeats}],
+            )
+        )
         assert {item.lineup for item in solo} == {("a",)}
 
 
 def test_swiss_standings_default_to_after_every_planned_round():
     bots = [f"b{i}" for i in range(4)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 3},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 3},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner = make_planner(t, KEY)
     results = Results()
     for _ in range(2):
@@ -411,8 +496,12 @@ def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berg
     from arena.tournament import swiss
 
     bots = [f"b{i}" for i in range(8)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 4},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 4},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner = make_planner(t, KEY)
     results = Results()
     orders = []
@@ -435,21 +524,25 @@ def test_swiss_pairs_in_standings_order_points_then_buchholz_then_sonneborn_berg
         pairs = list(itertools.pairwise(keys))
         by_buchholz += sum(a[0] == b[0] and a[1] != b[1] for a, b in pairs)
         by_berger += sum(a[:2] == b[:2] and a[2] != b[2] for a, b in pairs)
-    assert by_buchholz and by_berger         # each tie-break decided somewhere
+    assert by_buchholz and by_berger  # each tie-break decided somewhere
 
 
 def test_a_rated_target_out_of_reach_is_noted_with_the_games_each_bot_gets():
     from arena.ratings.thurstone import reachable_sigma
 
     # 100 two-seat games share 200 seats among 4 bots: about 50 games each
-    t = tournament(format="rated", rated={"budget": 100, "sigma": 0.1},
-                   games=[{"id": "ffa", "players": [2]}])
+    t = tournament(
+        format="rated", rated={"budget": 100, "sigma": 0.1}, games=[{"id": "ffa", "players": [2]}]
+    )
     [note] = make_planner(t, KEY).notes
     assert "ffa/2p" in note and "100 games give each of its 4 bots about 50," in note
     assert f"about {reachable_sigma(50):.2f} at best" in note
     # a target the budget reaches gets no note
-    t = tournament(format="rated", rated={"budget": 100, "sigma": reachable_sigma(50) + 0.01},
-                   games=[{"id": "ffa", "players": [2]}])
+    t = tournament(
+        format="rated",
+        rated={"budget": 100, "sigma": reachable_sigma(50) + 0.01},
+        games=[{"id": "ffa", "players": [2]}],
+    )
     assert make_planner(t, KEY).notes == []
 
 
@@ -457,16 +550,22 @@ def test_a_rated_step_seats_the_most_uncertain_bot_first():
     # one table per step: it is the bot of the largest sigma (not the first
     # by name), at the table expected to teach most (issue 31: no longer the
     # table of best match quality, which put it with a)
-    t = tournament(format="rated", rated={"budget": 100, "sigma": 0.5, "batch": 1},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        format="rated",
+        rated={"budget": 100, "sigma": 0.5, "batch": 1},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     ratings = {"a": (25.0, 2.0), "b": (25.0, 2.0), "c": (25.0, 8.0), "d": (25.0, 3.0)}
     [item] = make_planner(t, KEY).next_batch(Results(ratings=lambda game: ratings))
     assert "c" in item.lineup
 
 
 def test_swiss_standings_before_any_round_have_no_points_and_no_byes():
-    t = tournament(format="swiss", swiss={"rounds": 2},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        format="swiss",
+        swiss={"rounds": 2},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     table = make_planner(t, KEY).standings(t.games[0], "ffa/2p", Results())
     assert sorted(s.name for s in table) == ["a", "b", "c", "d"]
     assert {(s.points, s.byes, s.rounds) for s in table} == {(0, 0, 0)}
@@ -476,13 +575,17 @@ def test_the_adaptive_planners_ask_for_the_games_they_plan_by():
     # the runner hands a planner the stored games only if it reads them
     # (``reads_games``); a Swiss round depends on them, a static plan does not
     bots = [f"b{i}" for i in range(8)]
-    t = tournament(bots=bots, format="swiss", swiss={"rounds": 2},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="swiss",
+        swiss={"rounds": 2},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     assert make_planner(t, KEY).reads_games
     assert make_planner(tournament(format="rated", rated={"budget": 10}), KEY).reads_games
     assert not make_planner(tournament(), KEY).reads_games
     second = []
-    for order in (bots, [bots[-1], *bots[:-1]]):      # b7 weakest, then strongest
+    for order in (bots, [bots[-1], *bots[:-1]]):  # b7 weakest, then strongest
         planner, results = make_planner(t, KEY), Results()
         play_round(planner.next_batch(results), results, order)
         second.append({item.lineup for item in planner.next_batch(results)})
@@ -492,8 +595,12 @@ def test_the_adaptive_planners_ask_for_the_games_they_plan_by():
 def test_every_rated_table_gets_a_deal_of_its_own():
     # a step's tables and the steps after it: never a deal the group had
     bots = [f"b{i}" for i in range(6)]
-    t = tournament(bots=bots, format="rated", rated={"budget": 12, "sigma": 0.1, "batch": 3},
-                   games=[{"id": "ffa", "players": [2], "seating": "none"}])
+    t = tournament(
+        bots=bots,
+        format="rated",
+        rated={"budget": 12, "sigma": 0.1, "batch": 3},
+        games=[{"id": "ffa", "players": [2], "seating": "none"}],
+    )
     planner, results, seeds = make_planner(t, KEY), Results(), []
     while batch := planner.next_batch(results):
         seeds += [deal.seed for item in batch for deal in item.deals]

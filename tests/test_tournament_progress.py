@@ -30,7 +30,9 @@ def small(write_tournament):
 
 
 def progress_lines(stderr):
-    return [LINE.match(line).groups() for line in stderr.splitlines() if line.startswith("tournament:")]
+    return [
+        LINE.match(line).groups() for line in stderr.splitlines() if line.startswith("tournament:")
+    ]
 
 
 def test_redirected_output_gets_a_plain_line_every_few_seconds(small, tmp_path, monkeypatch):
@@ -47,6 +49,7 @@ def test_lines_are_spaced_and_quiet_means_none(small, tmp_path, monkeypatch):
     monkeypatch.setattr(runner._Progress, "PLAIN_EVERY", 3600.0)
     spaced = CliRunner().invoke(app, ["tournament", str(small), "--results", str(tmp_path / "b")])
     assert [done for done, _, _ in progress_lines(spaced.stderr)] == ["4"]  # only the last
-    quiet = CliRunner().invoke(app, ["tournament", str(small), "--results", str(tmp_path / "c"),
-                                     "--quiet"])
+    quiet = CliRunner().invoke(
+        app, ["tournament", str(small), "--results", str(tmp_path / "c"), "--quiet"]
+    )
     assert quiet.exit_code == 0 and progress_lines(quiet.stderr) == []

@@ -27,9 +27,11 @@ BROKEN = str(ROOT / "tests" / "bots" / "broken.py")
 KEY = SecretKey(bytes(range(32)))
 
 #: short options for the games that have them (a quick game for the tests)
-SHORT = {"farm-and-furious": {"track_length": 6},
-         "hand-and-foot": {"target": 500, "max_rounds": 1},
-         "vegetables": {"max_turns": 60}}
+SHORT = {
+    "farm-and-furious": {"track_length": 6},
+    "hand-and-foot": {"target": 500, "max_rounds": 1},
+    "vegetables": {"max_turns": 60},
+}
 #: settings for bots that would otherwise search for half of every move
 SETTINGS = {"ismcts": "{ iterations = 3 }"}
 
@@ -40,18 +42,31 @@ def toml_value(value):
 
 def all_games_file(tmp_path, registry, workers=2):
     """A tournament of every installed game: random and every heuristic bot."""
-    lines = ['name = "everything"', "seed = 4", f"workers = {workers}", "deals = 1",
-             'bots = [' + ", ".join(f"{{ bot = {json.dumps(name)}, settings = {SETTINGS[name]} }}"
-                                   if name in SETTINGS else json.dumps(name)
-                                   for name in sorted(registry.bots)) + "]"]
+    lines = [
+        'name = "everything"',
+        "seed = 4",
+        f"workers = {workers}",
+        "deals = 1",
+        "bots = ["
+        + ", ".join(
+            f"{{ bot = {json.dumps(name)}, settings = {SETTINGS[name]} }}"
+            if name in SETTINGS
+            else json.dumps(name)
+            for name in sorted(registry.bots)
+        )
+        + "]",
+    ]
     for game_id, engine in sorted(registry.games.items()):
         info = engine.info
         known = {o.name for o in info.options}
         options = {k: v for k, v in SHORT.get(game_id, {}).items() if k in known}
         players = [p for p in info.players if p <= 4][:2] or [min(info.players)]
-        lines += ["[[games]]", f'id = "{game_id}"', f"players = {players}",
-                  "options = {" + ", ".join(f"{k} = {toml_value(v)}"
-                                            for k, v in options.items()) + "}"]
+        lines += [
+            "[[games]]",
+            f'id = "{game_id}"',
+            f"players = {players}",
+            "options = {" + ", ".join(f"{k} = {toml_value(v)}" for k, v in options.items()) + "}",
+        ]
     path = tmp_path / "everything.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -77,7 +92,7 @@ options = {{ track_length = 12 }}
 def check_complete(store, items):
     keys = [item.key(k) for item in items for k in range(len(item.deals))]
     rows = store.db.execute("SELECT key FROM games").fetchall()
-    assert sorted(k for (k,) in rows) == sorted(keys)          # none missing, none twice
+    assert sorted(k for (k,) in rows) == sorted(keys)  # none missing, none twice
 
 
 def test_end_to_end_every_installed_game(tmp_path, registry):
@@ -122,6 +137,7 @@ def test_resume_after_a_crash_mid_tournament(tmp_path, registry, broken_bot):
             emitted.append(event)
             if len(emitted) == 3:
                 raise Crash()
+
         run_job(job, counting, registry)
 
     with pytest.raises(Crash):
@@ -134,16 +150,31 @@ def test_resume_after_a_crash_mid_tournament(tmp_path, registry, broken_bot):
     with Store(tournament.results) as store:
         check_complete(store, items)
         # the games stored before the crash were kept, not replayed
-        assert store.db.execute("SELECT key, finished FROM games ORDER BY id LIMIT 3") \
-            .fetchall() == first
+        assert (
+            store.db.execute("SELECT key, finished FROM games ORDER BY id LIMIT 3").fetchall()
+            == first
+        )
 
 
 def run_in_subprocess(path, results, *extra):
-    code = ("import arena.cli.tournament; from arena.cli import app; app()")
+    code = "import arena.cli.tournament; from arena.cli import app; app()"
     return subprocess.Popen(
-        [sys.executable, "-c", code, "tournament", str(path), "--results", str(results),
-         "--quiet", *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        [
+            sys.executable,
+            "-c",
+            code,
+            "tournament",
+            str(path),
+            "--results",
+            str(results),
+            "--quiet",
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def wait_for_games(results, count, process, timeout=60):
@@ -160,8 +191,9 @@ def wait_for_games(results, count, process, timeout=60):
     raise AssertionError("the tournament did not get going")
 
 
-def test_resume_after_kill_9_of_the_whole_tournament(tmp_path, registry, broken_bot,
-                                                     processes_running):
+def test_resume_after_kill_9_of_the_whole_tournament(
+    tmp_path, registry, broken_bot, processes_running
+):
     path = slow_file(tmp_path, broken_bot, deals=8)
     results = tmp_path / "r"
     process = run_in_subprocess(path, results)
@@ -194,7 +226,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_finished(tmp_path, broken_bot, proc
     with Store(results) as store:
         stored = store.count()
         assert 2 <= stored < 24
-        assert all(not g.record.faults() for g in store.games())    # nothing half-played kept
+        assert all(not g.record.faults() for g in store.games())  # nothing half-played kept
     assert (results / "leaderboard.html").exists()
     assert not processes_running(BROKEN)
 
@@ -227,8 +259,10 @@ options = {{ track_length = 6 }}
 
 def test_replay_prints_the_moves_and_verifies(tmp_path, registry):
     path = tmp_path / "one.toml"
-    path.write_text('name = "one"\nworkers = 0\nbots = ["random", "farm-and-furious-racer"]\n'
-                    '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n')
+    path.write_text(
+        'name = "one"\nworkers = 0\nbots = ["random", "farm-and-furious-racer"]\n'
+        '[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
+    )
     run(load(path, registry, results=str(tmp_path / "r")), registry, progress=False)
     runner = CliRunner()
     result = runner.invoke(app, ["replay", str(tmp_path / "r"), "1", "--verify"])
@@ -245,12 +279,13 @@ def test_killing_only_the_driver_ends_workers_and_bots(tmp_path, broken_bot, pro
     results = tmp_path / "r-driver-only"
     process = run_in_subprocess(path, results)
     wait_for_games(results, 2, process)
-    assert len(processes_running(str(results))) >= 2        # the driver and its workers
+    assert len(processes_running(str(results))) >= 2  # the driver and its workers
     process.kill()
     process.wait()
     deadline = time.monotonic() + 10
-    while (processes_running(str(results)) or processes_running(BROKEN)) \
-            and time.monotonic() < deadline:
+    while (
+        processes_running(str(results)) or processes_running(BROKEN)
+    ) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not processes_running(str(results))
     assert not processes_running(BROKEN)
@@ -258,15 +293,21 @@ def test_killing_only_the_driver_ends_workers_and_bots(tmp_path, broken_bot, pro
 
 def test_ratings_do_not_depend_on_workers_or_finishing_order(tmp_path, registry):
     path = tmp_path / "same.toml"
-    path.write_text('name = "same"\nseed = 3\ndeals = 3\nmatch_deals = 1\n'
-                    'bots = ["random", "farm-and-furious-racer", { name = "r2", bot = "random" }]\n'
-                    '[[games]]\nid = "farm-and-furious"\nplayers = [2, 3]\n'
-                    'options = { track_length = 8 }\n')
+    path.write_text(
+        'name = "same"\nseed = 3\ndeals = 3\nmatch_deals = 1\n'
+        'bots = ["random", "farm-and-furious-racer", { name = "r2", bot = "random" }]\n'
+        '[[games]]\nid = "farm-and-furious"\nplayers = [2, 3]\n'
+        "options = { track_length = 8 }\n"
+    )
     boards = []
     for workers in (0, 2):
         folder = tmp_path / f"w{workers}"
-        run(load(path, registry, results=str(folder), workers=workers), registry,
-            key=KEY, progress=False)
+        run(
+            load(path, registry, results=str(folder), workers=workers),
+            registry,
+            key=KEY,
+            progress=False,
+        )
         result = CliRunner().invoke(app, ["leaderboard", str(folder), "--format", "json"])
         boards.append(json.loads(result.output))
     assert boards[0] == boards[1]
@@ -277,12 +318,15 @@ def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, 
     from arena.tournament import make_planner
     from arena.tournament.plan import Results
     from arena.tournament.runner import RETRIES
+
     path = tmp_path / "swiss.toml"
-    path.write_text('name = "s"\nseed = 2\nformat = "swiss"\ndeals = 1\nworkers = 0\n'
-                    'bots = ["random", { name = "r2", bot = "random" }, '
-                    '{ name = "r3", bot = "random" }, "farm-and-furious-racer"]\n'
-                    '[swiss]\nrounds = 2\n[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
-                    'options = { track_length = 6 }\n')
+    path.write_text(
+        'name = "s"\nseed = 2\nformat = "swiss"\ndeals = 1\nworkers = 0\n'
+        'bots = ["random", { name = "r2", bot = "random" }, '
+        '{ name = "r3", bot = "random" }, "farm-and-furious-racer"]\n'
+        '[swiss]\nrounds = 2\n[[games]]\nid = "farm-and-furious"\nplayers = [2]\n'
+        "options = { track_length = 6 }\n"
+    )
 
     def flaky(failures):
         tries = Counter()
@@ -292,6 +336,7 @@ def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, 
             if job.item == target and tries[job.item] <= failures:
                 raise RuntimeError("worker lost")
             run_job(job, emit, registry)
+
         return job_runner, tries
 
     tournament = load(path, registry, results=str(tmp_path / "whole"))
@@ -299,8 +344,13 @@ def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, 
     whole = run(tournament, registry, key=KEY, progress=False)
     # a match that fails RETRIES times still completes the run
     job_runner, tries = flaky(RETRIES)
-    retried = run(load(path, registry, results=str(tmp_path / "retried")), registry, key=KEY,
-                  progress=False, executor=InlineExecutor(job_runner))
+    retried = run(
+        load(path, registry, results=str(tmp_path / "retried")),
+        registry,
+        key=KEY,
+        progress=False,
+        executor=InlineExecutor(job_runner),
+    )
     assert tries[target] == 1 + RETRIES and retried.missing == 0
     # one that keeps failing stops the run before the next round is planned
     job_runner, tries = flaky(99)
@@ -314,8 +364,10 @@ def test_a_failed_match_is_retried_and_an_adaptive_round_waits_for_it(tmp_path, 
     assert resumed.missing == 0
     stores = [Store(folder) for folder in (tmp_path / "whole", tmp_path / "retried", cut.results)]
     try:
-        views = [[(g.key, [(s.bot, s.score, s.rank) for s in g.record.seats])
-                  for g in store.games()] for store in stores]
+        views = [
+            [(g.key, [(s.bot, s.score, s.rank) for s in g.record.seats]) for g in store.games()]
+            for store in stores
+        ]
     finally:
         for store in stores:
             store.close()

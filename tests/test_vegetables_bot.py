@@ -33,8 +33,6 @@ def test_view_counts_hidden_cards_like_the_engine():
     assert abs(view.q_mid - 12 / 20) < 1e-9 and view.q_high == 0.0
 
 
-
-
 def _position():
     """Seat 0 to play: hand g17 (finishes g1 at 13), y6 and r9 (dead ends),
     one Tractor; the opponent has a Tractor (cannot be blocked next turn);

@@ -22,13 +22,23 @@ def board_cards(state):
 
 
 def check_invariants(state, where):
-    places = (state._hands[0] + state._hands[1] + state._grounds[0] + state._grounds[1]
-              + [c for col in state._silos for c in col]
-              + [c for w in state._wells for c in w] + board_cards(state))
+    places = (
+        state._hands[0]
+        + state._hands[1]
+        + state._grounds[0]
+        + state._grounds[1]
+        + [c for col in state._silos for c in col]
+        + [c for w in state._wells for c in w]
+        + board_cards(state)
+    )
     assert sorted(places) == list(range(80)), f"{where}: numbered cards not conserved"
     for seat in (0, 1):
-        tractors = (state._tractors[seat] + state._tractors_locked[seat]
-                    + state._tractors_used[seat] + state._tractors_discarded[seat])
+        tractors = (
+            state._tractors[seat]
+            + state._tractors_locked[seat]
+            + state._tractors_used[seat]
+            + state._tractors_discarded[seat]
+        )
         assert tractors == 5, f"{where}: seat {seat} has {tractors} tractors"
         by_seat = sum(1 for who in state._standins.values() if who == seat)
         assert by_seat == state._tractors_used[seat], where

@@ -14,8 +14,19 @@ def ids(names):
     return sorted(CARD[n] for n in names)
 
 
-def make(hand0=(), hand1=(), grounds0=(), grounds1=(), tops=None, silos=None,
-         wells=None, tractors=(0, 0), to_move=0, played=0, max_turns=300):
+def make(
+    hand0=(),
+    hand1=(),
+    grounds0=(),
+    grounds1=(),
+    tops=None,
+    silos=None,
+    wells=None,
+    tractors=(0, 0),
+    to_move=0,
+    played=0,
+    max_turns=300,
+):
     """A position: ``tops`` maps a stack's base card name ('g1') to its top
     number; ``silos`` lists columns front card first; ``wells`` three lists."""
     state = VegetablesState({"max_turns": max_turns}, random.Random(0))
@@ -43,8 +54,7 @@ def test_cards_1_to_4_play_on_their_empty_square_at_any_time():
 
 
 def test_n_plus_4_only_on_its_own_stack_with_top_four_lower():
-    state = make(hand0=["g9", "g13", "g10", "r9", "g5"], tops={"g1": 5},
-                 wells=FULL_WELLS)
+    state = make(hand0=["g9", "g13", "g10", "r9", "g5"], tops={"g1": 5}, wells=FULL_WELLS)
     legal = state.legal_actions(0)
     assert "play:g9" in legal
     for name in ("g13", "g10", "r9", "g5"):
@@ -64,9 +74,13 @@ def test_playing_an_unplayable_card_is_rejected():
 
 # ------------------------------------------------------------ silos
 def test_ground_card_forces_a_silo_take_and_the_taken_card_is_playable():
-    state = make(grounds0=["g1", "r2"], hand0=["g5", "g9"],
-                 tops={"g1": 0}, silos=[["r17"], [], ["g13", "p20"], ["y18"]],
-                 wells=FULL_WELLS)
+    state = make(
+        grounds0=["g1", "r2"],
+        hand0=["g5", "g9"],
+        tops={"g1": 0},
+        silos=[["r17"], [], ["g13", "p20"], ["y18"]],
+        wells=FULL_WELLS,
+    )
     state.step(0, "play:g1")
     assert state._phase == "take"
     assert state.legal_actions(0) == ["take:0", "take:2", "take:3"]
@@ -82,8 +96,9 @@ def test_ground_card_forces_a_silo_take_and_the_taken_card_is_playable():
 
 
 def test_hand_card_play_has_no_silo_take():
-    state = make(hand0=["g5"], grounds0=["r1"], tops={"g1": 1}, silos=[["r17"], [], [], []],
-                 wells=FULL_WELLS)
+    state = make(
+        hand0=["g5"], grounds0=["r1"], tops={"g1": 1}, silos=[["r17"], [], [], []], wells=FULL_WELLS
+    )
     state.step(0, "play:g5")
     assert state._phase == "play"
 
@@ -117,8 +132,14 @@ def test_tractors_unlock_at_the_fourth_and_the_last_ground_card():
 def stand_in_position(opp_has_g5=True, tractor=1):
     hand1 = ["g5", "r6"] if opp_has_g5 else ["r6"]
     wells = [["p13", "p14"], ["p15", "p16"], [] if opp_has_g5 else ["g5"]]
-    return make(hand0=["g9", "g13", "y6"], hand1=hand1, grounds1=["r1"],
-                tops={"g1": 1}, tractors=(tractor, 0), wells=wells)
+    return make(
+        hand0=["g9", "g13", "y6"],
+        hand1=hand1,
+        grounds1=["r1"],
+        tops={"g1": 1},
+        tractors=(tractor, 0),
+        wells=wells,
+    )
 
 
 def test_tractor_stands_in_only_for_a_card_the_opponent_holds():
@@ -154,10 +175,11 @@ def test_stand_in_puts_tractor_and_card_and_kills_the_real_card():
 def test_a_refused_offer_is_remembered_after_the_turn():
     # seat 0 sees the offer for g5 once it has played; it keeps knowing that
     # seat 1 holds g5 during seat 1's turn, while g5 stays in that Hand
-    state = make(hand0=["g9", "y5", "p13"], hand1=["g5", "r6"], tops={"g1": 1, "y1": 1},
-                 tractors=(1, 0))
+    state = make(
+        hand0=["g9", "y5", "p13"], hand1=["g5", "r6"], tops={"g1": 1, "y1": 1}, tractors=(1, 0)
+    )
     state.step(0, "play:y5")
-    state.step(0, "pass")                   # the Wells are empty: any Hand may pass
+    state.step(0, "pass")  # the Wells are empty: any Hand may pass
     assert state._to_move == 1
     obs = state.observation(0)
     assert obs["tractor_targets"] == [] and obs["opponent_known"] == ["g5"]
@@ -171,9 +193,7 @@ def test_a_stand_in_that_empties_the_hand_goes_out():
     state._scores = [3, 4]
     state.step(0, "tractor:g9")
     assert state.is_over() and state._end == "out"
-    assert state._scores == [3 + 20, 4]     # g1 (now at 9) and r2 unfinished
-
-
+    assert state._scores == [3 + 20, 4]  # g1 (now at 9) and r2 unfinished
 
     state = make(hand0=["y13"], tractors=(1, 0), wells=FULL_WELLS)
     assert state.legal_actions(0) == ["discard-tractor"]
@@ -208,8 +228,9 @@ def test_no_draw_with_12_cards():
 
 def test_short_hand_draws_to_8_then_may_pass_or_go_on_to_12():
     wells = [[f"p{n}" for n in range(13, 21)], [f"g{n}" for n in range(13, 21)], []]
-    state = make(hand0=hand_of(0) + ["y5", "r9", "r10", "r11", "r12", "y8"],
-                 tops={"y1": 1}, wells=wells)
+    state = make(
+        hand0=hand_of(0) + ["y5", "r9", "r10", "r11", "r12", "y8"], tops={"y1": 1}, wells=wells
+    )
     state.step(0, "play:y5")  # 5 cards left
     for size in (6, 7, 8):
         assert "pass" not in state.legal_actions(0)
@@ -227,8 +248,13 @@ def test_short_hand_draws_to_8_then_may_pass_or_go_on_to_12():
 
 
 def test_stopping_at_8_ends_the_turn():
-    state = make(hand0=["y5"] + hand_of(6), hand1=["r5"], grounds1=["r1"],
-                 tops={"y1": 1}, wells=[hand_of(20)[8:12], hand_of(20)[12:16], []])
+    state = make(
+        hand0=["y5"] + hand_of(6),
+        hand1=["r5"],
+        grounds1=["r1"],
+        tops={"y1": 1},
+        wells=[hand_of(20)[8:12], hand_of(20)[12:16], []],
+    )
     state.step(0, "play:y5")
     state.step(0, "draw:0")
     state.step(0, "draw:0")
@@ -237,8 +263,9 @@ def test_stopping_at_8_ends_the_turn():
 
 
 def test_hand_of_9_that_draws_must_go_to_12():
-    state = make(hand0=hand_of(10) + ["y5"], tops={"y1": 1},
-                 wells=[[f"p{n}" for n in range(5, 13)], [], []])
+    state = make(
+        hand0=hand_of(10) + ["y5"], tops={"y1": 1}, wells=[[f"p{n}" for n in range(5, 13)], [], []]
+    )
     state._wells = [[CARD[f"y{n}"] for n in range(13, 21)], [CARD["r13"]], []]
     state.step(0, "play:y5")
     state.step(0, "draw:1")  # 11, well 1 now empty
@@ -248,8 +275,13 @@ def test_hand_of_9_that_draws_must_go_to_12():
 
 
 def test_drawing_stops_when_the_wells_run_dry():
-    state = make(hand0=["y5"] + hand_of(2), hand1=["r5"], grounds1=["r1"],
-                 tops={"y1": 1}, wells=[[], ["p13"], ["p5"]])
+    state = make(
+        hand0=["y5"] + hand_of(2),
+        hand1=["r5"],
+        grounds1=["r1"],
+        tops={"y1": 1},
+        wells=[[], ["p13"], ["p5"]],
+    )
     state.step(0, "play:y5")
     state.step(0, "draw:2")  # the third Well: Well 0 is empty
     assert state._to_move == 0 and state.legal_actions(0) == ["draw:1"]
@@ -264,8 +296,9 @@ def test_pass_with_a_short_hand_once_the_wells_are_empty():
 
 
 def test_third_well_opens_when_well_0_or_1_is_empty():
-    state = make(hand0=["y5"] + hand_of(3), tops={"y1": 1},
-                 wells=[["p13"], ["p14", "p15"], ["g5", "g6"]])
+    state = make(
+        hand0=["y5"] + hand_of(3), tops={"y1": 1}, wells=[["p13"], ["p14", "p15"], ["g5", "g6"]]
+    )
     state.step(0, "play:y5")
     assert "draw:2" not in state.legal_actions(0)
     assert state.observation(0)["third_well_open"] is False
@@ -277,8 +310,13 @@ def test_third_well_opens_when_well_0_or_1_is_empty():
 
 
 def test_drawn_cards_wait_for_the_next_turn():
-    state = make(hand0=["y5", "y13"] + hand_of(0), hand1=["r5", "r9"], grounds1=["r1"],
-                 tops={"y1": 1}, wells=[["y9"], ["p14"], []])
+    state = make(
+        hand0=["y5", "y13"] + hand_of(0),
+        hand1=["r5", "r9"],
+        grounds1=["r1"],
+        tops={"y1": 1},
+        wells=[["y9"], ["p14"], []],
+    )
     state.step(0, "play:y5")
     state.step(0, "draw:0")  # y9 playable on y5, but the turn goes on with draws
     assert all(a.startswith("draw") for a in state.legal_actions(0))
@@ -286,8 +324,7 @@ def test_drawn_cards_wait_for_the_next_turn():
 
 # ------------------------------------------------------------ scoring and the end
 def test_finishing_a_stack_scores_10():
-    state = make(hand0=["g17", "g14"] + hand_of(0), tops={"g1": 13, "g2": 10},
-                 wells=FULL_WELLS)
+    state = make(hand0=["g17", "g14"] + hand_of(0), tops={"g1": 13, "g2": 10}, wells=FULL_WELLS)
     state.step(0, "play:g17")
     assert state._scores == [10, 0]
     state.step(0, "play:g14")
@@ -301,15 +338,17 @@ def test_a_16_finishes_nothing():
 
 
 def test_finishing_the_row_scores_30_more():
-    state = make(hand0=["r20", "r9"], tops={"r1": 17, "r2": 18, "r3": 19, "r4": 16},
-                 wells=FULL_WELLS)
+    state = make(
+        hand0=["r20", "r9"], tops={"r1": 17, "r2": 18, "r3": 19, "r4": 16}, wells=FULL_WELLS
+    )
     state.step(0, "play:r20")
     assert state._scores == [40, 0]
 
 
 def test_stand_in_that_finishes_a_stack_scores():
-    state = make(hand0=["p18", "g5"], hand1=["p14"], tops={"p2": 10},
-                 tractors=(1, 0), wells=FULL_WELLS)
+    state = make(
+        hand0=["p18", "g5"], hand1=["p14"], tops={"p2": 10}, tractors=(1, 0), wells=FULL_WELLS
+    )
     state.step(0, "tractor:p18")
     assert state._scores == [10, 0]
 
@@ -342,8 +381,13 @@ def test_no_going_out_while_a_tractor_is_in_hand():
 
 
 def test_blocked_player_ends_the_game_and_the_opponent_scores():
-    state = make(hand0=["y5"] + hand_of(8), hand1=["r9", "g13"], grounds1=[],
-                 tops={"y1": 1, "p1": 17, "p2": 18}, wells=FULL_WELLS)
+    state = make(
+        hand0=["y5"] + hand_of(8),
+        hand1=["r9", "g13"],
+        grounds1=[],
+        tops={"y1": 1, "p1": 17, "p2": 18},
+        wells=FULL_WELLS,
+    )
     state.step(0, "play:y5")
     state.step(0, "pass")
     assert state.is_over() and state._end == "blocked"
@@ -352,8 +396,9 @@ def test_blocked_player_ends_the_game_and_the_opponent_scores():
 
 
 def test_a_tractor_in_hand_is_never_blocked():
-    state = make(hand0=["y5"] + hand_of(8), hand1=["r9"], tractors=(0, 1),
-                 tops={"y1": 1}, wells=FULL_WELLS)
+    state = make(
+        hand0=["y5"] + hand_of(8), hand1=["r9"], tractors=(0, 1), tops={"y1": 1}, wells=FULL_WELLS
+    )
     state.step(0, "play:y5")
     state.step(0, "pass")
     assert not state.is_over() and state.legal_actions(1) == ["discard-tractor"]
@@ -376,9 +421,13 @@ def test_max_turns_ends_the_game():
 
 
 def test_equal_scores_draw():
-    state = make(hand0=["y5"] + hand_of(8), hand1=["r9"], tractors=(0, 0),
-                 tops={f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y1": 1},
-                 wells=FULL_WELLS)
+    state = make(
+        hand0=["y5"] + hand_of(8),
+        hand1=["r9"],
+        tractors=(0, 0),
+        tops={f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y1": 1},
+        wells=FULL_WELLS,
+    )
     state.step(0, "play:y5")
     state.step(0, "pass")  # opponent blocked: 1 unfinished stack
     assert state._scores == [10, 0]
@@ -436,9 +485,16 @@ def test_sample_keeps_known_cards_and_refused_offers():
 def test_sampled_opponent_about_to_play_is_never_blocked():
     # seat 1 watches seat 0 start a turn; seat 0's only play is the hidden r9
     hand0 = ["r9", "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20"]
-    state = make(hand0=hand0, hand1=["y13"], tops={"r1": 5, "p1": 1, "p2": 2},
-                 wells=[["g13", "g14", "g15", "g16"], ["g17", "g18", "g19", "g20"],
-                        ["y5", "y6", "y7", "y8", "y9", "y10"]])
+    state = make(
+        hand0=hand0,
+        hand1=["y13"],
+        tops={"r1": 5, "p1": 1, "p2": 2},
+        wells=[
+            ["g13", "g14", "g15", "g16"],
+            ["g17", "g18", "g19", "g20"],
+            ["y5", "y6", "y7", "y8", "y9", "y10"],
+        ],
+    )
     placed = set(state._hands[0] + state._hands[1] + [c for w in state._wells for c in w])
     placed.update(CARD[n] for n in ("r1", "r5", "p1", "p2"))
     state._silos[3] = [c for c in range(80) if c not in placed]  # all the rest, visible
@@ -456,7 +512,7 @@ def wire(observation):
 
 
 def test_sample_from_a_wire_observation_keeps_refused_offers():
-    state = stand_in_position(False)            # g5 is not offered: it is in a Well
+    state = stand_in_position(False)  # g5 is not offered: it is in a Well
     obs = wire(state.observation(0))
     for seed in range(30):
         sampled = Vegetables().sample_state(obs, random.Random(seed))
@@ -476,8 +532,9 @@ def rest_in_a_silo(state):
 def test_no_offer_is_known_while_a_silo_take_is_due():
     # the Ground g1 makes g5 standable-in only now: seat 0 has not been told
     # whether seat 1 holds it, so a sample may give it to seat 1
-    state = make(hand0=["g9"], grounds0=["g1"], hand1=["g5"], tractors=(1, 0),
-                 wells=[[], [], ["y5"]])
+    state = make(
+        hand0=["g9"], grounds0=["g1"], hand1=["g5"], tractors=(1, 0), wells=[[], [], ["y5"]]
+    )
     rest_in_a_silo(state)
     state.step(0, "play:g1")
     assert state._phase == "take"
@@ -493,8 +550,12 @@ def test_no_offer_is_known_while_a_silo_take_is_due():
 def test_sampled_opponent_is_never_blocked_even_when_its_play_is_unlikely():
     # seat 0's only play, p13, is one of 17 unknown high cards of which seat 0
     # holds one: a random deal rarely gives it, so the sampler must make sure
-    state = make(hand0=["p13"], hand1=["r5"], tops={"p1": 9},
-                 wells=[[f"g{n}" for n in range(13, 21)], [f"y{n}" for n in range(13, 21)], []])
+    state = make(
+        hand0=["p13"],
+        hand1=["r5"],
+        tops={"p1": 9},
+        wells=[[f"g{n}" for n in range(13, 21)], [f"y{n}" for n in range(13, 21)], []],
+    )
     rest_in_a_silo(state)
     assert state.legal_actions(0) == ["play:p13"]
     obs = state.observation(1)
@@ -505,13 +566,25 @@ def test_sampled_opponent_is_never_blocked_even_when_its_play_is_unlikely():
 
 def test_actions_as_they_arrive_from_the_wire_work_like_any_other():
     # msgpack-decoded actions are new string objects, equal to the engine's
-    state = make(grounds0=["g1"], hand0=["g5", "r9", "p13"], hand1=["r5", "g9"],
-                 tops={"r1": 1}, silos=[["y17"], [], [], []], tractors=(1, 0),
-                 wells=[["p14", "p15", "p18"], ["p16", "p17"], ["y5"]])
+    state = make(
+        grounds0=["g1"],
+        hand0=["g5", "r9", "p13"],
+        hand1=["r5", "g9"],
+        tops={"r1": 1},
+        silos=[["y17"], [], [], []],
+        tractors=(1, 0),
+        wells=[["p14", "p15", "p18"], ["p16", "p17"], ["y5"]],
+    )
     for action in ("play:g1", "take:0", "play:g5", "tractor:r9", "discard-tractor", "draw:0"):
         state.step(0, wire({"a": action})["a"])
-    assert state._this_turn == ["play:g1", "take:0=y17", "play:g5", "tractor:r9",
-                                "discard-tractor", "draw:0"]
+    assert state._this_turn == [
+        "play:g1",
+        "take:0=y17",
+        "play:g5",
+        "tractor:r9",
+        "discard-tractor",
+        "draw:0",
+    ]
     assert state._tops[STACK[CARD["g1"]]] == 5 and state._tops[STACK[CARD["r1"]]] == 9
     # its last Ground card played gave seat 0 two more Tractors: 1 + 2 - 2
     assert state._tractors == [1, 0] and state.hand_size(0) == 4
@@ -525,8 +598,12 @@ def test_actions_as_they_arrive_from_the_wire_work_like_any_other():
 
 
 def test_the_second_seat_ends_its_turn_and_the_first_plays_again():
-    state = make(hand0=["y5", "g5"] + hand_of(8), hand1=["r5"] + hand_of(20)[8:16],
-                 tops={"y1": 1, "r1": 1, "g1": 1}, wells=FULL_WELLS)
+    state = make(
+        hand0=["y5", "g5"] + hand_of(8),
+        hand1=["r5"] + hand_of(20)[8:16],
+        tops={"y1": 1, "r1": 1, "g1": 1},
+        wells=FULL_WELLS,
+    )
     state.step(0, "play:y5")
     assert state.observation(1)["played_this_turn"] == 1
     state.step(0, "pass")
@@ -552,18 +629,23 @@ def test_the_game_over_has_nobody_to_move():
 
 
 def test_the_leak_audit_gets_the_unknown_cards_of_the_other_hand():
-    state = make(hand0=["y5", "p13"], hand1=["r6", "g14"], tops={"y1": 1},
-                 wells=[["p15"], ["p16"], ["y7"]])
+    state = make(
+        hand0=["y5", "p13"], hand1=["r6", "g14"], tops={"y1": 1}, wells=[["p15"], ["p16"], ["y7"]]
+    )
     assert state.secrets(0) == [["g14", "r6"], ["p15"], ["p16"], ["y7"]]
     assert state.secrets(1) == [["p13", "y5"], ["p15"], ["p16"], ["y7"]]
 
 
 def test_tractor_targets_name_the_card_stood_in_for_and_only_for_the_seat_to_play():
-    state = make(hand0=["r9", "g5"], hand1=["r5", "g9"], tops={"r1": 1, "g1": 1},
-                 tractors=(1, 1), wells=FULL_WELLS)
+    state = make(
+        hand0=["r9", "g5"],
+        hand1=["r5", "g9"],
+        tops={"r1": 1, "g1": 1},
+        tractors=(1, 1),
+        wells=FULL_WELLS,
+    )
     assert state.observation(0)["tractor_targets"] == ["r5"]
-    assert state.observation(1)["tractor_targets"] == []    # seat 1 could stand in for g5, waits
-
+    assert state.observation(1)["tractor_targets"] == []  # seat 1 could stand in for g5, waits
 
 
 def test_discarded_tractors_are_counted_per_seat():
@@ -577,7 +659,7 @@ def test_a_stack_at_16_is_unfinished():
     tops = {f"{c}{b}": 16 + b for c in "pgry" for b in range(1, 5)} | {"y4": 16, "p1": 9}
     state = make(hand0=["p13"], hand1=["g5"], tops=tops)
     state.step(0, "play:p13")
-    assert state._end == "out" and state._scores == [20, 0]     # p1 and y4 unfinished
+    assert state._end == "out" and state._scores == [20, 0]  # p1 and y4 unfinished
 
 
 def test_the_last_stack_finished_with_the_last_card_ends_as_all_finished():
@@ -594,9 +676,12 @@ def test_third_well_opens_when_well_1_is_empty_too():
 
 def test_sampled_opponent_with_a_known_unplayable_card_still_gets_its_play():
     # as above, and seat 0 also holds a Silo card everyone knows, not playable
-    state = make(hand0=["p13", "y13"], hand1=["r5"], tops={"p1": 9},
-                 wells=[[f"g{n}" for n in range(13, 21)],
-                        [f"y{n}" for n in range(14, 21)] + ["r13"], []])
+    state = make(
+        hand0=["p13", "y13"],
+        hand1=["r5"],
+        tops={"p1": 9},
+        wells=[[f"g{n}" for n in range(13, 21)], [f"y{n}" for n in range(14, 21)] + ["r13"], []],
+    )
     state._public[0] = {CARD["y13"]}
     rest_in_a_silo(state)
     assert state.legal_actions(0) == ["play:p13"]
@@ -631,4 +716,4 @@ def test_a_sampled_state_splits_the_high_cards_between_the_hand_and_both_wells()
             state.apply({seat: rng.choice(state.legal_actions(seat))})
         if checked >= 12:
             break
-    assert checked >= 12            # the positions the test is about were reached
+    assert checked >= 12  # the positions the test is about were reached

@@ -20,10 +20,19 @@ def _played(game="farm-and-furious", players=2, seed=7):
         steps.append([[seat, action] for seat, action in actions.items()])
         state.apply(actions)
     outcome = state.outcome()
-    seats = [SeatRecord(bot="random", score=float(score), rank=rank, team=seat)
-             for seat, (score, rank) in enumerate(zip(outcome.scores, outcome.ranks))]
-    record = GameRecord(game=game, version=engine.info.version, options={}, seed=seed,
-                        players=players, seats=seats, steps=steps)
+    seats = [
+        SeatRecord(bot="random", score=float(score), rank=rank, team=seat)
+        for seat, (score, rank) in enumerate(zip(outcome.scores, outcome.ranks))
+    ]
+    record = GameRecord(
+        game=game,
+        version=engine.info.version,
+        options={},
+        seed=seed,
+        players=players,
+        seats=seats,
+        steps=steps,
+    )
     return engine, record
 
 
@@ -52,6 +61,6 @@ def test_a_truncated_or_foreign_move_record_is_reported():
     engine, record = _played()
     cut = dataclasses.replace(record, steps=record.steps[:-1])
     assert problems(engine, cut) == ["the game is not over after the recorded moves"]
-    engine, record = _played("dou-dizhu", players=3)    # the moves play the dealt cards
+    engine, record = _played("dou-dizhu", players=3)  # the moves play the dealt cards
     [problem] = problems(engine, dataclasses.replace(record, seed=record.seed + 1))
     assert problem.startswith("the move record does not replay: ")

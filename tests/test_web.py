@@ -38,16 +38,23 @@ def test_leaderboard_page_and_its_data(client, stored):
 def test_bot_page_lists_its_games_and_fault_details(client, stored):
     page = client.get("/bot/cheater").get_data(as_text=True)
     mine = [g.record for g in stored if "cheater" in [s.bot for s in g.record.seats]]
-    assert len(re.findall(r'<tr><td><a href="/game/\d+\?view=\d+">', page)) == \
-        len(mine) + sum(1 for r in mine for s in r.seats if s.bot == "cheater" and s.fault)
-    assert "illegal" in page and "not one of the" in page       # the fault's detail
-    assert "against" in page and "random" in page                # head-to-head
+    assert len(re.findall(r'<tr><td><a href="/game/\d+\?view=\d+">', page)) == len(mine) + sum(
+        1 for r in mine for s in r.seats if s.bot == "cheater" and s.fault
+    )
+    assert "illegal" in page and "not one of the" in page  # the fault's detail
+    assert "against" in page and "random" in page  # head-to-head
     assert client.get("/bot/nobody").status_code == 404
 
 
 def embedded(page: str) -> dict:
-    return json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)'
-                                r'</script>', page, re.S)[1])
+    return json.loads(
+        re.search(
+            r'<script type="application/json" id="replay-data">(.*?)'
+            r"</script>",
+            page,
+            re.S,
+        )[1]
+    )
 
 
 def rebuilt(data: dict) -> list[dict]:
@@ -64,8 +71,7 @@ def rebuilt(data: dict) -> list[dict]:
     return frames
 
 
-def test_replay_of_a_seat_holds_exactly_what_that_seat_was_shown(client, stored,
-                                                                 viewer_results):
+def test_replay_of_a_seat_holds_exactly_what_that_seat_was_shown(client, stored, viewer_results):
     game = next(g for g in stored if g.record.game == "hand-and-foot")
     with Store(viewer_results, create=False) as store:
         record = store.record(game.id).record
@@ -75,13 +81,17 @@ def test_replay_of_a_seat_holds_exactly_what_that_seat_was_shown(client, stored,
         assert len(data["frames"]) == len(record.steps) + 1
         views = rebuilt(data)
         for frame, shown, packed in zip(truth.frames, views, data["frames"]):
-            assert shown == {str(seat): frame.views[seat]}       # that seat's, exactly
+            assert shown == {str(seat): frame.views[seat]}  # that seat's, exactly
             assert all(s == seat for s, _ in packed["acted"])
             assert set(packed["legal"]) <= {str(seat)}
         # the other hands were in the game but are not on this page
         other = 1 - seat
-        hidden = [c for frame in truth.frames for c in frame.views[other]["hand"]
-                  if c not in json.dumps(frame.views[seat])]
+        hidden = [
+            c
+            for frame in truth.frames
+            for c in frame.views[other]["hand"]
+            if c not in json.dumps(frame.views[seat])
+        ]
         assert hidden
     table = embedded(client.get(f"/game/{game.id}?view=table").get_data(as_text=True))
     assert rebuilt(table)[5] == {str(s): v for s, v in truth.frames[5].views.items()}
@@ -105,8 +115,11 @@ def test_arena_serve_listens_on_loopback_and_serves(viewer_results, tmp_path):
 
     missing = CliRunner().invoke(app, ["serve", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "no results store" in missing.output
-    process = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(viewer_results),
-                                "--port", "0"], stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", str(viewer_results), "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()
         match = re.search(r"on (http://127\.0\.0\.1:\d+/)", line)

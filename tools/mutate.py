@@ -66,9 +66,14 @@ def settings() -> dict:
 def equivalents() -> dict[str, list[tuple[str, str]]]:
     """The mutants judged equivalent, as (old line, new line) by module; a
     new line ``*`` stands for every mutant of the old one."""
-    return {module: [tuple(part.strip() for part in entry.split(" => ", 1))
-                     for judgement in judgements for entry in judgement["mutants"]]
-            for module, judgements in tomllib.loads(EQUIVALENTS.read_text()).items()}
+    return {
+        module: [
+            tuple(part.strip() for part in entry.split(" => ", 1))
+            for judgement in judgements
+            for entry in judgement["mutants"]
+        ]
+        for module, judgements in tomllib.loads(EQUIVALENTS.read_text()).items()
+    }
 
 
 def stale(judged: dict[str, list[tuple[str, str]]], modules, root: Path = ROOT) -> list[str]:
@@ -81,8 +86,11 @@ def stale(judged: dict[str, list[tuple[str, str]]], modules, root: Path = ROOT) 
             found.append(f"{module}: not a mutated module ({len(entries)} entries)")
             continue
         lines = {line.strip() for line in (root / module).read_text().splitlines()}
-        found += [f"{module}: no line {old!r} (for => {new!r})" for old, new in entries
-                  if old not in lines]
+        found += [
+            f"{module}: no line {old!r} (for => {new!r})"
+            for old, new in entries
+            if old not in lines
+        ]
     return found
 
 
@@ -91,24 +99,34 @@ def check_equivalents(modules) -> int:
     try:
         judged = equivalents()
         problems = stale(judged, modules)
-    except (OSError, ValueError, KeyError, TypeError) as error:   # not the file's shape
-        print(f"mutate: {EQUIVALENTS.name}: not a table of judgements with their "
-              f"\"old => new\" mutants per module ({error!r})", file=sys.stderr)
+    except (OSError, ValueError, KeyError, TypeError) as error:  # not the file's shape
+        print(
+            f"mutate: {EQUIVALENTS.name}: not a table of judgements with their "
+            f'"old => new" mutants per module ({error!r})',
+            file=sys.stderr,
+        )
         return 2
     for problem in problems:
         print(f"mutate: stale equivalent in {EQUIVALENTS.name}: {problem}", file=sys.stderr)
     if problems:
         return 1
-    print(f"mutate: {sum(map(len, judged.values()))} equivalents of {len(judged)} modules "
-          f"current")
+    print(f"mutate: {sum(map(len, judged.values()))} equivalents of {len(judged)} modules current")
     return 0
 
 
 def copy_tree(tree: Path) -> None:
     """The project's files (tracked and new, not ignored) into a scratch
     tree -- not the scratch folder itself, if it is an unignored one."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                            check=True, capture_output=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     shutil.rmtree(tree, ignore_errors=True)
     for name in filter(None, listed):
         source = ROOT / name
@@ -119,8 +137,9 @@ def copy_tree(tree: Path) -> None:
 
 
 def test_command(tests: list[str]) -> str:
-    return shlex.join([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                       *tests])
+    return shlex.join(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    )
 
 
 def config_for(module: str, tests: list[str], conf: dict, timeout: float) -> Path:
@@ -138,7 +157,8 @@ def config_for(module: str, tests: list[str], conf: dict, timeout: float) -> Pat
         "[cosmic-ray.distributor]\n"
         'name = "local"\n'
         "[cosmic-ray.filters.operators-filter]\n"
-        f"exclude-operators = [{excluded}]\n")
+        f"exclude-operators = [{excluded}]\n"
+    )
     return path
 
 
@@ -168,9 +188,15 @@ def sample(session: Path, size: int, seed: str, unevaluated: list) -> int:
         for item in chosen:
             start = tuple(item.mutations[0].start_pos)
             if any(a <= start < b for a, b in unevaluated):
-                db.set_result(item.job_id, WorkResult(
-                    worker_outcome=WorkerOutcome.NORMAL, test_outcome=TestOutcome.SURVIVED,
-                    output="not run: inside an annotation that is never evaluated", diff=""))
+                db.set_result(
+                    item.job_id,
+                    WorkResult(
+                        worker_outcome=WorkerOutcome.NORMAL,
+                        test_outcome=TestOutcome.SURVIVED,
+                        output="not run: inside an annotation that is never evaluated",
+                        diff="",
+                    ),
+                )
         return len(chosen)
 
 
@@ -179,37 +205,54 @@ def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]
     end col)): a local variable's annotation is never evaluated, and none is
     under ``from __future__ import annotations``."""
     tree = ast.parse(source)
-    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__" and
-                    any(alias.name == "annotations" for alias in node.names)
-                    for node in tree.body)
+    postponed = any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and any(alias.name == "annotations" for alias in node.names)
+        for node in tree.body
+    )
     found: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if postponed:
-                found += [a.annotation for a in ast.walk(node.args) if isinstance(a, ast.arg)
-                          and a.annotation is not None]
+                found += [
+                    a.annotation
+                    for a in ast.walk(node.args)
+                    if isinstance(a, ast.arg) and a.annotation is not None
+                ]
                 found += [node.returns] if node.returns is not None else []
             found += [n.annotation for n in ast.walk(node) if isinstance(n, ast.AnnAssign)]
         elif isinstance(node, ast.AnnAssign) and postponed:
             found.append(node.annotation)
-    return [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in found
-            if n.end_lineno is not None and n.end_col_offset is not None]  # parse sets them
+    return [
+        ((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset))
+        for n in found
+        if n.end_lineno is not None and n.end_col_offset is not None
+    ]  # parse sets them
 
 
 def change(diff: str) -> tuple[str, str]:
     """A mutant as (old line, new line), stripped: how
     ``mutation-equivalents.toml`` names one, whatever line it is on."""
     lines = diff.splitlines()
-    old = next((line[1:] for line in lines if line.startswith("-") and not line.startswith("---")), "")
+    old = next(
+        (line[1:] for line in lines if line.startswith("-") and not line.startswith("---")), ""
+    )
     # a mutant that deletes a line (a statement removed) has no new line
-    new = next((line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")), "")
+    new = next(
+        (line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")), ""
+    )
     return old.strip(), new.strip()
 
 
 def tool(name: str, *args: str, tree: Path) -> None:
     """Run one of Cosmic Ray's commands in ``tree``, importing that tree."""
-    subprocess.run([str(Path(sys.executable).parent / name), *args], cwd=tree, check=True,
-                   env=dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1"))
+    subprocess.run(
+        [str(Path(sys.executable).parent / name), *args],
+        cwd=tree,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1"),
+    )
 
 
 def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path) -> dict:
@@ -217,27 +260,49 @@ def run_module(module: str, tests: list[str], conf: dict, size: int, tree: Path)
     sampled mutants; the tally, with the module's wall time."""
     started = time.monotonic()
     # unmutated, the tests must pass, or every mutant would count as killed
-    baseline = subprocess.run(shlex.split(test_command(tests)), cwd=tree, capture_output=True,
-                              text=True, env=dict(os.environ, PYTHONPATH=str(tree),
-                                                  PYTHONDONTWRITEBYTECODE="1"))
+    baseline = subprocess.run(
+        shlex.split(test_command(tests)),
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1"),
+    )
     if baseline.returncode != 0:
-        print(f"mutate: the tests of {module} fail without any mutant; skipped:\n"
-              f"{baseline.stdout[-2000:]}", file=sys.stderr)
-        return {"module": module + " (tests fail unmutated)", "run": 0, "killed": 0,
-                "incompetent": 0, "equivalent": 0, "timeouts": 0, "survivors": [],
-                "seconds": 0.0}
+        print(
+            f"mutate: the tests of {module} fail without any mutant; skipped:\n"
+            f"{baseline.stdout[-2000:]}",
+            file=sys.stderr,
+        )
+        return {
+            "module": module + " (tests fail unmutated)",
+            "run": 0,
+            "killed": 0,
+            "incompetent": 0,
+            "equivalent": 0,
+            "timeouts": 0,
+            "survivors": [],
+            "seconds": 0.0,
+        }
     # a mutant that makes a test hang is killed by the timeout: a few times
     # what the tests took unmutated (so a loaded machine does not pass for a
     # hang), never less than pyproject's ``timeout``
     took = time.monotonic() - started
-    config = config_for(module, tests, conf,
-                        max(float(conf.get("timeout", 60)), conf.get("timeout-factor", 4) * took))
+    config = config_for(
+        module,
+        tests,
+        conf,
+        max(float(conf.get("timeout", 60)), conf.get("timeout-factor", 4) * took),
+    )
     session = SCRATCH / (module.replace("/", "_") + ".sqlite")
     session.unlink(missing_ok=True)
     tool("cosmic-ray", "init", str(config), str(session), tree=tree)
     tool("cr-filter-operators", str(session), str(config), tree=tree)
-    chosen = sample(session, size, str(conf.get("seed", "farm-arena")),
-                    annotation_spans((ROOT / module).read_text()))
+    chosen = sample(
+        session,
+        size,
+        str(conf.get("seed", "farm-arena")),
+        annotation_spans((ROOT / module).read_text()),
+    )
     tool("cosmic-ray", "exec", str(config), str(session), tree=tree)
     return dict(tally(module), chosen=chosen, seconds=time.monotonic() - started)
 
@@ -265,22 +330,32 @@ def run_all(modules: list[str], jobs: int, run) -> dict[str, dict]:
                 return
             try:
                 results[module] = result = run(module, tree)
-            except BaseException as error:      # a Cosmic Ray command failed: stop the others
+            except BaseException as error:  # a Cosmic Ray command failed: stop the others
                 failed.append(error)
                 return
-            print(f"mutate: {module}: {result['killed']}/{result['run']} killed, "
-                  f"{result['seconds']:.0f}s", file=sys.stderr, flush=True)
+            print(
+                f"mutate: {module}: {result['killed']}/{result['run']} killed, "
+                f"{result['seconds']:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
 
-    threads = [threading.Thread(target=work, args=(tree_of(job),))
-               for job in range(max(1, min(jobs, len(modules))))]
+    threads = [
+        threading.Thread(target=work, args=(tree_of(job),))
+        for job in range(max(1, min(jobs, len(modules))))
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     if failed:
         raise failed[0]
-    TIMES.write_text(json.dumps(last | {m: round(r["seconds"], 1) for m, r in results.items()},
-                                indent=1, sort_keys=True) + "\n")
+    TIMES.write_text(
+        json.dumps(
+            last | {m: round(r["seconds"], 1) for m, r in results.items()}, indent=1, sort_keys=True
+        )
+        + "\n"
+    )
     return results
 
 
@@ -298,12 +373,15 @@ def tally(module: str) -> dict:
             if result.worker_outcome == WorkerOutcome.SKIPPED:
                 continue
             if result.test_outcome == TestOutcome.INCOMPETENT:
-                incompetent += 1          # the mutant does not even import: not counted
+                incompetent += 1  # the mutant does not even import: not counted
                 continue
             if result.test_outcome == TestOutcome.SURVIVED:
                 start = tuple(item.mutations[0].start_pos)
-                if (change(result.diff) in judged or (change(result.diff)[0], "*") in judged
-                        or any(a <= start < b for a, b in unevaluated)):
+                if (
+                    change(result.diff) in judged
+                    or (change(result.diff)[0], "*") in judged
+                    or any(a <= start < b for a, b in unevaluated)
+                ):
                     equivalent += 1
                     continue
                 m = item.mutations[0]
@@ -312,44 +390,75 @@ def tally(module: str) -> dict:
                 killed += 1
                 timeouts += result.output == "timeout"
             run += 1
-    return {"module": module, "run": run, "killed": killed, "incompetent": incompetent,
-            "equivalent": equivalent, "timeouts": timeouts, "survivors": survivors,
-            "seconds": 0.0}
+    return {
+        "module": module,
+        "run": run,
+        "killed": killed,
+        "incompetent": incompetent,
+        "equivalent": equivalent,
+        "timeouts": timeouts,
+        "survivors": survivors,
+        "seconds": 0.0,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all listed)")
-    parser.add_argument("--sample", type=int, default=None,
-                        help="mutants per module (0: all; default: pyproject's 'sample')")
-    parser.add_argument("--jobs", type=int, default=None,
-                        help="modules mutated at once, each in its own scratch tree "
-                             "(default: pyproject's 'jobs')")
-    parser.add_argument("--report", action="store_true",
-                        help="only report the last run's sessions again (after judging "
-                             "survivors equivalent in mutation-equivalents.toml)")
-    parser.add_argument("--check-equivalents", action="store_true",
-                        help="only report the equivalents whose line is no longer in their "
-                             "module (exit status 1 if any)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="mutants per module (0: all; default: pyproject's 'sample')",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="modules mutated at once, each in its own scratch tree (default: pyproject's 'jobs')",
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only report the last run's sessions again (after judging "
+        "survivors equivalent in mutation-equivalents.toml)",
+    )
+    parser.add_argument(
+        "--check-equivalents",
+        action="store_true",
+        help="only report the equivalents whose line is no longer in their "
+        "module (exit status 1 if any)",
+    )
     args = parser.parse_args(argv)
     conf = settings()
-    listed = {module: entry if isinstance(entry, list) else entry["tests"]
-              for module, entry in conf["modules"].items()}
+    listed = {
+        module: entry if isinstance(entry, list) else entry["tests"]
+        for module, entry in conf["modules"].items()
+    }
     if args.check_equivalents:
         return check_equivalents(listed)
-    sizes = {module: entry.get("sample") for module, entry in conf["modules"].items()
-             if isinstance(entry, dict)}
+    sizes = {
+        module: entry.get("sample")
+        for module, entry in conf["modules"].items()
+        if isinstance(entry, dict)
+    }
     unknown = [m for m in args.modules if m not in listed]
     if unknown:
-        print(f"mutate: {', '.join(unknown)} not in [tool.mutate.modules] of pyproject.toml "
-              f"(listed: {', '.join(listed)})", file=sys.stderr)
+        print(
+            f"mutate: {', '.join(unknown)} not in [tool.mutate.modules] of pyproject.toml "
+            f"(listed: {', '.join(listed)})",
+            file=sys.stderr,
+        )
         return 2
     size = conf.get("sample", 40) if args.sample is None else args.sample
     chosen = args.modules or list(listed)
     started = time.monotonic()
     if args.report:
-        results = [tally(module) for module in chosen
-                   if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()]
+        results = [
+            tally(module)
+            for module in chosen
+            if (SCRATCH / (module.replace("/", "_") + ".sqlite")).exists()
+        ]
     else:
         SCRATCH.mkdir(parents=True, exist_ok=True)
 
@@ -361,19 +470,26 @@ def main(argv: list[str] | None = None) -> int:
         try:
             by_module = run_all(chosen, jobs, run)
         except subprocess.CalledProcessError as error:
-            print(f"mutate: {shlex.join(map(str, error.cmd))} failed (exit {error.returncode})",
-                  file=sys.stderr)
+            print(
+                f"mutate: {shlex.join(map(str, error.cmd))} failed (exit {error.returncode})",
+                file=sys.stderr,
+            )
             return 1
         results = [by_module[module] for module in chosen]
-    lines = [f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'t/o':>4} "
-             f"{'time':>6}"]
+    lines = [
+        f"{'module':36} {'killed':>6} {'of':>4} {'rate':>5} {'equiv':>5} {'t/o':>4} {'time':>6}"
+    ]
     for r in results:
         rate = r["killed"] / r["run"] if r["run"] else 0.0
-        lines.append(f"{r['module']:36} {r['killed']:>6} {r['run']:>4} {rate:>5.0%} "
-                     f"{r['equivalent']:>5} {r['timeouts']:>4} {r['seconds']:>5.0f}s")
+        lines.append(
+            f"{r['module']:36} {r['killed']:>6} {r['run']:>4} {rate:>5.0%} "
+            f"{r['equivalent']:>5} {r['timeouts']:>4} {r['seconds']:>5.0f}s"
+        )
     if not args.report:
-        lines.append(f"{len(results)} modules in {(time.monotonic() - started) / 60:.1f} "
-                     f"minutes, {max(1, min(jobs, len(results)))} at a time")
+        lines.append(
+            f"{len(results)} modules in {(time.monotonic() - started) / 60:.1f} "
+            f"minutes, {max(1, min(jobs, len(results)))} at a time"
+        )
     for r in results:
         lines += ["", f"== survivors in {r['module']} ({len(r['survivors'])})"] + r["survivors"]
     report = "\n".join(lines)

@@ -41,17 +41,32 @@ from arena.tournament.plan import RatedPlanner, Results, plan_seed
 Performer = Callable[[random.Random], float]
 
 
-def stored(bots: Sequence[str], ranks: Sequence[int], *, teams: Sequence[int] | None = None,
-           faults: Sequence[str | None] | None = None, game: str = "g",
-           order: int = 0) -> StoredGame:
+def stored(
+    bots: Sequence[str],
+    ranks: Sequence[int],
+    *,
+    teams: Sequence[int] | None = None,
+    faults: Sequence[str | None] | None = None,
+    game: str = "g",
+    order: int = 0,
+) -> StoredGame:
     """A simulated game as the store would hand it to the ratings."""
     n = len(bots)
-    seats = tuple(SeatRecord(bot, float(n - rank), rank, team, FaultKind(fault) if fault else None)
-                  for bot, rank, team, fault in zip(bots, ranks, teams or range(n),
-                                                    faults or [None] * n))
+    seats = tuple(
+        SeatRecord(bot, float(n - rank), rank, team, FaultKind(fault) if fault else None)
+        for bot, rank, team, fault in zip(bots, ranks, teams or range(n), faults or [None] * n)
+    )
     record = GameRecord(game, "1", {}, 0, n, seats)
-    return StoredGame(record, id=order, key=f"{order}/0", item=str(order), order=order, index=0,
-                      tournament="check", finished=0.0)
+    return StoredGame(
+        record,
+        id=order,
+        key=f"{order}/0",
+        item=str(order),
+        order=order,
+        index=0,
+        tournament="check",
+        finished=0.0,
+    )
 
 
 def seat_bots(game: StoredGame) -> list[str]:
@@ -76,16 +91,23 @@ def gaussian(strength: float) -> Performer:
     return lambda rng: rng.gauss(strength, thurstone.BETA)
 
 
-def free_for_all_games(truth: dict[str, float], count: int, seats: int, seed: int,
-                       game: str = "g") -> list[StoredGame]:
+def free_for_all_games(
+    truth: dict[str, float], count: int, seats: int, seed: int, game: str = "g"
+) -> list[StoredGame]:
     """``count`` games of ``seats`` bots drawn at random from ``truth``, each
     seat's performance its bot's strength plus Gaussian noise of sd BETA."""
     rng = random.Random(seed)
     games = []
     for k in range(count):
         table = rng.sample(sorted(truth), seats)
-        games.append(stored(table, ranks_of([rng.gauss(truth[b], thurstone.BETA)
-                                             for b in table]), game=game, order=k))
+        games.append(
+            stored(
+                table,
+                ranks_of([rng.gauss(truth[b], thurstone.BETA) for b in table]),
+                game=game,
+                order=k,
+            )
+        )
     return games
 
 
@@ -94,13 +116,14 @@ def kendall_tau(truth: dict[str, float], fitted: dict[str, float]) -> float:
     bots = sorted(truth)
     agree = total = 0
     for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
+        for b in bots[i + 1 :]:
             total += 1
             agree += (truth[a] - truth[b]) * (fitted[a] - fitted[b]) > 0
     return (2 * agree - total) / total
 
 
 # -- the rated planner -------------------------------------------------------------------
+
 
 class _Registry:
     """One free-for-all game, ``race``, of 2 to 5 seats; any bot name."""
@@ -144,17 +167,29 @@ class RandomTables(RatedPlanner):
 EIGHT = {f"s{i}": 18.0 + 2.0 * i for i in range(8)}
 
 
-def rated_run(planner_class: type[RatedPlanner], truth: dict[str, float], seed: int, *,
-              target: float = 2.0, budget: int = 400, players: int = 2,
-              batch: int = 4) -> tuple[int, float, int]:
+def rated_run(
+    planner_class: type[RatedPlanner],
+    truth: dict[str, float],
+    seed: int,
+    *,
+    target: float = 2.0,
+    budget: int = 400,
+    players: int = 2,
+    batch: int = 4,
+) -> tuple[int, float, int]:
     """A rated tournament of bots of known (Gaussian) strength, played out
     here: (games played when every sigma was below ``target`` or the budget
     was spent, Kendall tau of the final mus against the truth, pairs met)."""
     from arena.ratings.thurstone import MU
 
-    data = {"name": "check", "seed": seed, "bots": sorted(truth), "format": "rated",
-            "rated": {"budget": budget, "sigma": target, "batch": batch},
-            "games": [{"id": "race", "players": [players]}]}
+    data = {
+        "name": "check",
+        "seed": seed,
+        "bots": sorted(truth),
+        "format": "rated",
+        "rated": {"budget": budget, "sigma": target, "batch": batch},
+        "games": [{"id": "race", "players": [players]}],
+    }
     tournament = parse(data, "check.toml", _Registry())
     planner = planner_class(tournament, SecretKey.from_public_seed(seed))
     rater, results = Rater(), Results()
@@ -170,8 +205,11 @@ def rated_run(planner_class: type[RatedPlanner], truth: dict[str, float], seed: 
                 results.games.setdefault(item.id, []).append((bots, ranks, []))
                 rater.add(stored(bots, ranks, game="race", order=rater.games))
                 met.update(frozenset(p) for p in itertools.combinations(set(bots), 2))
-    fitted = {bot: mu for bot, (mu, _) in rater.ratings("race").items()} if rater.games \
+    fitted = (
+        {bot: mu for bot, (mu, _) in rater.ratings("race").items()}
+        if rater.games
         else {bot: MU for bot in truth}
+    )
     return rater.games, kendall_tau(truth, fitted), len(met)
 
 
@@ -180,28 +218,36 @@ def planner_runs(seeds: int) -> dict[str, list[tuple[int, float, int]]]:
     random tables until every sigma is below 2, and of random tables for as
     many games as the planner played (its order's fair comparison)."""
     planner = [rated_run(RatedPlanner, EIGHT, seed) for seed in range(seeds)]
-    return {"rated planner": planner,
-            "random tables": [rated_run(RandomTables, EIGHT, seed) for seed in range(seeds)],
-            "random tables, the planner's games": [
-                rated_run(RandomTables, EIGHT, seed, target=0.01, budget=games)
-                for seed, (games, _, _) in enumerate(planner)]}
+    return {
+        "rated planner": planner,
+        "random tables": [rated_run(RandomTables, EIGHT, seed) for seed in range(seeds)],
+        "random tables, the planner's games": [
+            rated_run(RandomTables, EIGHT, seed, target=0.01, budget=games)
+            for seed, (games, _, _) in enumerate(planner)
+        ],
+    }
 
 
 def check_planner(seeds: int) -> dict[str, list[tuple[int, float, int]]]:
     runs = planner_runs(seeds)
-    print(f"planner: 8 bots of strength 18, 20, ..., 32 at two seats, target sigma 2, "
-          f"budget 400, batches of 4 tables ({seeds} seeds)")
+    print(
+        f"planner: 8 bots of strength 18, 20, ..., 32 at two seats, target sigma 2, "
+        f"budget 400, batches of 4 tables ({seeds} seeds)"
+    )
     for name, figures in runs.items():
         games = [g for g, _, _ in figures]
         taus = [t for _, t, _ in figures]
-        print(f"  {name}: games {games}, median {statistics.median(games):g}; "
-              f"Kendall tau {[round(t, 3) for t in taus]}, median "
-              f"{statistics.median(taus):.3f}, mean {statistics.fmean(taus):.3f}; "
-              f"pairs met {[m for _, _, m in figures]} of 28")
+        print(
+            f"  {name}: games {games}, median {statistics.median(games):g}; "
+            f"Kendall tau {[round(t, 3) for t in taus]}, median "
+            f"{statistics.median(taus):.3f}, mean {statistics.fmean(taus):.3f}; "
+            f"pairs met {[m for _, _, m in figures]} of 28"
+        )
     return runs
 
 
 # -- faults ----------------------------------------------------------------------------
+
 
 def _fault_shift(games: list[StoredGame], faulted: int, seat: int) -> float:
     """The largest change of another bot's mu when seat ``seat`` of game
@@ -211,8 +257,9 @@ def _fault_shift(games: list[StoredGame], faulted: int, seat: int) -> float:
     game = changed[faulted]
     faults: list[str | None] = [None] * game.record.players
     faults[seat] = "timeout"
-    changed[faulted] = stored(seat_bots(game), seat_ranks(game), teams=seat_teams(game), faults=faults,
-                              order=game.order)
+    changed[faulted] = stored(
+        seat_bots(game), seat_ranks(game), teams=seat_teams(game), faults=faults, order=game.order
+    )
     after = compute(changed, history=0).pools["g"].standings
     culprit = seat_bots(game)[seat]
     return max(abs(after[bot].mu - before[bot].mu) for bot in before if bot != culprit)
@@ -240,23 +287,28 @@ def team_fault(seed: int, games: int = 60) -> float:
         table = rng.sample(sorted(truth), 3)
         lord = rng.randrange(3)
         peasants = [truth[b] for s, b in enumerate(table) if s != lord]
-        lord_wins = rng.gauss(truth[table[lord]] + edge - statistics.fmean(peasants),
-                              thurstone.SCALE) > 0
-        ranks = [(1 if lord_wins else 2) if s == lord else (2 if lord_wins else 1)
-                 for s in range(3)]
-        played.append(stored(table, ranks, teams=[0 if s == lord else 1 for s in range(3)],
-                             order=k))
+        lord_wins = (
+            rng.gauss(truth[table[lord]] + edge - statistics.fmean(peasants), thurstone.SCALE) > 0
+        )
+        ranks = [
+            (1 if lord_wins else 2) if s == lord else (2 if lord_wins else 1) for s in range(3)
+        ]
+        played.append(
+            stored(table, ranks, teams=[0 if s == lord else 1 for s in range(3)], order=k)
+        )
     faulted = next(k for k, g in enumerate(played) if seat_ranks(g)[seat_teams(g).index(1)] == 1)
     seat = seat_teams(played[faulted]).index(1)
     return _fault_shift(played, faulted, seat)
 
 
 def check_faults(seeds: int) -> dict[str, float]:
-    figures = {"free-for-all, 4 seats, 60 games": max(free_for_all_fault(s)
-                                                      for s in range(seeds)),
-               "1 against 2, 60 games": max(team_fault(s) for s in range(seeds))}
-    print(f"faults: one timeout by one bot, largest move of another bot's mu "
-          f"(max over {seeds} seeds)")
+    figures = {
+        "free-for-all, 4 seats, 60 games": max(free_for_all_fault(s) for s in range(seeds)),
+        "1 against 2, 60 games": max(team_fault(s) for s in range(seeds)),
+    }
+    print(
+        f"faults: one timeout by one bot, largest move of another bot's mu (max over {seeds} seeds)"
+    )
     for name, value in figures.items():
         print(f"  {name}: {value:.3f}")
     return figures
@@ -264,13 +316,16 @@ def check_faults(seeds: int) -> dict[str, float]:
 
 # -- calibration -----------------------------------------------------------------------
 
+
 def mixture(strong: float, weak: float, share: float) -> Performer:
     """A bot that plays its strong policy in ``share`` of its games and its
     weak one in the rest (each with noise of sd BETA / 2): a performance
     TrueSkill's Gaussian does not describe."""
+
     def perform(rng: random.Random) -> float:
         mean = strong if rng.random() < share else weak
         return rng.gauss(mean, thurstone.BETA / 2)
+
     return perform
 
 
@@ -291,8 +346,9 @@ BOTS: dict[str, Performer] = {
 }
 
 
-def play(table: Sequence[str], rng: random.Random, teams: Sequence[int] | None = None,
-         order: int = 0) -> StoredGame:
+def play(
+    table: Sequence[str], rng: random.Random, teams: Sequence[int] | None = None, order: int = 0
+) -> StoredGame:
     """One game of ``table``: the best performance wins; in a team game a
     side's performance is its members' mean, and every member takes its
     side's rank."""
@@ -300,8 +356,9 @@ def play(table: Sequence[str], rng: random.Random, teams: Sequence[int] | None =
     if teams is None:
         return stored(table, ranks_of(performance), order=order)
     sides = sorted(set(teams))
-    side_perf = [statistics.fmean(p for p, t in zip(performance, teams) if t == side)
-                 for side in sides]
+    side_perf = [
+        statistics.fmean(p for p, t in zip(performance, teams) if t == side) for side in sides
+    ]
     side_rank = dict(zip(sides, ranks_of(side_perf)))
     return stored(table, [side_rank[t] for t in teams], teams=teams, order=order)
 
@@ -328,22 +385,24 @@ class Reliability:
 
     def rows(self, least: int) -> list[tuple[int, float, float]]:
         """(games, mean predicted, observed rate) of the bins of ``least`` games or more."""
-        return [(int(n), p / n, o / n) for _, (n, p, o) in sorted(self.bins.items())
-                if n >= least]
+        return [(int(n), p / n, o / n) for _, (n, p, o) in sorted(self.bins.items()) if n >= least]
 
     def worst(self, least: int) -> float:
         return max((abs(p - o) for _, p, o in self.rows(least)), default=0.0)
 
 
-def calibration(seats: int, seed: int, train: int, test: int,
-                team_sizes: Sequence[int] | None = None) -> tuple[Reliability, Reliability]:
+def calibration(
+    seats: int, seed: int, train: int, test: int, team_sizes: Sequence[int] | None = None
+) -> tuple[Reliability, Reliability]:
     """Fit on ``train`` games of random tables of ``seats`` of :data:`BOTS`,
     then predict ``test`` new games: the reliability of first place (a
     side's, in a team game) and of each pair of sides' order."""
     rng = random.Random(seed)
     bots = sorted(BOTS)
-    games = [play(rng.sample(bots, seats), rng, _teams(seats, team_sizes, rng), order=k)
-             for k in range(train)]
+    games = [
+        play(rng.sample(bots, seats), rng, _teams(seats, team_sizes, rng), order=k)
+        for k in range(train)
+    ]
     rater = Rater()
     rater.extend(games)
     first, pairwise = Reliability(), Reliability()
@@ -369,7 +428,9 @@ def _sides(game: StoredGame) -> list[tuple[tuple[str, ...], int]]:
 def predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]]:
     """(predicted P(first), 1 if it came first) per side of ``game``."""
     sides = _sides(game)
-    chances = rater.first_place(game.record.game, game.record.players, [members for members, _ in sides])
+    chances = rater.first_place(
+        game.record.game, game.record.players, [members for members, _ in sides]
+    )
     return [(p, float(rank == 1)) for p, (_, rank) in zip(chances, sides)]
 
 
@@ -386,16 +447,25 @@ def pair_predictions(rater: Rater, game: StoredGame) -> list[tuple[float, float]
 
 
 #: (name, seats, team sizes or None)
-TABLES = [("2 seats", 2, None), ("3 seats", 3, None), ("4 seats", 4, None),
-          ("5 seats", 5, None), ("1 against 2", 3, (1, 2)), ("2 against 2", 4, (2, 2))]
+TABLES = [
+    ("2 seats", 2, None),
+    ("3 seats", 3, None),
+    ("4 seats", 4, None),
+    ("5 seats", 5, None),
+    ("1 against 2", 3, (1, 2)),
+    ("2 against 2", 4, (2, 2)),
+]
 
 
-def check_calibration(seeds: int, train: int = 3000, test: int = 6000,
-                      least: int = 200) -> dict[str, tuple[float, float]]:
-    print(f"calibration: {len(BOTS)} bots of known strength (mixtures, Gaussians, Gumbels), "
-          f"fitted on {train} games, predicted on {test} new ones per seed ({seeds} seeds); "
-          f"bins of 0.1 with {least} predictions or more: mean predicted -> observed "
-          f"(predictions)")
+def check_calibration(
+    seeds: int, train: int = 3000, test: int = 6000, least: int = 200
+) -> dict[str, tuple[float, float]]:
+    print(
+        f"calibration: {len(BOTS)} bots of known strength (mixtures, Gaussians, Gumbels), "
+        f"fitted on {train} games, predicted on {test} new ones per seed ({seeds} seeds); "
+        f"bins of 0.1 with {least} predictions or more: mean predicted -> observed "
+        f"(predictions)"
+    )
     worst = {}
     for name, seats, team_sizes in TABLES:
         first, pairwise = Reliability(), Reliability()
@@ -419,8 +489,13 @@ SECTIONS = ("planner", "faults", "calibration")
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sections", nargs="*", choices=[*SECTIONS, []], default=[],
-                        help="which checks (default: all)")
+    parser.add_argument(
+        "sections",
+        nargs="*",
+        choices=[*SECTIONS, []],
+        default=[],
+        help="which checks (default: all)",
+    )
     parser.add_argument("--seeds", type=int, default=5, help="seeds per figure (default 5)")
     args = parser.parse_args(argv)
     for section in args.sections or SECTIONS:

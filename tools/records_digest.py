@@ -38,11 +38,25 @@ def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tupl
         copy = Path(scratch, tournament.name)
         copy.write_text(text)
         results = Path(scratch, "results")
-        subprocess.run(arena + ["tournament", str(copy), "--results", str(results),
-                                "--key", KEY, "--quiet", "--workers", str(workers)],
-                       check=True, stdout=subprocess.DEVNULL)
-        exported = subprocess.run(arena + ["export", str(results)], check=True,
-                                  capture_output=True, text=True).stdout
+        subprocess.run(
+            arena
+            + [
+                "tournament",
+                str(copy),
+                "--results",
+                str(results),
+                "--key",
+                KEY,
+                "--quiet",
+                "--workers",
+                str(workers),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        exported = subprocess.run(
+            arena + ["export", str(results)], check=True, capture_output=True, text=True
+        ).stdout
     games: dict[str, list[tuple[str, str]]] = defaultdict(list)
     faults: dict[str, int] = defaultdict(int)
     for line in exported.splitlines():
@@ -54,9 +68,14 @@ def digests(tournament: Path, deals: int | None, workers: int) -> dict[str, tupl
                 seat.pop(name, None)
         games[game["game"]].append((game["key"], json.dumps(game, sort_keys=True)))
         faults[game["game"]] += sum(seat["fault"] is not None for seat in game["seats"])
-    return {name: (len(rows), faults[name], hashlib.sha256("\n".join(text for _, text in sorted(rows))
-                                             .encode()).hexdigest()[:16])
-            for name, rows in sorted(games.items())}
+    return {
+        name: (
+            len(rows),
+            faults[name],
+            hashlib.sha256("\n".join(text for _, text in sorted(rows)).encode()).hexdigest()[:16],
+        )
+        for name, rows in sorted(games.items())
+    }
 
 
 def main() -> None:
@@ -65,8 +84,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, help="deals per table (overrides the file)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    for name, (count, faulted, digest) in digests(args.tournament, args.deals,
-                                                  args.workers).items():
+    for name, (count, faulted, digest) in digests(
+        args.tournament, args.deals, args.workers
+    ).items():
         # a fault (a bot out of time on a loaded machine) changes a record
         print(f"{name:20} {count:6} games {faulted:4} faults  {digest}")
 

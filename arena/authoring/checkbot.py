@@ -53,15 +53,20 @@ EXIT_WAIT = 1.0
 class Problem:
     """One message the bot mishandled."""
 
-    case: str                      # which check, e.g. "single legal action"
+    case: str  # which check, e.g. "single legal action"
     kind: FaultKind
     detail: str
     message: Mapping[str, Any] | None  # what it was sent (None: nothing sent yet)
-    stderr: str = ""                # the end of the bot's stderr
+    stderr: str = ""  # the end of the bot's stderr
 
     def to_dict(self) -> dict[str, Any]:
-        return {"case": self.case, "kind": self.kind, "detail": self.detail,
-                "message": self.message, "stderr": self.stderr}
+        return {
+            "case": self.case,
+            "kind": self.kind,
+            "detail": self.detail,
+            "message": self.message,
+            "stderr": self.stderr,
+        }
 
 
 @dataclass
@@ -73,16 +78,22 @@ class GameCheck:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    played: int = 0                 # games against random through the referee
+    played: int = 0  # games against random through the referee
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "ok": self.ok, "passed": self.passed,
-                "problems": [p.to_dict() for p in self.problems], "notes": self.notes,
-                "played": self.played, "seconds": round(self.seconds, 3)}
+        return {
+            "game": self.game,
+            "ok": self.ok,
+            "passed": self.passed,
+            "problems": [p.to_dict() for p in self.problems],
+            "notes": self.notes,
+            "played": self.played,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 class _Mishandled(Exception):
@@ -132,21 +143,30 @@ class _Conversation:
             process = BotProcess(spec.argv(), resources, level, spec.files)
         except SandboxError as error:
             raise _Mishandled(Problem("start-up", FaultKind.CRASH, str(error), None)) from None
-        self.session = Session(Channel(process, stderr_cap=resources.output), _WallClock,
-                               limit.grace)
+        self.session = Session(
+            Channel(process, stderr_cap=resources.output), _WallClock, limit.grace
+        )
         self.bank = limit.bank
 
     def _check(self, case: str, fault: Fault | None, message: Mapping[str, Any]) -> None:
         if fault is not None:
-            raise _Mishandled(Problem(case, fault.kind, fault.detail, message,
-                                      _tail(self.session.channel.stderr_text())))
+            raise _Mishandled(
+                Problem(
+                    case,
+                    fault.kind,
+                    fault.detail,
+                    message,
+                    _tail(self.session.channel.stderr_text()),
+                )
+            )
 
     def hello(self, case: str, message: messages.Hello) -> None:
         self._check(case, self.session.hello(message).answer().fault, message)
 
     def act(self, case: str, state: State, seat: int) -> Any:
-        message = protocol.act(state.observation(seat), state.legal_actions(seat),
-                               self.limit.move, self.bank)
+        message = protocol.act(
+            state.observation(seat), state.legal_actions(seat), self.limit.move, self.bank
+        )
         answer = self.session.act(message).answer()
         if answer.spent is not None:
             self.bank = bank_after(self.bank, answer.spent, self.limit.move)
@@ -185,8 +205,15 @@ def _ranks(state: State) -> list[int]:
     return list(outcome.ranks) + [d.rank for d in outcome.dummies]
 
 
-def _play_out(session: _Conversation, state: State, seat: int, rng: random.Random,
-              first_case: str, case: str, end_case: str) -> None:
+def _play_out(
+    session: _Conversation,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    first_case: str,
+    case: str,
+    end_case: str,
+) -> None:
     """Play ``state`` to its end, the bot in ``seat`` (its first act labelled
     ``first_case``) and random choices elsewhere; then ``game_over``."""
     label = first_case
@@ -199,8 +226,12 @@ def _play_out(session: _Conversation, state: State, seat: int, rng: random.Rando
             else:
                 chosen[s] = rng.choice(state.legal_actions(s))
         state.apply(chosen)
-    session.game_over(end_case, protocol.game_over(seat, list(state.outcome().scores),
-                                                   _ranks(state), state.observation(seat)))
+    session.game_over(
+        end_case,
+        protocol.game_over(
+            seat, list(state.outcome().scores), _ranks(state), state.observation(seat)
+        ),
+    )
 
 
 @dataclass
@@ -208,12 +239,13 @@ class _Positions:
     """Real states found by random play: (state, seat) pairs."""
 
     single: tuple[State, int] | None = None
-    largest: tuple[State, int, int] | None = None   # state, seat, list length
+    largest: tuple[State, int, int] | None = None  # state, seat, list length
     last: tuple[State, int] | None = None
 
 
-def find_positions(engine: Engine, players: int, options: dict, seed: int,
-                   games: int = 12, seconds: float = 3.0) -> _Positions:
+def find_positions(
+    engine: Engine, players: int, options: dict, seed: int, games: int = 12, seconds: float = 3.0
+) -> _Positions:
     """Random play of the engine: a position where a seat has a single legal
     action (not its first move), the largest legal-action list seen, and the
     last move of a game."""
@@ -254,10 +286,20 @@ def _table_sizes(engine: Engine) -> tuple[int, int]:
 
 
 class _Checker:
-    def __init__(self, name: str, spec: BotSpec, registry, limit: Limit, level: str | None,
-                 resources: ResourceLimits, seed: int, games: int,
-                 progress: Callable[[str], None] | None):
+    def __init__(
+        self,
+        name: str,
+        spec: BotSpec,
+        registry,
+        limit: Limit,
+        level: str | None,
+        resources: ResourceLimits,
+        seed: int,
+        games: int,
+        progress: Callable[[str], None] | None,
+    ):
         from arena.sandbox.layers import choose_level
+
         self.name = name
         self.spec = spec
         self.registry = registry
@@ -269,39 +311,62 @@ class _Checker:
         self.progress = progress or (lambda text: None)
 
     # -- the real referee ----------------------------------------------------
-    def against_random(self, engine: Engine, report: GameCheck, players: int, options: dict) -> None:
+    def against_random(
+        self, engine: Engine, report: GameCheck, players: int, options: dict
+    ) -> None:
         case = f"{self.games} game{'s' if self.games > 1 else ''} against random"
         entrants = [Entrant(self.name, self.spec)]
         entrants += [Entrant(f"random#{i}", self.registry.bot("random")) for i in range(1, players)]
         rng = random.Random(f"referee:{self.seed}:{engine.info.id}")
-        deals = [Deal(rng.randrange(2**31), tuple((s + g) % players for s in range(players)))
-                 for g in range(self.games)]
-        mine: dict[int, Fault] = {}             # game index -> the checked bot's fault
+        deals = [
+            Deal(rng.randrange(2**31), tuple((s + g) % players for s in range(players)))
+            for g in range(self.games)
+        ]
+        mine: dict[int, Fault] = {}  # game index -> the checked bot's fault
 
         def on_fault(game: int, seat: int, fault: Fault) -> None:
             if deals[game].seating[seat] == 0:
                 mine[game] = fault
 
-        records = play_match(engine, entrants, deals, options, self.limit, sandbox=self.level,
-                             resources=self.resources, on_fault=on_fault)
+        records = play_match(
+            engine,
+            entrants,
+            deals,
+            options,
+            self.limit,
+            sandbox=self.level,
+            resources=self.resources,
+            on_fault=on_fault,
+        )
         report.played = len(records)
         for game, fault in sorted(mine.items()):
             deal, record = deals[game], records[game]
             seat = deal.seating.index(0)
             message, where = self._referee_message(engine, record, deal, game, seat, fault)
-            report.problems.append(Problem(
-                f"{case}: game {game + 1} (seed {record.seed}, seat {seat}, {where})",
-                fault.kind, fault.detail, message))
+            report.problems.append(
+                Problem(
+                    f"{case}: game {game + 1} (seed {record.seed}, seat {seat}, {where})",
+                    fault.kind,
+                    fault.detail,
+                    message,
+                )
+            )
         if not mine:
             report.passed.append(case)
 
-    def _referee_message(self, engine: Engine, record: GameRecord, deal: Deal, game: int,
-                         seat: int, fault: Fault) -> tuple[Mapping[str, Any] | None, str]:
+    def _referee_message(
+        self, engine: Engine, record: GameRecord, deal: Deal, game: int, seat: int, fault: Fault
+    ) -> tuple[Mapping[str, Any] | None, str]:
         """Rebuild the message the faulted seat was handling, from the game's
         record and where the fault says it was, and say where that was."""
         if fault.stage == Stage.HELLO:
-            return protocol.hello(engine.info.id, record.options, record.players,
-                                  deal.hello_seed(0), self.limit.as_dict()), "start-up"
+            return protocol.hello(
+                engine.info.id,
+                record.options,
+                record.players,
+                deal.hello_seed(0),
+                self.limit.as_dict(),
+            ), "start-up"
         if fault.stage == Stage.NEW_GAME:
             return protocol.new_game(game, seat, record.players, deal.seat_seed(seat)), "new_game"
         if fault.stage == Stage.ACT:
@@ -311,9 +376,15 @@ class _Checker:
                 if seat in state.to_act():
                     asked += 1
                     if asked == fault.move:
-                        return (protocol.act(state.observation(seat), state.legal_actions(seat),
-                                             self.limit.move, self.limit.bank),
-                                f"its move {asked}")
+                        return (
+                            protocol.act(
+                                state.observation(seat),
+                                state.legal_actions(seat),
+                                self.limit.move,
+                                self.limit.bank,
+                            ),
+                            f"its move {asked}",
+                        )
                 state.apply({s: a for s, a in step})
         return None, f"after its {fault.move} moves"
 
@@ -322,16 +393,18 @@ class _Checker:
         session = _Conversation(self.spec, self.level, self.limit, self.resources)
         bot_seed = random.Random(f"check:{self.seed}:{match}").randrange(2**31)
         try:
-            session.hello(f"start-up (hello, {players} players)",
-                          protocol.hello(engine.info.id, options, players, bot_seed,
-                                         self.limit.as_dict()))
+            session.hello(
+                f"start-up (hello, {players} players)",
+                protocol.hello(engine.info.id, options, players, bot_seed, self.limit.as_dict()),
+            )
         except _Mishandled:
             session.kill()
             raise
         return session
 
-    def edge_cases(self, engine: Engine, report: GameCheck, players: int, other: int,
-                   options: dict) -> None:
+    def edge_cases(
+        self, engine: Engine, report: GameCheck, players: int, other: int, options: dict
+    ) -> None:
         rng = random.Random(f"edge:{self.seed}:{engine.info.id}")
         base = rng.randrange(2**30)
         found = find_positions(engine, players, options, base)
@@ -340,15 +413,31 @@ class _Checker:
         def first_move(session, index):
             state = engine.new_game(players, base + 1000, options)
             session.new_game("first move: new_game", index, 0, players)
-            _play_out(session, state, 0, rng, "first move", "first move: the rest of that game",
-                      "first move: game_over")
+            _play_out(
+                session,
+                state,
+                0,
+                rng,
+                "first move",
+                "first move: the rest of that game",
+                "first move: game_over",
+            )
+
         scenarios.append(("first move and a whole game", first_move))
 
         def drop_in(label, state, seat):
             def run(session, index):
                 session.new_game(f"{label}: new_game", index, seat, players)
-                _play_out(session, state.clone(), seat, rng, label,
-                          f"{label}: the rest of that game", f"{label}: game_over")
+                _play_out(
+                    session,
+                    state.clone(),
+                    seat,
+                    rng,
+                    label,
+                    f"{label}: the rest of that game",
+                    f"{label}: game_over",
+                )
+
             return run
 
         if found.single is not None:
@@ -381,8 +470,9 @@ class _Checker:
                         return  # it does not start: the other cases cannot be reached
                     session = None
             if session is not None and not session.goodbye():
-                report.notes.append(f"did not exit within {EXIT_WAIT:g}s of goodbye "
-                                    "(the referee kills it anyway)")
+                report.notes.append(
+                    f"did not exit within {EXIT_WAIT:g}s of goodbye (the referee kills it anyway)"
+                )
             session = None
             self.new_match(engine, report, other, options, rng, base)
         finally:
@@ -398,14 +488,18 @@ class _Checker:
             session = self._session(engine, players, options, 2)
             state = engine.new_game(players, base + 2000, options)
             session.new_game(f"{label}: new_game", 0, seat, players)
-            _play_out(session, state, seat, rng, f"{label}: first move", label,
-                      f"{label}: game_over")
+            _play_out(
+                session, state, seat, rng, f"{label}: first move", label, f"{label}: game_over"
+            )
             session.goodbye()
             session = None
             report.passed.append(label)
         except _Mishandled as error:
-            error.problem.case = f"{label}: {error.problem.case}" \
-                if error.problem.case.startswith("start-up") else error.problem.case
+            error.problem.case = (
+                f"{label}: {error.problem.case}"
+                if error.problem.case.startswith("start-up")
+                else error.problem.case
+            )
             report.problems.append(error.problem)
         finally:
             if session is not None:
@@ -423,7 +517,9 @@ class _Checker:
         return report
 
 
-def games_to_check(spec: BotSpec, registry, only: list[str] | None = None) -> tuple[list[str], list[str]]:
+def games_to_check(
+    spec: BotSpec, registry, only: list[str] | None = None
+) -> tuple[list[str], list[str]]:
     """(installed games to check, notes about games it claims that are not
     installed).  ``only`` restricts the check; a game the bot does not play
     there raises ValueError."""
@@ -431,25 +527,38 @@ def games_to_check(spec: BotSpec, registry, only: list[str] | None = None) -> tu
         for game in only:
             registry.engine(game)  # UnknownName for a game that is not installed
             if not spec.plays(game):
-                raise ValueError(f"bot '{spec.name}' does not play '{game}' "
-                                 f"(it plays: {', '.join(spec.games)})")
+                raise ValueError(
+                    f"bot '{spec.name}' does not play '{game}' (it plays: {', '.join(spec.games)})"
+                )
         return list(dict.fromkeys(only)), []
     if ANY_GAME in spec.games:
         return sorted(registry.games), []
-    notes = [f"claims '{game}', which is not installed" for game in spec.games
-             if game not in registry.games]
+    notes = [
+        f"claims '{game}', which is not installed"
+        for game in spec.games
+        if game not in registry.games
+    ]
     return [game for game in spec.games if game in registry.games], notes
 
 
-def check(name: str, *, registry=None, games: list[str] | None = None, rounds: int = 3,
-          limit: Limit = Limit(), sandbox: str | None = None,
-          resources: ResourceLimits = ResourceLimits(), seed: int = 0,
-          progress: Callable[[str], None] | None = None) -> list[GameCheck]:
+def check(
+    name: str,
+    *,
+    registry=None,
+    games: list[str] | None = None,
+    rounds: int = 3,
+    limit: Limit = Limit(),
+    sandbox: str | None = None,
+    resources: ResourceLimits = ResourceLimits(),
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> list[GameCheck]:
     """Check bot ``name`` (a registered name or ``cmd:...``); one verdict per
     game.  Raises UnknownName/BotSpecError/ValueError/SandboxError for bad
     input, never for anything the bot does."""
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
     spec = registry.bot(name)
     chosen, notes = games_to_check(spec, registry, games)
@@ -474,7 +583,7 @@ def _short(message: Mapping[str, Any] | None, width: int) -> str:
     if message is None:
         return "(nothing yet)"
     text = json.dumps(message, default=repr, separators=(", ", ": "))
-    return text if len(text) <= width else text[:width - 5] + " ...}"
+    return text if len(text) <= width else text[: width - 5] + " ...}"
 
 
 def render_text(name: str, reports: list[GameCheck], width: int = 400) -> str:
@@ -484,8 +593,10 @@ def render_text(name: str, reports: list[GameCheck], width: int = 400) -> str:
     column = max([len(r.game) for r in reports] + [4])
     for report in reports:
         verdict = "ok" if report.ok else "FAIL"
-        lines.append(f"{report.game.ljust(column)}  {verdict:4}  {report.seconds:5.1f}s  "
-                     f"passed: {', '.join(report.passed) or 'nothing'}")
+        lines.append(
+            f"{report.game.ljust(column)}  {verdict:4}  {report.seconds:5.1f}s  "
+            f"passed: {', '.join(report.passed) or 'nothing'}"
+        )
         for problem in report.problems:
             lines.append(f"  {problem.case}: {problem.kind}: {problem.detail}")
             lines.append(f"    sent: {_short(problem.message, width)}")
@@ -503,10 +614,11 @@ def _verdict(reports: list[GameCheck]) -> str:
     read as a count of games played."""
     played = sum(r.played for r in reports)
     edge = sum(len(r.passed) - 1 for r in reports)  # all passed, the games against random too
-    return (f"ok in {', '.join(r.game for r in reports)}: {played} game{'s' * (played != 1)} "
-            f"against random, {edge} edge case{'s' * (edge != 1)}")
+    return (
+        f"ok in {', '.join(r.game for r in reports)}: {played} game{'s' * (played != 1)} "
+        f"against random, {edge} edge case{'s' * (edge != 1)}"
+    )
 
 
 def to_json(name: str, reports: list[GameCheck]) -> dict[str, Any]:
-    return {"bot": name, "ok": all(r.ok for r in reports),
-            "games": [r.to_dict() for r in reports]}
+    return {"bot": name, "ok": all(r.ok for r in reports), "games": [r.to_dict() for r in reports]}

@@ -39,10 +39,10 @@ class NewBotError(ValueError):
 class Names:
     """How one bot name is spelled in each place it appears."""
 
-    bot: str            # the arena's name for it: `arena match ... --bot NAME`
-    distribution: str   # pip's name for the package
-    module: str         # the import package
-    cls: str            # the bot class
+    bot: str  # the arena's name for it: `arena match ... --bot NAME`
+    distribution: str  # pip's name for the package
+    module: str  # the import package
+    cls: str  # the bot class
 
     @classmethod
     def from_name(cls, name: str) -> Names:
@@ -50,7 +50,8 @@ class Names:
             raise NewBotError(
                 f"bot name {name!r}: use lowercase letters, digits and single hyphens "
                 "(or underscores), "
-                "starting with a letter (e.g. 'my-bot')")
+                "starting with a letter (e.g. 'my-bot')"
+            )
         module = name.replace("-", "_")
         if keyword.iskeyword(module):
             raise NewBotError(f"bot name {name!r} is a Python keyword; choose another")
@@ -64,18 +65,22 @@ class Names:
 def check_available(names: Names, registry) -> None:
     """Refuse names that would clash with what is already installed."""
     if names.bot in registry.bots:
-        raise NewBotError(f"a bot named '{names.bot}' is already installed "
-                          f"(plugin '{registry.origin.get('bot:' + names.bot, '?')}'); choose another name")
+        raise NewBotError(
+            f"a bot named '{names.bot}' is already installed "
+            f"(plugin '{registry.origin.get('bot:' + names.bot, '?')}'); choose another name"
+        )
     try:
         metadata.distribution(names.distribution)
     except metadata.PackageNotFoundError:
         pass
     else:
-        raise NewBotError(f"a distribution named '{names.distribution}' is already installed; "
-                          "choose another name")
+        raise NewBotError(
+            f"a distribution named '{names.distribution}' is already installed; choose another name"
+        )
     if importlib.util.find_spec(names.module) is not None:
-        raise NewBotError(f"a Python module named '{names.module}' already exists here; "
-                          "choose another name")
+        raise NewBotError(
+            f"a Python module named '{names.module}' already exists here; choose another name"
+        )
 
 
 def resolve_games(games: list[str], registry) -> tuple[str, ...]:
@@ -127,19 +132,26 @@ def render(names: Names, games: tuple[str, ...], arena_source: str | None = None
     }
     templates = jinja2.Environment(
         loader=jinja2.PackageLoader("arena.authoring", "newbot-templates"),
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
-    return {path.format(module=names.module): templates.get_template(template).render(values)
-            for path, template in FILES.items()}
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    return {
+        path.format(module=names.module): templates.get_template(template).render(values)
+        for path, template in FILES.items()
+    }
 
 
-def create(name: str, games: list[str] | None = None, directory: str | Path = ".",
-           registry=None) -> Path:
+def create(
+    name: str, games: list[str] | None = None, directory: str | Path = ".", registry=None
+) -> Path:
     """Write the package for bot NAME under ``directory``; return its folder.
 
     Raises :class:`NewBotError` (before writing anything) for a bad or taken
     name, an unknown game or an existing non-empty folder."""
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
     names = Names.from_name(name)
     claimed = resolve_games(list(games or []), registry)

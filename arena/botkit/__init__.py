@@ -45,7 +45,7 @@ class Bot:
     version = "0"
 
     def __init__(self) -> None:
-        self.rng = random.Random(0)   # until the referee's seeds arrive
+        self.rng = random.Random(0)  # until the referee's seeds arrive
 
     def new_match(self, hello: Mapping[str, Any]) -> None:
         """Once per match: ``hello`` has the game id, its options, the number
@@ -71,8 +71,11 @@ def handle(bot: Bot, message: Mapping[str, Any]) -> Ready | Action | None:
     if kind == protocol.HELLO:
         bot.rng = random.Random(message.get("seed"))
         bot.new_match(message)
-        return {"type": protocol.READY, "name": bot.name or type(bot).__name__,
-                "version": bot.version}
+        return {
+            "type": protocol.READY,
+            "name": bot.name or type(bot).__name__,
+            "version": bot.version,
+        }
     if kind == protocol.NEW_GAME:
         if "seed" in message:
             bot.rng.seed(message["seed"])
@@ -86,8 +89,10 @@ def handle(bot: Bot, message: Mapping[str, Any]) -> Ready | Action | None:
 
 def answer(bot: Bot, message: Mapping[str, Any]) -> Action:
     """The bot's reply to an ``act`` message."""
-    return {"type": protocol.ACTION,
-            "action": bot.act(message["observation"], message["legal"], message["clock"])}
+    return {
+        "type": protocol.ACTION,
+        "action": bot.act(message["observation"], message["legal"], message["clock"]),
+    }
 
 
 def run(bot: Bot, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:

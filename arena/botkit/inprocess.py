@@ -37,14 +37,20 @@ def play_game(
         chosen = {}
         for seat in acting:
             legal = state.legal_actions(seat)
-            reply = answer(bots[seat], protocol.act(state.observation(seat), legal,
-                                                    UNTIMED["move"], UNTIMED["bank"]))
+            reply = answer(
+                bots[seat],
+                protocol.act(state.observation(seat), legal, UNTIMED["move"], UNTIMED["bank"]),
+            )
             chosen[seat] = reply["action"]
             if chosen[seat] not in legal:
                 raise ValueError(f"{type(bots[seat]).__name__} played {chosen[seat]!r}, not legal")
         state.apply(chosen)
     outcome = state.outcome()
     for seat, bot in enumerate(bots):
-        handle(bot, protocol.game_over(seat, list(outcome.scores), list(outcome.ranks),
-                                       state.observation(seat)))
+        handle(
+            bot,
+            protocol.game_over(
+                seat, list(outcome.scores), list(outcome.ranks), state.observation(seat)
+            ),
+        )
     return outcome

@@ -85,6 +85,11 @@ class Goodbye(TypedDict):
 
 
 #: every message by its type, each way (what the documentation's tables list)
-TO_BOT: dict[str, type] = {"hello": Hello, "new_game": NewGame, "act": Act,
-                           "game_over": GameOver, "goodbye": Goodbye}
+TO_BOT: dict[str, type] = {
+    "hello": Hello,
+    "new_game": NewGame,
+    "act": Act,
+    "game_over": GameOver,
+    "goodbye": Goodbye,
+}
 FROM_BOT: dict[str, type] = {"ready": Ready, "action": Action}

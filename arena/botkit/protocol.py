@@ -45,14 +45,27 @@ class ProtocolError(Exception):
     """A frame that is oversized, undecodable or not the expected message."""
 
 
-def hello(game: str, options: dict[str, Any], players: int, seed: int,
-          limits: Limits, settings: dict[str, Any] | None = None) -> Hello:
+def hello(
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    seed: int,
+    limits: Limits,
+    settings: dict[str, Any] | None = None,
+) -> Hello:
     """Once per match, before any game; the bot answers ``ready``.
     ``settings`` is the bot's own table from the tournament file (its meaning
     is the bot's business; empty when none was given)."""
-    return {"type": HELLO, "protocol": PROTOCOL_VERSION, "game": game,
-            "options": options, "players": players, "seed": seed, "limits": limits,
-            "settings": settings or {}}
+    return {
+        "type": HELLO,
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "options": options,
+        "players": players,
+        "seed": seed,
+        "limits": limits,
+        "settings": settings or {},
+    }
 
 
 def new_game(index: int, seat: int, players: int, seed: int) -> NewGame:
@@ -64,14 +77,25 @@ def new_game(index: int, seat: int, players: int, seed: int) -> NewGame:
 
 def act(observation: dict[str, Any], legal: list[Any], move: float, bank: float) -> Act:
     """The bot must answer ``action`` with one element of ``legal``."""
-    return {"type": ACT, "observation": observation, "legal": legal,
-            "clock": {"move": move, "bank": bank}}
+    return {
+        "type": ACT,
+        "observation": observation,
+        "legal": legal,
+        "clock": {"move": move, "bank": bank},
+    }
 
 
-def game_over(seat: int, scores: list[float], ranks: list[int], observation: dict[str, Any]) -> GameOver:
+def game_over(
+    seat: int, scores: list[float], ranks: list[int], observation: dict[str, Any]
+) -> GameOver:
     """After each game; no answer."""
-    return {"type": GAME_OVER, "seat": seat, "scores": scores, "ranks": ranks,
-            "observation": observation}
+    return {
+        "type": GAME_OVER,
+        "seat": seat,
+        "scores": scores,
+        "ranks": ranks,
+        "observation": observation,
+    }
 
 
 def goodbye() -> Goodbye:
@@ -111,7 +135,7 @@ class FrameReader:
             end = HEADER.size + length
             if len(self._buffer) < end:
                 break
-            messages.append(decode(bytes(self._buffer[HEADER.size:end])))
+            messages.append(decode(bytes(self._buffer[HEADER.size : end])))
             del self._buffer[:end]
         # what is left is less than a header, or one frame of at most ``cap``
         # bytes still arriving: the buffer never holds more than a header and a cap

@@ -19,15 +19,16 @@ class _OneLineErrors(TyperGroup):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except typer.TyperException as error:   # typer's (vendored click's) usage errors
+        except typer.TyperException as error:  # typer's (vendored click's) usage errors
             code = getattr(error, "exit_code", USAGE_ERROR)
             if type(error).__name__ == "NoArgsIsHelpError":
-                typer.echo(error.format_message(), err=True)     # a bare command: its help
+                typer.echo(error.format_message(), err=True)  # a bare command: its help
             else:
                 context = getattr(error, "ctx", None)
                 where = f" (see '{context.command_path} --help')" if context is not None else ""
-                typer.echo(f"arena: error: {' '.join(error.format_message().split())}{where}",
-                           err=True)
+                typer.echo(
+                    f"arena: error: {' '.join(error.format_message().split())}{where}", err=True
+                )
         except typer.Abort:
             typer.echo("arena: interrupted", err=True)
             code = 130
@@ -49,14 +50,21 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from arena import __version__
+
         typer.echo(f"arena {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", is_eager=True,
-                                          callback=_print_version,
-                                          help="print the version and exit")) -> None:
+def _options(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_print_version,
+        help="print the version and exit",
+    ),
+) -> None:
     pass
 
 

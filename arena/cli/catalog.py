@@ -44,21 +44,40 @@ def game_info(registry: Registry, game_id: str) -> dict:
     """One game as ``arena games --json`` lists it."""
     info = registry.games[game_id].info
     return {
-        "id": game_id, "version": info.version, "players": list(info.players),
-        "simultaneous": info.simultaneous, "teams": info.teams, "dummies": list(info.dummies),
-        "options": [{"name": o.name, "default": o.default, "help": o.help,
-                     "choices": list(o.choices) if o.choices is not None else None,
-                     "minimum": o.minimum, "maximum": o.maximum} for o in info.options],
-        "summary": info.summary, "plugin": registry.origin[f"game:{game_id}"],
+        "id": game_id,
+        "version": info.version,
+        "players": list(info.players),
+        "simultaneous": info.simultaneous,
+        "teams": info.teams,
+        "dummies": list(info.dummies),
+        "options": [
+            {
+                "name": o.name,
+                "default": o.default,
+                "help": o.help,
+                "choices": list(o.choices) if o.choices is not None else None,
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+            }
+            for o in info.options
+        ],
+        "summary": info.summary,
+        "plugin": registry.origin[f"game:{game_id}"],
     }
 
 
 def bot_info(registry: Registry, name: str) -> dict:
     """One bot as ``arena bots --json`` lists it (``games``: ``["*"]`` for any)."""
     spec = registry.bots[name]
-    return {"name": name, "version": spec.version, "games": list(spec.games),
-            "entry": spec.entry, "command": list(spec.command) if spec.command else None,
-            "description": spec.description, "plugin": registry.origin[f"bot:{name}"]}
+    return {
+        "name": name,
+        "version": spec.version,
+        "games": list(spec.games),
+        "entry": spec.entry,
+        "command": list(spec.command) if spec.command else None,
+        "description": spec.description,
+        "plugin": registry.origin[f"bot:{name}"],
+    }
 
 
 @app.command()
@@ -70,11 +89,21 @@ def games(as_json: bool = typer.Option(False, "--json", help="print a JSON list"
     if as_json:
         typer.echo(json.dumps(listed))
         return
-    print_table(["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"], [
-        [g["id"], g["version"], ",".join(map(str, g["players"])),
-         "simultaneous" if g["simultaneous"] else "in turn", g["teams"],
-         " ".join(f"{o['name']}={o['default']}" for o in g["options"]) or "-", g["plugin"]]
-        for g in listed])
+    print_table(
+        ["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"],
+        [
+            [
+                g["id"],
+                g["version"],
+                ",".join(map(str, g["players"])),
+                "simultaneous" if g["simultaneous"] else "in turn",
+                g["teams"],
+                " ".join(f"{o['name']}={o['default']}" for o in g["options"]) or "-",
+                g["plugin"],
+            ]
+            for g in listed
+        ],
+    )
 
 
 @app.command()
@@ -86,7 +115,16 @@ def bots(as_json: bool = typer.Option(False, "--json", help="print a JSON list")
     if as_json:
         typer.echo(json.dumps(listed))
         return
-    print_table(["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"], [
-        [b["name"], b["version"], "any" if "*" in b["games"] else ",".join(b["games"]),
-         b["plugin"], b["description"]]
-        for b in listed])
+    print_table(
+        ["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"],
+        [
+            [
+                b["name"],
+                b["version"],
+                "any" if "*" in b["games"] else ",".join(b["games"]),
+                b["plugin"],
+                b["description"],
+            ]
+            for b in listed
+        ],
+    )

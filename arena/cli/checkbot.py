@@ -13,14 +13,20 @@ from arena.cli._app import app, fail
 @app.command("check-bot")
 def check_bot(
     bot: str = typer.Argument(..., help="a bot name (see `arena bots`) or cmd:COMMAND LINE"),
-    game: list[str] = typer.Option([], "--game", "-g",
-                                   help="check only this game, once per game (default: every game it claims)"),
+    game: list[str] = typer.Option(
+        [],
+        "--game",
+        "-g",
+        help="check only this game, once per game (default: every game it claims)",
+    ),
     games: int = typer.Option(3, "--games", "-n", min=1, help="games against random per game"),
     seed: int = typer.Option(0, help="seed for the deals and the edge-case positions"),
     startup: float = typer.Option(10.0, help="seconds for the bot to start"),
     move: float = typer.Option(1.0, help="seconds per move"),
     bank: float = typer.Option(0.0, help="time bank per game, seconds"),
-    sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
+    sandbox: str = typer.Option(
+        "auto", help="auto (strict where available), strict, basic or none"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (full messages)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress lines on stderr"),
 ) -> None:
@@ -49,8 +55,16 @@ def check_bot(
     try:
         limit = Limit(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
-        reports = check(bot, registry=registry, games=game, rounds=games, limit=limit,
-                        sandbox=level, seed=seed, progress=progress)
+        reports = check(
+            bot,
+            registry=registry,
+            games=game,
+            rounds=games,
+            limit=limit,
+            sandbox=level,
+            seed=seed,
+            progress=progress,
+        )
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
         raise fail(str(error)) from None
     if not reports:

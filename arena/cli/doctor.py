@@ -25,8 +25,7 @@ def self_test(level: str) -> list[tuple[str, bool]]:
     finally:
         process.kill()
     report = json.loads(line)
-    checks = [("the bot starts and answers", True),
-              ("private home folder", report["home_private"])]
+    checks = [("the bot starts and answers", True), ("private home folder", report["home_private"])]
     if level == "strict":
         checks += [
             ("sees only its own processes", report["processes_visible"] <= 3),

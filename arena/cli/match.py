@@ -32,8 +32,10 @@ from arena.results.items import MatchItem
 from arena.sandbox import SandboxError
 from arena.sandbox.layers import choose_level
 
-PREDICTABLE = ("warning: --seed makes the deals predictable to the bots (a bot that knows "
-               "the seed can recompute every hand); omit it for secret deals")
+PREDICTABLE = (
+    "warning: --seed makes the deals predictable to the bots (a bot that knows "
+    "the seed can recompute every hand); omit it for secret deals"
+)
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -55,16 +57,18 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
     for name in names:
         spec = registry.bot(name)
         if not spec.plays(game_id):
-            raise ValueError(f"bot '{name}' does not play '{game_id}' "
-                             f"(it plays: {', '.join(spec.games)})")
+            raise ValueError(
+                f"bot '{name}' does not play '{game_id}' (it plays: {', '.join(spec.games)})"
+            )
         seen[name] = seen.get(name, 0) + 1
         display = name if seen[name] == 1 else f"{name}#{seen[name]}"
         entrants.append(Entrant(display, spec))
     return entrants
 
 
-def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
-                  key: SecretKey | None = None) -> dict:
+def match_summary(
+    game_id: str, seed: int | None, records: list[GameRecord], key: SecretKey | None = None
+) -> dict:
     """The ``--json`` document: deterministic for a given seed or key (no timings)."""
     return {
         "game": game_id,
@@ -79,16 +83,25 @@ def match_summary(game_id: str, seed: int | None, records: list[GameRecord],
                     {"bot": s.bot, "score": s.score, "rank": s.rank, "fault": s.fault}
                     for s in record.seats
                 ],
-                "dummies": [{"name": d.name, "score": d.score, "rank": d.rank}
-                            for d in record.dummies],
+                "dummies": [
+                    {"name": d.name, "score": d.score, "rank": d.rank} for d in record.dummies
+                ],
             }
             for record in records
         ],
     }
 
 
-def match_item(key: SecretKey, game: str, options: dict, bots: list[str], lineup: list[str],
-               games: int, rotate: bool, teams: str) -> MatchItem:
+def match_item(
+    key: SecretKey,
+    game: str,
+    options: dict,
+    bots: list[str],
+    lineup: list[str],
+    games: int,
+    rotate: bool,
+    teams: str,
+) -> MatchItem:
     """The match as a plan item: ``games`` deals from ``key`` for the bots
     named ``bots`` (``lineup``: their display names); with ``rotate`` each
     is replayed in every seating, as a tournament's ``seating = "auto"``
@@ -109,18 +122,33 @@ def match_key(seed: int | None, key: str | None, results: Path | None) -> Secret
     results folder's, or a fresh secret one."""
     if seed is not None and key is not None:
         raise ValueError("give --seed or --key, not both")
-    given = (SecretKey.from_public_seed(seed) if seed is not None
-             else SecretKey.from_hex(key) if key is not None else None)
+    given = (
+        SecretKey.from_public_seed(seed)
+        if seed is not None
+        else SecretKey.from_hex(key)
+        if key is not None
+        else None
+    )
     if results is None:
         return given or SecretKey.fresh()
     results.mkdir(parents=True, exist_ok=True)
     from arena.results.store import FILE_NAME
+
     return load_or_create(results, given, has_results=(results / FILE_NAME).exists())
 
 
-def play_match_item(item: MatchItem, entrants: list[Entrant], registry, key: SecretKey,
-                    results: Path | None, report, *, limit: Limit, sandbox: str,
-                    audit: bool) -> None:
+def play_match_item(
+    item: MatchItem,
+    entrants: list[Entrant],
+    registry,
+    key: SecretKey,
+    results: Path | None,
+    report,
+    *,
+    limit: Limit,
+    sandbox: str,
+    audit: bool,
+) -> None:
     """Play the match's item through the tournament's runner, stored as a
     tournament stores its games (plan item ``match``), so ``arena replay``
     and ``arena leaderboard`` read them: the same match run again into the
@@ -131,8 +159,17 @@ def play_match_item(item: MatchItem, entrants: list[Entrant], registry, key: Sec
     from arena.tournament.runner import run_table, table_plan
 
     fingerprint = hashlib.sha256(json.dumps(item.to_dict(), sort_keys=True).encode())
-    plan = table_plan(f"match {item.game}", "match", fingerprint.hexdigest()[:16], entrants,
-                      ItemsPlanner([item]), registry, limit=limit, sandbox=sandbox, audit=audit)
+    plan = table_plan(
+        f"match {item.game}",
+        "match",
+        fingerprint.hexdigest()[:16],
+        entrants,
+        ItemsPlanner([item]),
+        registry,
+        limit=limit,
+        sandbox=sandbox,
+        audit=audit,
+    )
     run_table(plan, results, key, report)
 
 
@@ -166,9 +203,11 @@ class _Printer:
 
 
 def _describe(record: GameRecord, number: int) -> str:
-    seats = [f"{s.bot} {s.score:g} (#{s.rank})" + (f" FAULT {s.fault}: {s.fault_detail}"
-                                                    if s.fault else "")
-             for s in record.seats]
+    seats = [
+        f"{s.bot} {s.score:g} (#{s.rank})"
+        + (f" FAULT {s.fault}: {s.fault_detail}" if s.fault else "")
+        for s in record.seats
+    ]
     seats += [f"{d.name} {d.score:g} (#{d.rank})" for d in record.dummies]
     return f"game {number} seed {record.seed}: " + ", ".join(seats)
 
@@ -176,25 +215,33 @@ def _describe(record: GameRecord, number: int) -> str:
 @app.command()
 def match(
     game: str = typer.Argument(..., help="game id (see `arena games`)"),
-    bot: list[str] = typer.Option(..., "--bot", "-b",
-                                  help="a bot name or cmd:COMMAND LINE, once per seat"),
-    seed: int | None = typer.Option(None, help="a public seed for the deals: "
-                                                  "predictable to the bots (default: a secret key)"),
-    key: str | None = typer.Option(None, "--key", help="the secret key (hex) an earlier "
-                                                          "match printed, to replay it"),
+    bot: list[str] = typer.Option(
+        ..., "--bot", "-b", help="a bot name or cmd:COMMAND LINE, once per seat"
+    ),
+    seed: int | None = typer.Option(
+        None, help="a public seed for the deals: predictable to the bots (default: a secret key)"
+    ),
+    key: str | None = typer.Option(
+        None, "--key", help="the secret key (hex) an earlier match printed, to replay it"
+    ),
     games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     startup: float = typer.Option(Limit.startup, help="seconds for a bot to start"),
     move: float = typer.Option(Limit.move, help="seconds per move"),
     bank: float = typer.Option(Limit.bank, help="time bank per game, seconds"),
-    sandbox: str = typer.Option("auto", help="auto (strict where available), strict, basic or none"),
+    sandbox: str = typer.Option(
+        "auto", help="auto (strict where available), strict, basic or none"
+    ),
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    rotate: bool = typer.Option(False, "--rotate",
-                                help="replay each deal in every seating (duplicate deals)"),
-    results: Path | None = typer.Option(None, "--results",
-                                           help="store the games in this folder, like a "
-                                                "tournament (replay, leaderboard)"),
+    rotate: bool = typer.Option(
+        False, "--rotate", help="replay each deal in every seating (duplicate deals)"
+    ),
+    results: Path | None = typer.Option(
+        None,
+        "--results",
+        help="store the games in this folder, like a tournament (replay, leaderboard)",
+    ),
 ) -> None:
     """Play GAMES games of GAME between the bots, bot i in seat i (with
     --rotate, every deal in every seating), then a summary line per bot.
@@ -212,19 +259,37 @@ def match(
         limit = Limit(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
         secret = match_key(seed, key, results)
-    except (UnknownName, GameError, BotSpecError, SandboxError, ValueError, BadKey,
-            OSError) as error:
+    except (
+        UnknownName,
+        GameError,
+        BotSpecError,
+        SandboxError,
+        ValueError,
+        BadKey,
+        OSError,
+    ) as error:
         raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
-    item = match_item(secret, game, options, bot, [e.name for e in entrants], games, rotate,
-                      engine.info.teams)
+    item = match_item(
+        secret, game, options, bot, [e.name for e in entrants], games, rotate, engine.info.teams
+    )
     source = f"seed {seed}" if secret.public else "a secret key"
-    printer = _Printer(f"{game}, deals from {source}, sandbox {level}", len(item.deals),
-                       results, as_json)
+    printer = _Printer(
+        f"{game}, deals from {source}, sandbox {level}", len(item.deals), results, as_json
+    )
     try:
-        play_match_item(item, entrants, registry, secret, results, printer, limit=limit,
-                        sandbox=level, audit=audit)
+        play_match_item(
+            item,
+            entrants,
+            registry,
+            secret,
+            results,
+            printer,
+            limit=limit,
+            sandbox=level,
+            audit=audit,
+        )
     except (StoreError, ValueError) as error:
         raise fail(str(error)) from None
     records = printer.records()
@@ -237,4 +302,3 @@ def match(
         typer.echo(f"stored in {results}: arena leaderboard {results}; arena replay {results} 1")
     elif not secret.public:
         typer.echo(f"key {secret.hex} (--key replays this match)")
-

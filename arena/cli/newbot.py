@@ -11,10 +11,15 @@ from arena.cli._app import app, fail
 
 @app.command("new-bot")
 def new_bot(
-    name: str = typer.Argument(..., help="the bot's name, e.g. my-bot (also its folder and package)"),
-    game: list[str] = typer.Option([], "--game", "-g",
-                                   help="a game id it plays, once per game (default: every game)"),
-    directory: Path | None = typer.Option(None, "--dir", help="where to create NAME/ (default: here)"),
+    name: str = typer.Argument(
+        ..., help="the bot's name, e.g. my-bot (also its folder and package)"
+    ),
+    game: list[str] = typer.Option(
+        [], "--game", "-g", help="a game id it plays, once per game (default: every game)"
+    ),
+    directory: Path | None = typer.Option(
+        None, "--dir", help="where to create NAME/ (default: here)"
+    ),
 ) -> None:
     """Write NAME/: a bot package to install with `pip install -e ./NAME`."""
     from arena.authoring.newbot import NewBotError, create

@@ -35,21 +35,27 @@ INTERRUPTED = 130
 
 def human_entrant(tty: str, move: float | None) -> Entrant:
     colours = Console().color_system or "none"
-    spec = BotSpec("you", command=(sys.executable, "-m", "arena.cli.seat", tty, colours),
-                   version="human", description="a person at this terminal")
+    spec = BotSpec(
+        "you",
+        command=(sys.executable, "-m", "arena.cli.seat", tty, colours),
+        version="human",
+        description="a person at this terminal",
+    )
     return Entrant("you", spec, limit=Limit(startup=30.0, move=move or DAY), sandbox="none")
 
 
 @app.command()
 def play(
     game: str = typer.Argument(..., help="game id (see `arena games`)"),
-    bot: list[str] = typer.Option([], "--bot", "-b",
-                                  help="an opponent (bot name or cmd:COMMAND LINE), once per seat"),
+    bot: list[str] = typer.Option(
+        [], "--bot", "-b", help="an opponent (bot name or cmd:COMMAND LINE), once per seat"
+    ),
     seat: int = typer.Option(0, help="your seat (0 is first)"),
     seed: int | None = typer.Option(None, help="seed of the deal (random if omitted)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
-    time: float | None = typer.Option(None, "--time", min=0.001,
-                                         help="your seconds per move (default: no limit)"),
+    time: float | None = typer.Option(
+        None, "--time", min=0.001, help="your seconds per move (default: no limit)"
+    ),
     move: float = typer.Option(1.0, help="the bots' seconds per move"),
     sandbox: str = typer.Option("auto", help="the bots' sandbox: auto, strict, basic or none"),
 ) -> None:
@@ -74,16 +80,22 @@ def play(
     entrants = [human_entrant(os.ttyname(sys.stdin.fileno()), time)] + bots
     seating = list(range(1, players))  # the bots in order, the person at --seat
     seating.insert(seat, 0)
-    typer.echo(f"{game}, seed {seed} (the same seed deals the same cards), "
-               f"you in seat {seat}, bots sandbox {level}")
+    typer.echo(
+        f"{game}, seed {seed} (the same seed deals the same cards), "
+        f"you in seat {seat}, bots sandbox {level}"
+    )
     try:
-        [record] = play_match(engine, entrants, [Deal(seed, tuple(seating))], options, limit,
-                              sandbox=level)
+        [record] = play_match(
+            engine, entrants, [Deal(seed, tuple(seating))], options, limit, sandbox=level
+        )
     except KeyboardInterrupt:
         typer.echo("\narena: game abandoned (Ctrl-C)", err=True)
         raise typer.Exit(INTERRUPTED) from None
     you = record.seats[seat]
     if you.fault:
         typer.echo(f"You left the table ({you.fault}); your seat was played out at random.")
-    typer.echo("Result: " + ", ".join(f"{s.bot} {s.score:g} (#{s.rank})" for s in record.seats)
-               + "".join(f", {d.name} {d.score:g} (#{d.rank})" for d in record.dummies))
+    typer.echo(
+        "Result: "
+        + ", ".join(f"{s.bot} {s.score:g} (#{s.rank})" for s in record.seats)
+        + "".join(f", {d.name} {d.score:g} (#{d.rank})" for d in record.dummies)
+    )

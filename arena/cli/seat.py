@@ -30,7 +30,8 @@ NO_LIMIT = 3600.0
 #: the colour systems ``arena play`` may name (rich's ``Console().color_system``);
 #: any other, such as "none", is no colour
 COLOUR_SYSTEMS: dict[str, Literal["standard", "256", "truecolor", "windows"]] = {
-    name: name for name in ("standard", "256", "truecolor", "windows")}
+    name: name for name in ("standard", "256", "truecolor", "windows")
+}
 
 
 class HumanSeat(Bot):
@@ -47,8 +48,10 @@ class HumanSeat(Bot):
 
     def new_game(self, game):
         self.seat = game["seat"]
-        self.console.rule(f"[bold]{escape(self.game)}[/] — game {game['index'] + 1}, "
-                          f"you are seat {self.seat} of {game['players']}")
+        self.console.rule(
+            f"[bold]{escape(self.game)}[/] — game {game['index'] + 1}, "
+            f"you are seat {self.seat} of {game['players']}"
+        )
 
     def act(self, observation, legal, clock):
         self._fit()
@@ -66,8 +69,10 @@ class HumanSeat(Bot):
             choice = self._choose(text, legal)
             if choice is not None:
                 return choice
-            self.console.print(f"Sorry, [bold]{escape(text)}[/] is not one of your moves: type a "
-                               f"number from 1 to {len(legal)}, or the move as written.")
+            self.console.print(
+                f"Sorry, [bold]{escape(text)}[/] is not one of your moves: type a "
+                f"number from 1 to {len(legal)}, or the move as written."
+            )
 
     def game_over(self, result):
         self._fit()
@@ -75,8 +80,10 @@ class HumanSeat(Bot):
         for line in self.view.show(result["observation"]):
             self.console.print(line)
         seat = result["seat"]
-        scores = ", ".join(f"{self.view.seat_name(s, seat)} {score:g} (#{rank})"
-                           for s, (score, rank) in enumerate(zip(result["scores"], result["ranks"])))
+        scores = ", ".join(
+            f"{self.view.seat_name(s, seat)} {score:g} (#{rank})"
+            for s, (score, rank) in enumerate(zip(result["scores"], result["ranks"]))
+        )
         self.console.print(f"[bold]Game over[/]: {scores}")
 
     # -- the terminal ----------------------------------------------------
@@ -93,8 +100,9 @@ class HumanSeat(Bot):
         items = [f"[dim]{n:>3})[/] {self.view.label(a)}" for n, a in enumerate(legal[:shown], 1)]
         self.console.print(Columns(items, padding=(0, 3)))
         if len(legal) > shown:
-            self.console.print(f"... and {len(legal) - shown} more: type ? to list them all, "
-                               "or type the move.")
+            self.console.print(
+                f"... and {len(legal) - shown} more: type ? to list them all, or type the move."
+            )
 
     def _ask(self, legal) -> str:
         what = "Your bid" if all(isinstance(a, int) for a in legal) else "Your move"
@@ -122,8 +130,9 @@ def main(argv: list[str]) -> None:
     fd = os.open(tty, os.O_RDWR | os.O_NOCTTY)  # never become its controlling terminal
     tty_in = os.fdopen(fd, "r", encoding="utf-8", errors="replace")
     tty_out = os.fdopen(os.dup(fd), "w", encoding="utf-8")
-    console = Console(file=tty_out, force_terminal=True, highlight=False,
-                      color_system=COLOUR_SYSTEMS.get(colours))
+    console = Console(
+        file=tty_out, force_terminal=True, highlight=False, color_system=COLOUR_SYSTEMS.get(colours)
+    )
     wire = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the wire
     run(HumanSeat(tty_in, console), stdout=wire)

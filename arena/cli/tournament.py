@@ -14,20 +14,28 @@ FORMAT_HELP = "table, json, csv or html"
 @app.command()
 def tournament(
     file: Path = typer.Argument(..., help="the tournament file (TOML)"),
-    results: Path | None = typer.Option(None, "--results", help="results folder (overrides the file)"),
-    workers: int | None = typer.Option(None, "--workers", min=0,
-                                          help="parallel matches (0: in this process)"),
+    results: Path | None = typer.Option(
+        None, "--results", help="results folder (overrides the file)"
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=0, help="parallel matches (0: in this process)"
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
-    executor: str | None = typer.Option(None, "--executor",
-                                           help="local (process pool) or dask "
-                                                "(overrides the file)"),
-    scheduler: str | None = typer.Option(None, "--scheduler",
-                                            help="a running Dask scheduler, tcp://HOST:PORT "
-                                                 "(implies --executor dask)"),
-    key: str | None = typer.Option(None, "--key",
-                                      help="the tournament's secret key in hex, to reproduce a "
-                                           "published tournament (default: the results "
-                                           "folder's, made on the first run)"),
+    executor: str | None = typer.Option(
+        None, "--executor", help="local (process pool) or dask (overrides the file)"
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="a running Dask scheduler, tcp://HOST:PORT (implies --executor dask)",
+    ),
+    key: str | None = typer.Option(
+        None,
+        "--key",
+        help="the tournament's secret key in hex, to reproduce a "
+        "published tournament (default: the results "
+        "folder's, made on the first run)",
+    ),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.match.seeds import BadKey, SecretKey
@@ -37,19 +45,28 @@ def tournament(
     from arena.tournament.dask_executor import ClusterError
 
     try:
-        config = load(file, results=str(results) if results is not None else None,
-                      workers=workers, executor=executor, scheduler=scheduler)
+        config = load(
+            file,
+            results=str(results) if results is not None else None,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+        )
     except ConfigError as error:
         for line in error.errors:
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2) from None
     serves = default_workers()
     if config.scheduler is None and config.workers > serves:
-        typer.echo(f"arena: warning: {config.workers} workers on a machine that serves "
-                   f"{serves} at once: matches will not go faster", err=True)
+        typer.echo(
+            f"arena: warning: {config.workers} workers on a machine that serves "
+            f"{serves} at once: matches will not go faster",
+            err=True,
+        )
     try:
-        summary = run(config, key=SecretKey.from_hex(key) if key is not None else None,
-                      progress=not quiet)
+        summary = run(
+            config, key=SecretKey.from_hex(key) if key is not None else None, progress=not quiet
+        )
     except (StoreError, ClusterError, BadKey) as error:
         raise fail(str(error)) from None
     _report(config, summary)
@@ -64,9 +81,11 @@ def _report(config, summary) -> None:
     from arena.tournament.runner import LOG_FILE, RETRIES, swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
 
-    typer.echo(f"{config.name}: played {summary.played} games"
-               + (f", {summary.skipped} already stored" if summary.skipped else "")
-               + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}")
+    typer.echo(
+        f"{config.name}: played {summary.played} games"
+        + (f", {summary.skipped} already stored" if summary.skipped else "")
+        + f" in {summary.seconds:.1f} s; {summary.stored} stored in {summary.results}"
+    )
     if summary.stopped:
         typer.echo(f"stopped: {summary.stopped}")
     if summary.faults:
@@ -85,9 +104,12 @@ def _report(config, summary) -> None:
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130)
     if summary.missing:
-        typer.echo(f"arena: error: stopped with {summary.missing} games unplayed: matches failed "
-                   f"{1 + RETRIES} times (see {summary.results / LOG_FILE}); run the same "
-                   f"command again to continue", err=True)
+        typer.echo(
+            f"arena: error: stopped with {summary.missing} games unplayed: matches failed "
+            f"{1 + RETRIES} times (see {summary.results / LOG_FILE}); run the same "
+            f"command again to continue",
+            err=True,
+        )
         raise typer.Exit(1)
 
 
@@ -111,7 +133,9 @@ def key(
 
 @app.command()
 def leaderboard(
-    results: Path | None = typer.Argument(None, help="results folder (default: the latest under results/)"),
+    results: Path | None = typer.Argument(
+        None, help="results folder (default: the latest under results/)"
+    ),
     game: str | None = typer.Option(None, "--game", help="only this game"),
     format: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
@@ -139,8 +163,9 @@ def replay(
     results: Path = typer.Argument(..., help="results folder"),
     game_id: str = typer.Argument(..., help="the game's number (or its key) in the store"),
     verify: bool = typer.Option(False, "--verify", help="re-run it through the engine and compare"),
-    html: Path | None = typer.Option(None, "--html",
-                                        help="write a self-contained replay page to this file"),
+    html: Path | None = typer.Option(
+        None, "--html", help="write a self-contained replay page to this file"
+    ),
 ) -> None:
     """Print a stored game move by move (and re-run it to verify), or write
     its replay page (--html)."""
@@ -155,20 +180,26 @@ def replay(
     record, named = stored.record, f"game {stored.id} ({stored.key})"
     if html is not None:
         from arena.cli.viewer import write_replay
+
         write_replay(record, named, html)
         return
     options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items())) or "defaults"
-    typer.echo(f"{named}: {record.game} {record.version}, seed {record.seed}, "
-               f"{record.players} players, options {options}")
+    typer.echo(
+        f"{named}: {record.game} {record.version}, seed {record.seed}, "
+        f"{record.players} players, options {options}"
+    )
     for seat, s in enumerate(record.seats):
         fault = f"  FAULT {s.fault}: {s.fault_detail}" if s.fault else ""
-        typer.echo(f"  seat {seat}: {s.bot}  team {s.team}  score {s.score:g}  rank {s.rank}"
-                   f"  moves {s.moves}  time {s.time_used:.3f}s{fault}")
+        typer.echo(
+            f"  seat {seat}: {s.bot}  team {s.team}  score {s.score:g}  rank {s.rank}"
+            f"  moves {s.moves}  time {s.time_used:.3f}s{fault}"
+        )
     for d in record.dummies:
         typer.echo(f"  dummy {d.name}: score {d.score:g}  rank {d.rank}")
     for turn, step in enumerate(record.steps, start=1):
-        moves = "; ".join(f"{seat} {record.seats[int(seat)].bot}: {action!r}"
-                          for seat, action in step)
+        moves = "; ".join(
+            f"{seat} {record.seats[int(seat)].bot}: {action!r}" for seat, action in step
+        )
         typer.echo(f"{turn:5d}. {moves}")
     if not verify:
         return
@@ -177,9 +208,11 @@ def replay(
     except UnknownName as error:
         raise fail(str(error)) from None
     if engine.info.version != record.version:
-        typer.echo(f"warning: engine version {engine.info.version}, recorded {record.version}",
-                   err=True)
+        typer.echo(
+            f"warning: engine version {engine.info.version}, recorded {record.version}", err=True
+        )
     from arena.records.verify import problems
+
     found = problems(engine, record)
     for problem in found:
         typer.echo(f"verify: FAILED: {problem}", err=True)

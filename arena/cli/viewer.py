@@ -30,11 +30,13 @@ def write_replay(record, title: str, path: Path) -> None:
 
 @app.command()
 def serve(
-    results: Path | None = typer.Argument(None, help="results folder "
-                                             "(default: the latest under results/)"),
+    results: Path | None = typer.Argument(
+        None, help="results folder (default: the latest under results/)"
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
-    port: int = typer.Option(8000, "--port", min=0, max=65535,
-                             help="port to listen on (0: any free port)"),
+    port: int = typer.Option(
+        8000, "--port", min=0, max=65535, help="port to listen on (0: any free port)"
+    ),
 ) -> None:
     """Serve a read-only web viewer of a results folder: the leaderboard
     (following a running tournament), bot pages and game replays."""
@@ -52,15 +54,18 @@ def serve(
         server = make_server(host, port, application, threaded=True)
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)",
-               err=False)
+    typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)", err=False)
     from arena.sandbox.layers import strict_available
+
     if not strict_available():
         # the viewer shows whole tables of finished games, and duplicate deals
         # are being played at other tables meanwhile
-        typer.echo("warning: bots in the basic sandbox can reach this viewer over the network "
-                   "and read finished games' hands; serve a running tournament only where "
-                   "the strict sandbox works (arena doctor)", err=True)
+        typer.echo(
+            "warning: bots in the basic sandbox can reach this viewer over the network "
+            "and read finished games' hands; serve a running tournament only where "
+            "the strict sandbox works (arena doctor)",
+            err=True,
+        )
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -72,8 +77,9 @@ def serve(
 @app.command()
 def export(
     results: Path = typer.Argument(..., help="results folder"),
-    output: Path | None = typer.Option(None, "--output", "-o",
-                                          help="write to this file instead of stdout"),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="write to this file instead of stdout"
+    ),
 ) -> None:
     """Every stored game as JSON lines (schema in docs/tournaments.md)."""
     from arena.results.export import lines

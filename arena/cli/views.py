@@ -28,8 +28,11 @@ class View:
         return "you" if seat == me else f"seat {seat}"
 
     def show(self, observation: dict) -> list:
-        return [f"[bold]{escape(key)}[/]: {escape(repr(value))}"
-                for key, value in observation.items() if key not in ("options", "history")]
+        return [
+            f"[bold]{escape(key)}[/]: {escape(repr(value))}"
+            for key, value in observation.items()
+            if key not in ("options", "history")
+        ]
 
     def label(self, action: Action) -> str:
         return escape(str(action))

@@ -109,11 +109,24 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
 
-    def __init__(self, name: str, default: Any, help: str = "",
-                 choices: tuple[Any, ...] | None = None, minimum: float | None = None,
-                 maximum: float | None = None) -> None:
-        init_fields(self, name=name, default=default, help=help, choices=choices,
-                    minimum=minimum, maximum=maximum)
+    def __init__(
+        self,
+        name: str,
+        default: Any,
+        help: str = "",
+        choices: tuple[Any, ...] | None = None,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> None:
+        init_fields(
+            self,
+            name=name,
+            default=default,
+            help=help,
+            choices=choices,
+            minimum=minimum,
+            maximum=maximum,
+        )
 
     def parse(self, game_id: str, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise OptionError."""
@@ -185,15 +198,32 @@ class GameInfo:
     summary: str = ""
     result: str = "place"
 
-    def __init__(self, id: str, version: str, players: tuple[int, ...],
-                 options: tuple[Option, ...] = (), simultaneous: bool = False,
-                 teams: str = "none", dummies: tuple[str, ...] = (), summary: str = "",
-                 result: str = "place") -> None:
+    def __init__(
+        self,
+        id: str,
+        version: str,
+        players: tuple[int, ...],
+        options: tuple[Option, ...] = (),
+        simultaneous: bool = False,
+        teams: str = "none",
+        dummies: tuple[str, ...] = (),
+        summary: str = "",
+        result: str = "place",
+    ) -> None:
         if result not in tuple(Result):
             raise ValueError(f"game '{id}': result is 'place' or 'payoff', not {result!r}")
-        init_fields(self, id=id, version=version, players=players, options=options,
-                    simultaneous=simultaneous, teams=teams, dummies=dummies, summary=summary,
-                    result=Result(result))
+        init_fields(
+            self,
+            id=id,
+            version=version,
+            players=players,
+            options=options,
+            simultaneous=simultaneous,
+            teams=teams,
+            dummies=dummies,
+            summary=summary,
+            result=Result(result),
+        )
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -212,9 +242,7 @@ class GameInfo:
     def check_players(self, players: int) -> None:
         if players not in self.players:
             counts = ", ".join(map(str, self.players))
-            raise PlayerCountError(
-                f"game '{self.id}' is for {counts} players, not {players}"
-            )
+            raise PlayerCountError(f"game '{self.id}' is for {counts} players, not {players}")
 
 
 @frozen
@@ -243,8 +271,13 @@ class Outcome:
     teams: tuple[int, ...]
     dummies: tuple[DummyResult, ...] = ()
 
-    def __init__(self, scores: tuple[float, ...], ranks: tuple[int, ...],
-                 teams: tuple[int, ...], dummies: tuple[DummyResult, ...] = ()) -> None:
+    def __init__(
+        self,
+        scores: tuple[float, ...],
+        ranks: tuple[int, ...],
+        teams: tuple[int, ...],
+        dummies: tuple[DummyResult, ...] = (),
+    ) -> None:
         init_fields(self, scores=scores, ranks=ranks, teams=teams, dummies=dummies)
 
     @classmethod
@@ -338,8 +371,9 @@ class State(ABC):
                 action = actions.get(seat, _MISSING)
                 if action is _MISSING:
                     break
-                if (type(action) is not str and type(action) is not int) \
-                        or not self.is_legal(seat, action):
+                if (type(action) is not str and type(action) is not int) or not self.is_legal(
+                    seat, action
+                ):
                     raise IllegalAction(self._refusal(seat, action))
             else:
                 return
@@ -403,9 +437,7 @@ class Engine(ABC):
 
     info: ClassVar[GameInfo]
 
-    def new_game(
-        self, players: int, seed: int, options: Mapping[str, Any] | None = None
-    ) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """A fresh game.  ``options`` may be partial: they are completed with
         their defaults and validated (:class:`OptionError`), the player count
         checked (:class:`PlayerCountError`), here once for every engine, before
@@ -471,10 +503,17 @@ class GameUnit:
     view: str = ""
     rules: str = ""
 
-    def __init__(self, engine: Engine, encoding: str = "", knowledge: str = "",
-                 view: str = "", rules: str = "") -> None:
-        init_fields(self, engine=engine, encoding=encoding, knowledge=knowledge, view=view,
-                    rules=rules)
+    def __init__(
+        self,
+        engine: Engine,
+        encoding: str = "",
+        knowledge: str = "",
+        view: str = "",
+        rules: str = "",
+    ) -> None:
+        init_fields(
+            self, engine=engine, encoding=encoding, knowledge=knowledge, view=view, rules=rules
+        )
 
     @property
     def id(self) -> str:
@@ -528,6 +567,24 @@ def _adopt_old_override(cls: type, base: type, name: str) -> None:
         setattr(cls, name, getattr(base, name))
 
 
-__all__ = ["PARTS", "Action", "DummyResult", "Engine", "GameError", "GameInfo", "GameUnit",
-           "IllegalAction", "Observation", "Option", "OptionError", "Outcome", "PlayerCountError",
-           "Result", "Seat", "State", "competition_ranks", "replay", "resolve"]
+__all__ = [
+    "PARTS",
+    "Action",
+    "DummyResult",
+    "Engine",
+    "GameError",
+    "GameInfo",
+    "GameUnit",
+    "IllegalAction",
+    "Observation",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "PlayerCountError",
+    "Result",
+    "Seat",
+    "State",
+    "competition_ranks",
+    "replay",
+    "resolve",
+]

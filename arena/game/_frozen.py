@@ -50,7 +50,9 @@ class _DataclassFields:
         cls, names = self.cls, self.names
         body = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
         body["__annotations__"] = {name: cls.__annotations__[name] for name in names}
-        made: dict[str, Field[Any]] = vars(dataclasses.dataclass(type(cls.__name__, (), body)))[FIELDS]
+        made: dict[str, Field[Any]] = vars(dataclasses.dataclass(type(cls.__name__, (), body)))[
+            FIELDS
+        ]
         setattr(cls, FIELDS, made)
         return made
 
@@ -86,8 +88,7 @@ def frozen(cls: type[Any]) -> type[Any]:
             _refuse(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
 
-    members: dict[str, object] = {"__match_args__": names,
-                                  FIELDS: _DataclassFields(cls, names)}
+    members: dict[str, object] = {"__match_args__": names, FIELDS: _DataclassFields(cls, names)}
     for method in (__repr__, __eq__, __hash__, __setattr__, __delattr__):
         method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
         members[method.__name__] = method

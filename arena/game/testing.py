@@ -45,6 +45,7 @@ from arena.game import (
 #: actions no engine lists as legal: one of each wire type
 MADE_UP = ("\x00no-such-action", 2**31)
 
+
 @dataclass
 class ConformanceReport:
     """What the check saw: useful figures for an engine's tests to assert on."""
@@ -84,8 +85,18 @@ def check_engine(
         n = counts[index % len(counts)]
         game_seed = master.randrange(2**31)
         where = f"{info.id}: players={n} seed={game_seed}"
-        _play_checked(engine, n, game_seed, options, master, report, where,
-                      sample_rate, max_steps, check_replay=index % 10 == 0)
+        _play_checked(
+            engine,
+            n,
+            game_seed,
+            options,
+            master,
+            report,
+            where,
+            sample_rate,
+            max_steps,
+            check_replay=index % 10 == 0,
+        )
         report.games += 1
     if hidden:
         assert report.samples > 0, f"{info.id}: no state was ever sampled"
@@ -102,8 +113,13 @@ def check_unit(unit: GameUnit, *, require: tuple[str, ...] = ()) -> list[str]:
     page.  Returns the parts it has; raises ``AssertionError`` listing every
     problem."""
     known = (*PARTS, "rules")
-    problems = [f"{name}: not a part (parts: {', '.join(known)})" if name not in known
-                else f"{name}: missing" for name in require if not getattr(unit, name, "")]
+    problems = [
+        f"{name}: not a part (parts: {', '.join(known)})"
+        if name not in known
+        else f"{name}: missing"
+        for name in require
+        if not getattr(unit, name, "")
+    ]
     if not isinstance(unit.engine, Engine):
         problems.append(f"engine: {type(unit.engine).__name__} is not an Engine")
     present = [name for name in known if getattr(unit, name)]
@@ -140,9 +156,18 @@ def _rules_problem(unit: GameUnit) -> str | None:
     return f"no page at {page}"
 
 
-def _play_checked(engine: Engine, n: int, game_seed: int, options: Mapping[str, Any] | None,
-                  rng: random.Random, report: ConformanceReport, where: str,
-                  sample_rate: float, max_steps: int, check_replay: bool) -> None:
+def _play_checked(
+    engine: Engine,
+    n: int,
+    game_seed: int,
+    options: Mapping[str, Any] | None,
+    rng: random.Random,
+    report: ConformanceReport,
+    where: str,
+    sample_rate: float,
+    max_steps: int,
+    check_replay: bool,
+) -> None:
     state = engine.new_game(n, game_seed, options)
     assert state.players == n, f"{where}: state.players={state.players}"
     steps: list[dict[Seat, Action]] = []
@@ -174,8 +199,9 @@ def _play_checked(engine: Engine, n: int, game_seed: int, options: Mapping[str, 
         steps.append(chosen)
         report.steps += 1
     _check_outcome(state.outcome(), n, where)
-    _check_rejected(state, steps[-1] if steps else {0: MADE_UP[0]},
-                    f"{where}: a move after the game is over")
+    _check_rejected(
+        state, steps[-1] if steps else {0: MADE_UP[0]}, f"{where}: a move after the game is over"
+    )
     if check_replay:
         _check_determinism(engine, n, game_seed, options, steps, views, where)
 
@@ -189,14 +215,16 @@ def _check_new_game(engine: Engine, options: Mapping[str, Any] | None) -> None:
             engine.new_game(count, 0, options)
         except PlayerCountError:
             continue
-        raise AssertionError(f"{info.id}: new_game accepted {count} players "
-                             f"(it must raise PlayerCountError)")
+        raise AssertionError(
+            f"{info.id}: new_game accepted {count} players (it must raise PlayerCountError)"
+        )
     try:
         engine.new_game(info.players[0], 0, {**(options or {}), "\x00no-such-option": 1})
     except OptionError:
         return
-    raise AssertionError(f"{info.id}: new_game accepted an unknown option "
-                         "(it must raise OptionError)")
+    raise AssertionError(
+        f"{info.id}: new_game accepted an unknown option (it must raise OptionError)"
+    )
 
 
 def _packed(observation: Observation, seat: Seat, at: str) -> bytes:
@@ -221,8 +249,7 @@ def _check_legal(legal: list[Action], at: str, seat: Seat) -> None:
     assert len(set(legal)) == len(legal), f"{at}: duplicate legal actions for {seat}"
 
 
-def _check_rejects(state: State, chosen: dict[Seat, Action], seen: list[Action],
-                   at: str) -> None:
+def _check_rejects(state: State, chosen: dict[Seat, Action], seen: list[Action], at: str) -> None:
     """``apply`` must raise IllegalAction, leaving the state as it was, for
     an action not in the seat's legal list (a made-up one, one legal earlier
     or for another seat, like a card already played, and a legal number in
@@ -234,19 +261,25 @@ def _check_rejects(state: State, chosen: dict[Seat, Action], seen: list[Action],
         wrong: list[object] = list(MADE_UP) + [action for action in seen if action not in legal][:1]
         wrong += _wrong_types(chosen[seat])
         for action in wrong:
-            _check_rejected(state, {**chosen, seat: action},
-                            f"{at}: seat {seat} playing {action!r}, not in its legal list")
+            _check_rejected(
+                state,
+                {**chosen, seat: action},
+                f"{at}: seat {seat} playing {action!r}, not in its legal list",
+            )
     if len(chosen) > 1:
         missing = dict(list(chosen.items())[1:])
-        _check_rejected(state, missing, f"{at}: a simultaneous move without seat "
-                                        f"{next(iter(chosen))}")
+        _check_rejected(
+            state, missing, f"{at}: a simultaneous move without seat {next(iter(chosen))}"
+        )
     idle = [seat for seat in range(state.players) if seat not in chosen]
     if idle:
         action = next(iter(chosen.values()))
-        _check_rejected(state, {**chosen, idle[0]: action},
-                        f"{at}: an action from seat {idle[0]}, not to act")
-        _check_rejected(state, {idle[0]: action},
-                        f"{at}: seat {idle[0]} acting instead of {sorted(chosen)}")
+        _check_rejected(
+            state, {**chosen, idle[0]: action}, f"{at}: an action from seat {idle[0]}, not to act"
+        )
+        _check_rejected(
+            state, {idle[0]: action}, f"{at}: seat {idle[0]} acting instead of {sorted(chosen)}"
+        )
 
 
 def _wrong_types(action: Action) -> list[float | bool]:
@@ -270,8 +303,9 @@ def _check_rejected(state: State, actions: Mapping[Seat, Any], what: str) -> Non
     assert before == after, f"{what}: rejected, but the state changed"
 
 
-def _check_sampling(engine: Engine, state: State, rng: random.Random,
-                    report: ConformanceReport, at: str) -> None:
+def _check_sampling(
+    engine: Engine, state: State, rng: random.Random, report: ConformanceReport, at: str
+) -> None:
     seat = rng.randrange(state.players)
     observation = state.observation(seat)
     sampled = engine.sample_state(observation, random.Random(rng.randrange(2**31)))
@@ -284,8 +318,11 @@ def _check_sampling(engine: Engine, state: State, rng: random.Random,
         assert sampled.legal_actions(seat) == state.legal_actions(seat), (
             f"{at}: sampled state gives seat {seat} other legal actions"
         )
-    others_differ = any(sampled.observation(other) != state.observation(other)
-                        for other in range(state.players) if other != seat)
+    others_differ = any(
+        sampled.observation(other) != state.observation(other)
+        for other in range(state.players)
+        if other != seat
+    )
     if others_differ or sampled.secrets(seat) != state.secrets(seat):
         report.hidden_changes += 1
     _random_playout(sampled, rng, at + " (sampled)")
@@ -327,9 +364,15 @@ def _check_outcome(outcome: Outcome, n: int, where: str) -> None:
         )
 
 
-def _check_determinism(engine: Engine, n: int, game_seed: int, options: Mapping[str, Any] | None,
-                       steps: list[dict[Seat, Action]], views: list[list[bytes]],
-                       where: str) -> None:
+def _check_determinism(
+    engine: Engine,
+    n: int,
+    game_seed: int,
+    options: Mapping[str, Any] | None,
+    steps: list[dict[Seat, Action]],
+    views: list[list[bytes]],
+    where: str,
+) -> None:
     state = engine.new_game(n, game_seed, options)
     for index, chosen in enumerate(steps):
         again = [msgpack.packb(state.observation(seat)) for seat in range(n)]

@@ -40,8 +40,9 @@ class LeakError(AssertionError):
     """A message would have told a seat something it may not know."""
 
 
-def audit_act(engine: Engine, state: State, seat: int, message: Mapping[str, Any],
-              rng: random.Random) -> None:
+def audit_act(
+    engine: Engine, state: State, seat: int, message: Mapping[str, Any], rng: random.Random
+) -> None:
     where = f"{engine.info.id}: act for seat {seat}"
     _check_shape(message, ACT_KEYS, where)
     observation = message["observation"]
@@ -53,8 +54,7 @@ def audit_act(engine: Engine, state: State, seat: int, message: Mapping[str, Any
     _check_secrets(state, seat, message, where)
 
 
-def audit_game_over(engine: Engine, state: State, seat: int,
-                    message: Mapping[str, Any]) -> None:
+def audit_game_over(engine: Engine, state: State, seat: int, message: Mapping[str, Any]) -> None:
     where = f"{engine.info.id}: game_over for seat {seat}"
     _check_shape(message, GAME_OVER_KEYS, where)
     _check_secrets(state, seat, message, where)
@@ -66,8 +66,11 @@ def _check_shape(message: Mapping[str, Any], keys: set[str], where: str) -> None
 
 
 def _check_secrets(state: State, seat: int, message: Mapping[str, Any], where: str) -> None:
-    secrets = [_canonical(secret) for secret in state.secrets(seat)
-               if isinstance(secret, (list, str)) and len(secret) >= SECRET_MIN]
+    secrets = [
+        _canonical(secret)
+        for secret in state.secrets(seat)
+        if isinstance(secret, (list, str)) and len(secret) >= SECRET_MIN
+    ]
     if not secrets:
         return
     for found in _lists_in(message):

@@ -53,14 +53,21 @@ def _wake(deadline: float | Deadline, now: float) -> float:
 class Channel:
     """The referee's end of one bot's pipes."""
 
-    def __init__(self, process: BotProcess, frame_cap: int = protocol.MAX_BOT_FRAME,
-                 stderr_cap: int = ResourceLimits.output):
+    def __init__(
+        self,
+        process: BotProcess,
+        frame_cap: int = protocol.MAX_BOT_FRAME,
+        stderr_cap: int = ResourceLimits.output,
+    ):
         self.process = process
         self._stderr_cap = stderr_cap
         popen = process.popen
         assert popen.stdin and popen.stdout and popen.stderr, "a bot's three streams are pipes"
-        self._in, self._out, self._err = popen.stdin.fileno(), popen.stdout.fileno(), \
-            popen.stderr.fileno()
+        self._in, self._out, self._err = (
+            popen.stdin.fileno(),
+            popen.stdout.fileno(),
+            popen.stderr.fileno(),
+        )
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
         self._reader = protocol.FrameReader(frame_cap)
@@ -118,8 +125,10 @@ class Channel:
                 return
             for message in messages:
                 if not self.asked:
-                    self._fail(FaultKind.PROTOCOL, f"sent a {message.get('type')!r} message "
-                                           f"nobody asked for")
+                    self._fail(
+                        FaultKind.PROTOCOL,
+                        f"sent a {message.get('type')!r} message nobody asked for",
+                    )
                 elif self.inbox:
                     self._fail(FaultKind.PROTOCOL, "sent more than one message")
                 else:
@@ -173,7 +182,7 @@ def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -
     A Python traceback keeps its last frame and the exception."""
     kept = [line.strip() for line in text.splitlines() if not _NOISE.match(line)]
     joined = " | ".join(kept[-lines:])
-    return joined if len(joined) <= chars else "..." + joined[-(chars - 3):]
+    return joined if len(joined) <= chars else "..." + joined[-(chars - 3) :]
 
 
 def exchange(
@@ -212,8 +221,11 @@ def exchange(
         if not pending:
             return results
         wake = min(_wake(deadline, now) for _, deadline in pending.values())
-        polls.wait([channel for channel, _ in pending.values()]
-                   + [c for c in bystanders if c.fault is None], wake - now)
+        polls.wait(
+            [channel for channel, _ in pending.values()]
+            + [c for c in bystanders if c.fault is None],
+            wake - now,
+        )
 
 
 class PollSet:
@@ -227,7 +239,7 @@ class PollSet:
 
     def __init__(self):
         self._poller = select.poll()
-        self._watched: dict[int, tuple[int, Any]] = {}    # fd -> (events, handler)
+        self._watched: dict[int, tuple[int, Any]] = {}  # fd -> (events, handler)
 
     def wait(self, channels: list[Channel], timeout: float) -> None:
         wanted: dict[int, tuple[int, Callable[[], object]]] = {}

@@ -138,10 +138,20 @@ def play_match(
         level, resolved = _check_request(engine, entrants, deals, options, sandbox)
     except BaseException:
         if started is not None:
-            started.close()             # launched for a match that will not be played
+            started.close()  # launched for a match that will not be played
         raise
-    match = _Match(engine, entrants, resolved, limit, resources, level,
-                   deals[0].audit_seed if deals else 0, audit, started, on_fault)
+    match = _Match(
+        engine,
+        entrants,
+        resolved,
+        limit,
+        resources,
+        level,
+        deals[0].audit_seed if deals else 0,
+        audit,
+        started,
+        on_fault,
+    )
     records = []
     try:
         for position, deal in enumerate(deals):
@@ -205,8 +215,12 @@ class Prestarted:
         self.processes.clear()
 
 
-def prestart(entrants: Sequence[Entrant], deals: Sequence[Deal], sandbox: str | None = None,
-             resources: ResourceLimits = ResourceLimits()) -> Prestarted:
+def prestart(
+    entrants: Sequence[Entrant],
+    deals: Sequence[Deal],
+    sandbox: str | None = None,
+    resources: ResourceLimits = ResourceLimits(),
+) -> Prestarted:
     """Launch the bots of the match's first deal ahead of it (see
     :class:`Prestarted`); one that cannot be launched is left to the match,
     which records the fault."""
@@ -214,7 +228,7 @@ def prestart(entrants: Sequence[Entrant], deals: Sequence[Deal], sandbox: str | 
     processes = {}
     for index in deals[0].seating if deals else ():
         if not 0 <= index < len(entrants):
-            continue                    # a malformed seating: play_match says so
+            continue  # a malformed seating: play_match says so
         try:
             processes[index] = _launch(entrants[index], level, resources)
         except SandboxError:
@@ -225,13 +239,28 @@ def prestart(entrants: Sequence[Entrant], deals: Sequence[Deal], sandbox: str | 
 def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProcess:
     """Start ``entrant``'s process in its sandbox (the match's level and
     resources unless it has its own)."""
-    return BotProcess(entrant.spec.argv(), entrant.resources or resources,
-                      entrant.sandbox or level, entrant.spec.files)
+    return BotProcess(
+        entrant.spec.argv(),
+        entrant.resources or resources,
+        entrant.sandbox or level,
+        entrant.spec.files,
+    )
 
 
 class _Match:
-    def __init__(self, engine, entrants, options, limit, resources, level, audit_seed, audit,
-                 started, on_fault=None):
+    def __init__(
+        self,
+        engine,
+        entrants,
+        options,
+        limit,
+        resources,
+        level,
+        audit_seed,
+        audit,
+        started,
+        on_fault=None,
+    ):
         self.engine = engine
         self.started = started or Prestarted({})
         self.audit = random.Random(audit_seed) if audit else None
@@ -262,22 +291,28 @@ class _Match:
             limit = self._limit(index)
             process, head = self.started.take(index), 0.0
             if process is not None:
-                head = process.usage().cpu      # its start-up so far (see Prestarted)
+                head = process.usage().cpu  # its start-up so far (see Prestarted)
             else:
                 try:
                     process = _launch(entrant, self.level, self.resources)
                 except SandboxError as error:
                     faults[index] = Fault(FaultKind.CRASH, str(error), Stage.HELLO, 0)
                     continue
-            session = Session(Channel(process, stderr_cap=resources.output), _MoveDeadline,
-                              limit.grace)
-            hello = protocol.hello(self.engine.info.id, self.options, players,
-                                   deal.hello_seed(index), limit.as_dict(),
-                                   dict(entrant.settings or {}))
+            session = Session(
+                Channel(process, stderr_cap=resources.output), _MoveDeadline, limit.grace
+            )
+            hello = protocol.hello(
+                self.engine.info.id,
+                self.options,
+                players,
+                deal.hello_seed(index),
+                limit.as_dict(),
+                dict(entrant.settings or {}),
+            )
             waiting[index] = session.hello(hello, spent=head)
         try:
             replies = answers(waiting, self._sessions(), self.polls) if waiting else {}
-        except BaseException:           # interrupted: none of them is the match's yet
+        except BaseException:  # interrupted: none of them is the match's yet
             for session in waiting.values():
                 session.channel.process.end()
             raise
@@ -295,7 +330,7 @@ class _Match:
     def _drop(self, index: int) -> None:
         player = self.live.pop(index, None)
         if player is not None:
-            player.channel.process.end()        # killed now, reaped in the background
+            player.channel.process.end()  # killed now, reaped in the background
 
     def close(self) -> None:
         """Say goodbye, give bots a moment to exit, then end every tree.
@@ -348,13 +383,15 @@ class _Match:
         fallback = random.Random(deal.fallback_seed)
         index_at = dict(enumerate(deal.seating))
         seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
-        faults = self._start([index for index in deal.seating if index not in self.live],
-                             players, deal)
+        faults = self._start(
+            [index for index in deal.seating if index not in self.live], players, deal
+        )
         for seat, index in index_at.items():
             fault = faults.get(index)
             if fault is None:
                 self.live[index].new_game(
-                    protocol.new_game(game_index, seat, players, deal.seat_seed(seat)))
+                    protocol.new_game(game_index, seat, players, deal.seat_seed(seat))
+                )
             else:
                 seats[seat].fault = fault
                 self._fault(index, seat, fault)
@@ -372,8 +409,9 @@ class _Match:
         ranks = _ranks_with_faults(outcome, [clock.fault is not None for clock in seats])
         for seat, index in index_at.items():
             if index in self.live and seats[seat].fault is None:
-                message = protocol.game_over(seat, list(outcome.scores), ranks,
-                                             state.observation(seat))
+                message = protocol.game_over(
+                    seat, list(outcome.scores), ranks, state.observation(seat)
+                )
                 if self.audit:
                     leak_audit.audit_game_over(self.engine, state, seat, message)
                 self.live[index].game_over(message)
@@ -396,8 +434,10 @@ class _Match:
                 )
                 for seat, clock in enumerate(seats)
             ],
-            dummies=[DummyResult(d.name, d.score, rank) for d, rank in
-                     zip(outcome.dummies, ranks[players:])],
+            dummies=[
+                DummyResult(d.name, d.score, rank)
+                for d, rank in zip(outcome.dummies, ranks[players:])
+            ],
             steps=steps,
             duration=round(time.monotonic() - started, 6),
         )
@@ -406,14 +446,19 @@ class _Match:
         """Send every live acting seat its observation and collect answers."""
         limits = {seat: self._limit(index_at[seat]) for seat in acting}
         asked = [seat for seat in acting if seats[seat].fault is None]
-        messages = {seat: protocol.act(state.observation(seat), legal[seat], limits[seat].move,
-                                       seats[seat].bank) for seat in asked}
+        messages = {
+            seat: protocol.act(
+                state.observation(seat), legal[seat], limits[seat].move, seats[seat].bank
+            )
+            for seat in asked
+        }
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
         # the clocks start now, for every acting seat
-        thinking = {seat: self.live[index_at[seat]].act(message)
-                    for seat, message in messages.items()}
+        thinking = {
+            seat: self.live[index_at[seat]].act(message) for seat, message in messages.items()
+        }
         busy = {index_at[seat] for seat in asked}
         chosen = {}
         for seat, answer in answers(thinking, self._sessions(exclude=busy), self.polls).items():
@@ -432,8 +477,13 @@ class _Match:
         return self.entrants[index].limit or self.limit
 
     def _fault(self, index: int, seat: int, fault: Fault) -> None:
-        log.warning("%s (seat %d) faulted: %s: %s", self.entrants[index].name, seat,
-                    fault.kind, fault.detail)
+        log.warning(
+            "%s (seat %d) faulted: %s: %s",
+            self.entrants[index].name,
+            seat,
+            fault.kind,
+            fault.detail,
+        )
         if self.on_fault is not None:
             self.on_fault(self.game_index, seat, fault)
         self._drop(index)
@@ -484,8 +534,10 @@ class _MoveDeadline:
     def overrun(self, move: float, bank: float) -> str:
         """The fault detail of a timeout."""
         if self.spent <= self.allowed:
-            return (f"no action within the {self.ceiling - self.started:g}s wall-clock ceiling "
-                    f"(charged {self.spent:.3f}s of {move:g}s + {bank:.3f}s bank)")
+            return (
+                f"no action within the {self.ceiling - self.started:g}s wall-clock ceiling "
+                f"(charged {self.spent:.3f}s of {move:g}s + {bank:.3f}s bank)"
+            )
         return f"no action within {move:g}s + {bank:.3f}s bank (charged {self.spent:.3f}s)"
 
 

@@ -38,12 +38,13 @@ class SecretKey:
     """A secret of at least 128 bits from which seeds are derived."""
 
     secret: bytes
-    public: bool = False     # made from a public seed: deals are predictable
+    public: bool = False  # made from a public seed: deals are predictable
 
     def __post_init__(self):
         if len(self.secret) < MIN_KEY_BYTES:
-            raise BadKey(f"a key needs at least {MIN_KEY_BYTES * 8} bits, "
-                            f"got {len(self.secret) * 8}")
+            raise BadKey(
+                f"a key needs at least {MIN_KEY_BYTES * 8} bits, got {len(self.secret) * 8}"
+            )
 
     @classmethod
     def fresh(cls) -> SecretKey:
@@ -55,8 +56,9 @@ class SecretKey:
         try:
             return cls(bytes.fromhex(text.strip()))
         except ValueError:
-            raise BadKey(f"a key is {KEY_BYTES * 2} hexadecimal digits, "
-                            f"got {text.strip()[:12]!r}...") from None
+            raise BadKey(
+                f"a key is {KEY_BYTES * 2} hexadecimal digits, got {text.strip()[:12]!r}..."
+            ) from None
 
     @classmethod
     def from_public_seed(cls, seed: int) -> SecretKey:
@@ -80,7 +82,7 @@ class SecretKey:
 def derive(secret: bytes, *parts: object) -> int:
     """HMAC-SHA256 of ``parts`` under ``secret``, cut to a 64-bit integer."""
     message = "\x1f".join(map(str, parts)).encode()
-    return int.from_bytes(hmac.new(secret, message, hashlib.sha256).digest()[:BITS // 8], "big")
+    return int.from_bytes(hmac.new(secret, message, hashlib.sha256).digest()[: BITS // 8], "big")
 
 
 def child(seed: int, *parts: object) -> int:
@@ -104,12 +106,16 @@ def load_or_create(folder: Path, given: SecretKey | None = None, *, has_results:
         except (OSError, BadKey) as error:
             raise BadKey(f"{path}: unreadable key ({error})") from None
         if given is not None and given.secret != stored.secret:
-            raise BadKey(f"{path}: the results folder holds another key "
-                            f"(fingerprint {stored.fingerprint}, given {given.fingerprint})")
+            raise BadKey(
+                f"{path}: the results folder holds another key "
+                f"(fingerprint {stored.fingerprint}, given {given.fingerprint})"
+            )
         return stored
     if has_results and given is None:
-        raise BadKey(f"{path}: missing, but {folder} already holds results; "
-                        f"give the tournament's key (--key) or use another results folder")
+        raise BadKey(
+            f"{path}: missing, but {folder} already holds results; "
+            f"give the tournament's key (--key) or use another results folder"
+        )
     key = given or SecretKey.fresh()
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w") as handle:

@@ -133,7 +133,7 @@ class Session:
         self._legal = message["legal"]
         self._deadline = self._clock(self.channel.process, move + bank, self._grace)
         self.channel.ask(message)
-        if self.channel.fault is None:          # as _sent, inline: the referee's hot path
+        if self.channel.fault is None:  # as _sent, inline: the referee's hot path
             self.stage, self.moves = _ACT, self.moves + 1
         return self
 
@@ -166,8 +166,12 @@ class Session:
             return self.place(channel.fault)
         if channel.inbox:
             answer = channel.inbox.pop(0).get("type")
-            return self.place(Fault(FaultKind.PROTOCOL, f"answered {str(self.stage)!r} (with a "
-                                                        f"{answer!r}), which expects no answer"))
+            return self.place(
+                Fault(
+                    FaultKind.PROTOCOL,
+                    f"answered {str(self.stage)!r} (with a {answer!r}), which expects no answer",
+                )
+            )
         return None
 
     def _sent(self, stage: Stage, moves: int) -> None:
@@ -190,17 +194,24 @@ class Session:
             if reply.kind != FaultKind.TIMEOUT:
                 return Answer(fault=self.place(reply))
             return Answer(fault=self._timeout(deadline))
-        if deadline.charged(at) > deadline.allowed:      # answered, but after its time
+        if deadline.charged(at) > deadline.allowed:  # answered, but after its time
             return Answer(fault=self._timeout(deadline))
         try:
             action = protocol.expect_action(reply)
         except protocol.ProtocolError as error:
-            return Answer(spent=deadline.spent,
-                          fault=self.place(Fault(FaultKind.PROTOCOL, str(error))))
+            return Answer(
+                spent=deadline.spent, fault=self.place(Fault(FaultKind.PROTOCOL, str(error)))
+            )
         if action not in legal:
-            return Answer(spent=deadline.spent, fault=self.place(Fault(
-                FaultKind.ILLEGAL,
-                f"played {action!r}, not one of the {len(legal)} legal actions")))
+            return Answer(
+                spent=deadline.spent,
+                fault=self.place(
+                    Fault(
+                        FaultKind.ILLEGAL,
+                        f"played {action!r}, not one of the {len(legal)} legal actions",
+                    )
+                ),
+            )
         return Answer(action, deadline.spent)
 
     def _timeout(self, deadline: MoveClock) -> Fault:
@@ -212,8 +223,9 @@ class Session:
                 reply = Fault(FaultKind.TIMEOUT, f"not ready within {self._seconds:g}s start-up")
             return self.place(reply)
         if reply.get("type") != protocol.READY:
-            return self.place(Fault(FaultKind.PROTOCOL,
-                                    f"expected 'ready', got {reply.get('type')!r}"))
+            return self.place(
+                Fault(FaultKind.PROTOCOL, f"expected 'ready', got {reply.get('type')!r}")
+            )
         return None
 
     # -- its state -----------------------------------------------------------
@@ -232,13 +244,16 @@ class Session:
         self.channel.process.kill()
 
 
-def answers(asked: Mapping[Key, Session], bystanders: Iterable[Session] = (),
-            polls: PollSet | None = None) -> dict[Key, Answer]:
+def answers(
+    asked: Mapping[Key, Session], bystanders: Iterable[Session] = (), polls: PollSet | None = None
+) -> dict[Key, Answer]:
     """Wait until every session in ``asked`` has answered its question or
     faulted, servicing the ``bystanders``' pipes meanwhile (what they break
     is left on their :attr:`Session.fault`); ``polls`` is the match's
     :class:`PollSet`."""
-    replies = exchange({key: (session.channel, session._deadline)
-                        for key, session in asked.items()},
-                       [session.channel for session in bystanders], polls)
+    replies = exchange(
+        {key: (session.channel, session._deadline) for key, session in asked.items()},
+        [session.channel for session in bystanders],
+        polls,
+    )
     return {key: session.judge(*replies[key]) for key, session in asked.items()}

@@ -112,8 +112,10 @@ class Registry:
         manager.add_hookspecs(HookSpecs)
         try:
             manager.register(module, name=name)
-            units = [_as_unit(item) for item in
-                     _collect(manager.hook.register_games(), (GameUnit, Engine))]
+            units = [
+                _as_unit(item)
+                for item in _collect(manager.hook.register_games(), (GameUnit, Engine))
+            ]
             bots = _collect(manager.hook.register_bots(), BotSpec)
         except Exception as error:  # a broken plugin must not stop the others
             self.errors.append(f"plugin '{name}': {one_line(error)}")
@@ -168,13 +170,16 @@ def trusted(point: EntryPoint) -> bool:
     from packaging.utils import canonicalize_name
 
     dist = getattr(point, "dist", None)
-    return dist is None or point.group == ENGINE_GROUP or canonicalize_name(dist.name) == DISTRIBUTION
+    return (
+        dist is None or point.group == ENGINE_GROUP or canonicalize_name(dist.name) == DISTRIBUTION
+    )
 
 
 def sandboxed_distributions() -> list[str]:
     """Installed distributions whose plugins register in the plugin sandbox."""
-    return sorted({p.dist.name for p in entry_points(group=GROUP)
-                   if p.dist is not None and not trusted(p)})
+    return sorted(
+        {p.dist.name for p in entry_points(group=GROUP) if p.dist is not None and not trusted(p)}
+    )
 
 
 def load(points: list[EntryPoint] | None = None) -> Registry:
@@ -211,5 +216,17 @@ def installed() -> Registry:
     return load()
 
 
-__all__ = ["GROUP", "BotSpec", "BotSpecError", "GameUnit", "Registry", "UnknownName", "hookimpl",
-           "installed", "load", "one_line", "sandboxed_distributions", "trusted"]
+__all__ = [
+    "GROUP",
+    "BotSpec",
+    "BotSpecError",
+    "GameUnit",
+    "Registry",
+    "UnknownName",
+    "hookimpl",
+    "installed",
+    "load",
+    "one_line",
+    "sandboxed_distributions",
+    "trusted",
+]

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 ANY_GAME = "*"
 COMMAND_PREFIX = "cmd:"
 #: programs whose first non-option argument is a script file to run
-INTERPRETERS = re.compile(r"(python|pypy|node|nodejs|deno|bun|ruby|perl|php|lua|bash|sh|dash)"
-                          r"[0-9.]*$")
+INTERPRETERS = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|ruby|perl|php|lua|bash|sh|dash)"
+    r"[0-9.]*$"
+)
 #: interpreter options after which the code is inline or a module, not a file
 INLINE_CODE = {"-c", "-m", "-e", "--eval", "-p", "--print", "-E", "eval"}
 #: what makes an argument look like a script file (``dev`` in ``python -X dev``
@@ -55,7 +57,9 @@ class BotSpec:
         if (self.entry is None) == (self.command is None):
             raise BotSpecError(f"bot '{self.name}': give exactly one of entry or command")
         if self.entry is not None and ":" not in self.entry:
-            raise BotSpecError(f"bot '{self.name}': entry must be 'module:Class', got {self.entry!r}")
+            raise BotSpecError(
+                f"bot '{self.name}': entry must be 'module:Class', got {self.entry!r}"
+            )
         if self.command is not None and not self.command:
             raise BotSpecError(f"bot '{self.name}': empty command")
 
@@ -70,17 +74,20 @@ class BotSpec:
         return list(self.command)
 
     @classmethod
-    def from_command(cls, text: str, name: str | None = None,
-                     files: tuple[str, ...] = ()) -> BotSpec:
+    def from_command(
+        cls, text: str, name: str | None = None, files: tuple[str, ...] = ()
+    ) -> BotSpec:
         """A spec for ``cmd:COMMAND LINE`` (the prefix is optional here).
 
         A bot runs in a private working folder, so every argument naming an
         existing file relative to the current folder is made absolute:
         ``cmd:python mybot.py`` works from where the user typed it."""
-        line = text[len(COMMAND_PREFIX):] if text.startswith(COMMAND_PREFIX) else text
+        line = text[len(COMMAND_PREFIX) :] if text.startswith(COMMAND_PREFIX) else text
         try:
-            argv = tuple(os.path.abspath(arg) if os.path.exists(arg) and not os.path.isabs(arg)
-                         else arg for arg in shlex.split(line))
+            argv = tuple(
+                os.path.abspath(arg) if os.path.exists(arg) and not os.path.isabs(arg) else arg
+                for arg in shlex.split(line)
+            )
         except ValueError as error:
             raise BotSpecError(f"bot {text!r}: {error}") from None
         if not argv:
@@ -88,8 +95,13 @@ class BotSpec:
         problem = launch_problem(argv)
         if problem:
             raise BotSpecError(f"bot {text!r}: {problem}")
-        return cls(name=name or text, command=argv, version="cmd", description=line,
-                   files=tuple(os.path.abspath(f) for f in files))
+        return cls(
+            name=name or text,
+            command=argv,
+            version="cmd",
+            description=line,
+            files=tuple(os.path.abspath(f) for f in files),
+        )
 
 
 def launch_problem(argv: tuple[str, ...]) -> str | None:

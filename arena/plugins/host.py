@@ -30,12 +30,19 @@ def main() -> None:
             registry.errors.append(f"plugin '{point.name}': {one_line(error)}")
             continue
         registry.add_plugin(point.name, module)
-    wire.write(json.dumps({
-        "bots": [dict(asdict(spec), plugin=registry.origin[f"bot:{name}"])
-                 for name, spec in registry.bots.items()],
-        "games": sorted(registry.games),
-        "errors": registry.errors,
-    }) + "\n")
+    wire.write(
+        json.dumps(
+            {
+                "bots": [
+                    dict(asdict(spec), plugin=registry.origin[f"bot:{name}"])
+                    for name, spec in registry.bots.items()
+                ],
+                "games": sorted(registry.games),
+                "errors": registry.errors,
+            }
+        )
+        + "\n"
+    )
     wire.flush()
 
 

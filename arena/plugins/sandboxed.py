@@ -53,16 +53,18 @@ def discover(distributions: list[str], level: str | None = None) -> dict[str, Di
     from arena.sandbox import BotProcess, ResourceLimits, SandboxError
     from arena.sandbox.layers import choose_level
 
-    limits = ResourceLimits(memory=1 << 30, cpu_seconds=int(TIMEOUT) + 1, processes=16,
-                            disk=8 << 20, output=16 << 10)
+    limits = ResourceLimits(
+        memory=1 << 30, cpu_seconds=int(TIMEOUT) + 1, processes=16, disk=8 << 20, output=16 << 10
+    )
     level = choose_level(level)
     started, found = {}, {}
     for name in distributions:
         try:
             started[name] = BotProcess(host_argv(name), limits, level)
         except SandboxError as error:
-            found[name] = Discovery([], [f"distribution '{name}': cannot start its plugin "
-                                         f"sandbox: {error}"])
+            found[name] = Discovery(
+                [], [f"distribution '{name}': cannot start its plugin sandbox: {error}"]
+            )
     deadline = time.monotonic() + TIMEOUT
     for name, process in started.items():
         try:
@@ -93,8 +95,13 @@ def _read_line(fd: int, deadline: float) -> bytes | None:
 def _parse(dist: str, answer: bytes | None) -> Discovery:
     where = f"distribution '{dist}'"
     if answer is None:
-        return Discovery([], [f"{where}: its plugins gave no answer within {TIMEOUT:g}s "
-                              f"(or too long a one); its bots are not registered"])
+        return Discovery(
+            [],
+            [
+                f"{where}: its plugins gave no answer within {TIMEOUT:g}s "
+                f"(or too long a one); its bots are not registered"
+            ],
+        )
     try:
         data = json.loads(answer)
         bots, games, errors = data["bots"], data["games"], data["errors"]
@@ -102,14 +109,21 @@ def _parse(dist: str, answer: bytes | None) -> Discovery:
             raise TypeError
     except (ValueError, KeyError, TypeError):
         if not answer:
-            return Discovery([], [f"{where}: its plugins crashed before answering; "
-                                  f"its bots are not registered"])
-        return Discovery([], [f"{where}: its plugins answered garbage; its bots are not registered"])
+            return Discovery(
+                [], [f"{where}: its plugins crashed before answering; its bots are not registered"]
+            )
+        return Discovery(
+            [], [f"{where}: its plugins answered garbage; its bots are not registered"]
+        )
     result = Discovery([], [_short(f"{where}: {error}") for error in errors])
     if games:
-        result.errors.append(_short(f"{where}: a bot distribution may not add games ({', '.join(map(str, games))}): "
-                                    "game engines load in the arena only through the "
-                                    "'arena.engines' entry-point group; ignored"))
+        result.errors.append(
+            _short(
+                f"{where}: a bot distribution may not add games ({', '.join(map(str, games))}): "
+                "game engines load in the arena only through the "
+                "'arena.engines' entry-point group; ignored"
+            )
+        )
     for item in bots:
         try:
             result.bots.append(_spec(dist, item))
@@ -132,12 +146,17 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
     for key, value in item.items():
         if key in ("games", "command", "files"):
             if not (value is None and key == "command") and not (
-                    isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                raise TypeError(f"plugin '{plugin}': bot '{item['name']}': {key} must be a list "
-                                "of strings; ignored")
+                isinstance(value, list) and all(isinstance(v, str) for v in value)
+            ):
+                raise TypeError(
+                    f"plugin '{plugin}': bot '{item['name']}': {key} must be a list "
+                    "of strings; ignored"
+                )
             value = None if value is None else tuple(value)
         elif not (isinstance(value, str) or (value is None and key == "entry")):
-            raise TypeError(f"plugin '{plugin}': bot '{item['name']}': {key} must be a string; ignored")
+            raise TypeError(
+                f"plugin '{plugin}': bot '{item['name']}': {key} must be a string; ignored"
+            )
         values[key] = value
     spec = BotSpec(**values)
     where = f"plugin '{plugin}': bot '{spec.name}'"
@@ -145,16 +164,22 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
         raise ValueError(f"{where}: entry {spec.entry!r} is not a module of '{dist}'; ignored")
     # what a bot may read beyond its own files is the operator's to say
     if spec.files:
-        raise ValueError(f"{where}: a plugin may not list files (the tournament file's "
-                         "'files' does); ignored")
-    foreign = [arg for arg in spec.command or () if os.path.isabs(arg) and os.path.exists(arg)
-               and not owns(dist, arg)]
+        raise ValueError(
+            f"{where}: a plugin may not list files (the tournament file's 'files' does); ignored"
+        )
+    foreign = [
+        arg
+        for arg in spec.command or ()
+        if os.path.isabs(arg) and os.path.exists(arg) and not owns(dist, arg)
+    ]
     if foreign:
-        raise ValueError(f"{where}: its command names {foreign[0]!r}, not a file of '{dist}'; ignored")
+        raise ValueError(
+            f"{where}: its command names {foreign[0]!r}, not a file of '{dist}'; ignored"
+        )
     return plugin, spec
 
 
 def _short(line: str, width: int = 300) -> str:
     """One line of at most ``width`` characters (texts from a plugin)."""
     line = " ".join(str(line).split())
-    return line if len(line) <= width else line[:width - 3] + "..."
+    return line if len(line) <= width else line[: width - 3] + "..."

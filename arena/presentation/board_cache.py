@@ -67,8 +67,9 @@ STATES = ("rater", "tally")
 def _file(module: str) -> Path | None:
     """The source file of an arena module (or package), or None."""
     base = _TOP.joinpath(*module.split("."))
-    return next((path for path in (base.with_suffix(".py"), base / "__init__.py")
-                 if path.is_file()), None)
+    return next(
+        (path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file()), None
+    )
 
 
 def _imports(source: str) -> set[str]:
@@ -78,7 +79,7 @@ def _imports(source: str) -> set[str]:
     would cost a cache hit tens of milliseconds."""
     names = []
     for statement in _IMPORT.findall("\n" + source):
-        if "arena" not in statement:      # most are the standard library's
+        if "arena" not in statement:  # most are the standard library's
             continue
         try:
             node = ast.parse(statement).body[0]
@@ -86,11 +87,15 @@ def _imports(source: str) -> set[str]:
             continue
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:   # the arena's are absolute
+        elif isinstance(node, ast.ImportFrom) and node.module:  # the arena's are absolute
             names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
     parts = [name.split(".") for name in names if name.split(".")[0] == "arena"]
-    return {".".join(part[:i]) for part in parts for i in range(1, len(part) + 1)
-            if _file(".".join(part[:i]))}
+    return {
+        ".".join(part[:i])
+        for part in parts
+        for i in range(1, len(part) + 1)
+        if _file(".".join(part[:i]))
+    }
 
 
 def sources() -> dict[str, Path]:
@@ -133,23 +138,28 @@ def prefix_key(store: Store, last_id: int) -> dict[str, Any]:
 def _prefixes(store: Store, states) -> dict[int, dict[str, Any]]:
     """The :func:`prefix_key` of each distinct ``last_id`` of ``states``
     (one scan each: the rater and the tally usually share theirs)."""
-    return {last_id: prefix_key(store, last_id)
-            for last_id in {state["last_id"] for state in states}}
+    return {
+        last_id: prefix_key(store, last_id) for last_id in {state["last_id"] for state in states}
+    }
 
 
 def entries(store: Store, states: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each saved state (``rater``, ``tally``) with the part of the store it holds."""
     keys = _prefixes(store, states.values())
-    return {name: {"prefix": keys[state["last_id"]], "state": state}
-            for name, state in states.items()}
+    return {
+        name: {"prefix": keys[state["last_id"]], "state": state} for name, state in states.items()
+    }
 
 
 def held(store: Store, cache: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The saved states of ``cache`` whose part of the store is still the store's."""
     saved = {name: cache[name] for name in STATES if cache.get(name)}
     keys = _prefixes(store, (entry["state"] for entry in saved.values()))
-    return {name: entry for name, entry in saved.items()
-            if keys[entry["state"]["last_id"]] == entry["prefix"]}
+    return {
+        name: entry
+        for name, entry in saved.items()
+        if keys[entry["state"]["last_id"]] == entry["prefix"]
+    }
 
 
 def path_of(store: Store) -> Path:
@@ -163,8 +173,11 @@ def load(store: Store) -> dict[str, Any]:
         data = json.loads(path_of(store).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION \
-            or data.get("code") != code_key():
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != VERSION
+        or data.get("code") != code_key()
+    ):
         return {}
     return data
 
@@ -195,8 +208,13 @@ def _write(path: Path, blob: bytes) -> None:
         raise
 
 
-def save(store: Store, content: dict[str, Any], boards: dict[str, Any],
-         saved: dict[str, Any], sums: bytes) -> None:
+def save(
+    store: Store,
+    content: dict[str, Any],
+    boards: dict[str, Any],
+    saved: dict[str, Any],
+    sums: bytes,
+) -> None:
     """Write the cache: ``saved`` holds the :data:`STATES` (from
     :func:`entries`), ``sums`` the tally's resample sums, written first and
     named in it.  A folder that cannot be written keeps none."""
@@ -204,6 +222,11 @@ def save(store: Store, content: dict[str, Any], boards: dict[str, Any],
         _write(store.folder / SUMS_NAME, sums)
         states = {name: saved[name] for name in STATES if saved.get(name)}
         states["tally"] = {**states["tally"], "sums": _digest(sums)}
-        data = {"version": VERSION, "code": code_key(), "content": content, "boards": boards,
-                **states}
+        data = {
+            "version": VERSION,
+            "code": code_key(),
+            "content": content,
+            "boards": boards,
+            **states,
+        }
         _write(path_of(store), json.dumps(data).encode())

@@ -33,10 +33,10 @@ class ReplayError(ValueError):
 
 @dataclass
 class Frame:
-    number: int                       # 0: the deal; k: after move k
-    acted: list[tuple[int, Any]]      # (seat, action) of the move that led here
+    number: int  # 0: the deal; k: after move k
+    acted: list[tuple[int, Any]]  # (seat, action) of the move that led here
     to_act: list[int]
-    views: dict[int, dict[str, Any]] = field(default_factory=dict)   # seat -> observation
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> observation
     legal: dict[int, list[Any]] = field(default_factory=dict)
 
 
@@ -96,8 +96,9 @@ def _changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, 
     """``after`` as the keys that differ from ``before`` (``"-"``: removed keys)."""
     if before is None:
         return {"set": after}
-    change: dict[str, Any] = {"set": {k: v for k, v in after.items()
-                                      if k not in before or before[k] != v}}
+    change: dict[str, Any] = {
+        "set": {k: v for k, v in after.items() if k not in before or before[k] != v}
+    }
     gone = [k for k in before if k not in after]
     if gone:
         change["-"] = gone
@@ -114,11 +115,12 @@ def payload(game: Replay, seat: int | None) -> dict[str, Any]:
         for s in shown:
             views[str(s)] = _changes(previous.get(s), frame.views[s])
             previous[s] = frame.views[s]
-        frames.append({
-            "acted": [[s, a] for s, a in frame.acted if seat is None or s == seat],
-            "to_act": [s for s in frame.to_act if seat is None or s == seat],
-            "legal": {str(s): v for s, v in frame.legal.items() if seat is None or s == seat},
-            "views": views,
-        })
+        frames.append(
+            {
+                "acted": [[s, a] for s, a in frame.acted if seat is None or s == seat],
+                "to_act": [s for s in frame.to_act if seat is None or s == seat],
+                "legal": {str(s): v for s, v in frame.legal.items() if seat is None or s == seat},
+                "views": views,
+            }
+        )
     return {"cards": sorted(game.cards), "frames": frames}
-

@@ -43,21 +43,49 @@ OVERALL = "overall"
 #: the store's meta entry naming the games (ids, comma-separated) whose
 #: result is their payoff (``GameInfo.result``): the runner writes it
 PAYOFF_META = "payoff"
-COLUMNS = ["rank", "bot", "dummy", "mu", "sigma", "interval_low", "interval_high",
-           "strength", "entered",
-           "games", "seats", "wins", "mean_score", "score_low", "score_high",
-           "payoff", "payoff_low", "payoff_high", "place", "place_low", "place_high",
-           *[f"faults_{kind}" for kind in FAULTS]]
+COLUMNS = [
+    "rank",
+    "bot",
+    "dummy",
+    "mu",
+    "sigma",
+    "interval_low",
+    "interval_high",
+    "strength",
+    "entered",
+    "games",
+    "seats",
+    "wins",
+    "mean_score",
+    "score_low",
+    "score_high",
+    "payoff",
+    "payoff_low",
+    "payoff_high",
+    "place",
+    "place_low",
+    "place_high",
+    *[f"faults_{kind}" for kind in FAULTS],
+]
 #: the CSV's head-to-head rows (``bot`` against ``against`` at one table size)
-PAIR_COLUMNS = ["against", "met", "above", "ties", "below", "above_share", "score_diff",
-                "diff_low", "diff_high"]
+PAIR_COLUMNS = [
+    "against",
+    "met",
+    "above",
+    "ties",
+    "below",
+    "above_share",
+    "score_diff",
+    "diff_low",
+    "diff_high",
+]
 
 
 @dataclass
 class Rated:
     """One rating pool as the leaderboard reads it."""
 
-    order: list[str]                                    # best first
+    order: list[str]  # best first
     mu: dict[str, float]
     sigma: dict[str, float]
     #: (games rated in the pool so far, {participant: mu}) for the charts
@@ -79,8 +107,16 @@ def strength_interval(pool, name: str) -> tuple[float, float] | None:
     others = [s for s in pool.standings.values() if not s.dummy and s is not me]
     if not others:
         return None
-    low, high = ((sum(beat_probability((me.mu + shift * me.sigma, me.sigma), (o.mu, o.sigma))
-                      for o in others) / len(others)) for shift in (-2, 2))
+    low, high = (
+        (
+            sum(
+                beat_probability((me.mu + shift * me.sigma, me.sigma), (o.mu, o.sigma))
+                for o in others
+            )
+            / len(others)
+        )
+        for shift in (-2, 2)
+    )
     return low, high
 
 
@@ -92,17 +128,21 @@ def ratings(games: Sequence[StoredGame], history: int = 0, rater=None) -> dict[s
     from arena.ratings.rating import compute
 
     if rater is not None:
-        held = rater.last_id     # read once: adding games moves it, and ids are not in plan order
+        held = rater.last_id  # read once: adding games moves it, and ids are not in plan order
         rater.extend([game for game in games if game.id > held])
         board = rater.board()
     else:
         board = compute(games, history=history)
-    rated = {name: Rated(order=[s.name for s in pool.table()],
-                         mu={n: s.mu for n, s in pool.standings.items()},
-                         sigma={n: s.sigma for n, s in pool.standings.items()},
-                         history=list(pool.history),
-                         strength={n: s.strength for n, s in pool.standings.items()})
-             for name, pool in board.pools.items()}
+    rated = {
+        name: Rated(
+            order=[s.name for s in pool.table()],
+            mu={n: s.mu for n, s in pool.standings.items()},
+            sigma={n: s.sigma for n, s in pool.standings.items()},
+            history=list(pool.history),
+            strength={n: s.strength for n, s in pool.standings.items()},
+        )
+        for name, pool in board.pools.items()
+    }
     intervals: dict[str, list[tuple[float, float]]] = {}
     for pool in board.pools.values():
         for name, standing in pool.standings.items():
@@ -110,12 +150,16 @@ def ratings(games: Sequence[StoredGame], history: int = 0, rater=None) -> dict[s
             if found is not None:
                 intervals.setdefault(name, []).append(found)
     rated[OVERALL] = Rated(
-        order=[s.name for s in board.overall], mu={}, sigma={},
+        order=[s.name for s in board.overall],
+        mu={},
+        sigma={},
         strength={s.name: s.strength for s in board.overall},
         entered={s.name: s.entered for s in board.overall},
-        interval={name: (sum(p[0] for p in pairs) / len(pairs),
-                         sum(p[1] for p in pairs) / len(pairs))
-                  for name, pairs in intervals.items()})
+        interval={
+            name: (sum(p[0] for p in pairs) / len(pairs), sum(p[1] for p in pairs) / len(pairs))
+            for name, pairs in intervals.items()
+        },
+    )
     return rated
 
 
@@ -127,8 +171,9 @@ def _pair(interval: stats.Interval | None) -> list[float] | None:
     return None if interval is None else [round(interval[0], 3), round(interval[1], 3)]
 
 
-def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
-        payoff: bool = False) -> dict[str, Any]:
+def row(
+    summary: stats.Summary, *, rated: Rated | None, scores: bool, payoff: bool = False
+) -> dict[str, Any]:
     """One participant's line of a table (``rank`` is filled in by the
     caller; ``payoff``: with the fitted expected payoff)."""
     line: dict[str, Any] = {"bot": summary.name, "dummy": summary.dummy}
@@ -137,8 +182,11 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
         sigma = rated.sigma.get(summary.name)
         line["mu"] = _round(mu)
         line["sigma"] = _round(sigma)
-        line["interval"] = (_pair(rated.interval.get(summary.name)) if mu is None or sigma is None else
-                            [round(mu - 2 * sigma, 3), round(mu + 2 * sigma, 3)])
+        line["interval"] = (
+            _pair(rated.interval.get(summary.name))
+            if mu is None or sigma is None
+            else [round(mu - 2 * sigma, 3), round(mu + 2 * sigma, 3)]
+        )
         line["strength"] = _round(rated.strength.get(summary.name))
         if rated.entered:
             line["entered"] = rated.entered.get(summary.name, 0)
@@ -156,8 +204,9 @@ def row(summary: stats.Summary, *, rated: Rated | None, scores: bool,
     return line
 
 
-def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
-            scores: bool, payoff: bool = False) -> list[dict[str, Any]]:
+def _ranked(
+    summaries: dict[str, stats.Summary], rated: Rated | None, scores: bool, payoff: bool = False
+) -> list[dict[str, Any]]:
     if payoff:
         names = sorted(summaries, key=lambda n: (-(summaries[n].payoff or 0.0), n))
     elif rated is not None:
@@ -165,14 +214,22 @@ def _ranked(summaries: dict[str, stats.Summary], rated: Rated | None,
         names = sorted(summaries, key=lambda n: (position.get(n, len(position)), n))
     else:
         names = sorted(summaries, key=lambda n: (-summaries[n].place, n))
-    return [{"rank": rank, **row(summaries[name], rated=rated, scores=scores, payoff=payoff)}
-            for rank, name in enumerate(names, start=1)]
+    return [
+        {"rank": rank, **row(summaries[name], rated=rated, scores=scores, payoff=payoff)}
+        for rank, name in enumerate(names, start=1)
+    ]
 
 
 def meeting(m: stats.Meeting) -> dict[str, Any]:
-    return {"games": m.games, "above": m.above, "ties": m.ties, "below": m.below,
-            "above_share": round(m.above_share, 3), "score_diff": round(m.score_diff, 3),
-            "interval": _pair(m.interval)}
+    return {
+        "games": m.games,
+        "above": m.above,
+        "ties": m.ties,
+        "below": m.below,
+        "above_share": round(m.above_share, 3),
+        "score_diff": round(m.score_diff, 3),
+        "interval": _pair(m.interval),
+    }
 
 
 def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[str, list]:
@@ -186,8 +243,9 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
     for number, game in enumerate([None, *games]):
         if game is not None:
             record = game.record
-            for name in ({seat.bot for seat in record.seats}
-                         | {stats.DUMMY_PREFIX + dummy.name for dummy in record.dummies}):
+            for name in {seat.bot for seat in record.seats} | {
+                stats.DUMMY_PREFIX + dummy.name for dummy in record.dummies
+            }:
                 if name in played:
                     played[name] += 1
         while snapshot is not None and snapshot[0] == number:
@@ -202,9 +260,16 @@ def chart(games: Sequence[StoredGame], rated: Rated, names: list[str]) -> dict[s
     return {name: line for name, line in points.items() if line}
 
 
-def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
-          stopped: str | None = None, rater=None, tally=None,
-          payoff: Collection[str] = ()) -> dict[str, Any]:
+def build(
+    games: Sequence[StoredGame],
+    *,
+    history: int = 0,
+    name: str = "",
+    stopped: str | None = None,
+    rater=None,
+    tally=None,
+    payoff: Collection[str] = (),
+) -> dict[str, Any]:
     """The leaderboard document (see the module docstring; ``rater``: see
     :func:`ratings`; ``tally``: a :class:`arena.ratings.stats.Tally` that already
     holds the games up to its ``last_id``, the others are added to it --
@@ -221,10 +286,15 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
         tally.extend([game for game in games if game.id > held])
         figures = tally.statistics()
     overall = pools.get(OVERALL, Rated([], {}, {}))
-    contestants = replace(overall, order=[n for n in overall.order
-                                          if not n.startswith(stats.DUMMY_PREFIX)])
-    board: dict[str, Any] = {OVERALL: {"games": sum(figures.counts.values()),
-                                       "bots": _ranked(figures.overall, contestants, False)}}
+    contestants = replace(
+        overall, order=[n for n in overall.order if not n.startswith(stats.DUMMY_PREFIX)]
+    )
+    board: dict[str, Any] = {
+        OVERALL: {
+            "games": sum(figures.counts.values()),
+            "bots": _ranked(figures.overall, contestants, False),
+        }
+    }
     if history:
         board[OVERALL]["chart"] = chart(games, contestants, contestants.order)
     for game_id in sorted(figures.games):
@@ -233,16 +303,22 @@ def build(games: Sequence[StoredGame], *, history: int = 0, name: str = "",
             "games": figures.counts[game_id],
             "ranked_by": "payoff" if game_id in payoff else "rating",
             "bots": _ranked(figures.games[game_id], rated, True, game_id in payoff),
-            "players": {str(size): {"games": table.games,
-                                    "bots": _ranked(table.bots, None, True)}
-                        for size, table in figures.tables[game_id].items()},
-            "head_to_head": {str(size): {a: {b: meeting(m) for b, m in sorted(row.items())}
-                                         for a, row in sorted(table.head_to_head.items())}
-                             for size, table in figures.tables[game_id].items()},
+            "players": {
+                str(size): {"games": table.games, "bots": _ranked(table.bots, None, True)}
+                for size, table in figures.tables[game_id].items()
+            },
+            "head_to_head": {
+                str(size): {
+                    a: {b: meeting(m) for b, m in sorted(row.items())}
+                    for a, row in sorted(table.head_to_head.items())
+                }
+                for size, table in figures.tables[game_id].items()
+            },
         }
         if history:
-            entry["chart"] = chart([g for g in games if g.record.game == game_id], rated,
-                                   rated.order)
+            entry["chart"] = chart(
+                [g for g in games if g.record.game == game_id], rated, rated.order
+            )
         board[game_id] = entry
     board_meta = {"name": name}
     if stopped:
@@ -273,7 +349,7 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     """The document of ``store``: as built before when the store has not
     changed since, else built, going on from the saved rater and tally when
     the store only grew (:mod:`arena.presentation.board_cache`)."""
-    content = board_cache.content_key(store)   # before reading: never newer than the games
+    content = board_cache.content_key(store)  # before reading: never newer than the games
     cache = board_cache.load(store)
     boards = cache.get("boards", {}) if cache.get("content") == content else {}
     board = boards.get(str(history))
@@ -283,16 +359,23 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     # the games read: those the saved rater and tally do not both hold
     after = min(tally.last_id, rater.last_id) if rater is not None else -1
     meta = content["meta"]
-    board = build(list(store.games(after=after)), history=history, name=meta.get("name", ""),
-                  stopped=meta.get("stopped"), rater=rater, tally=tally,
-                  payoff=[game for game in meta.get(PAYOFF_META, "").split(",") if game])
-    board = json.loads(json.dumps(board))   # as a cache hit gives it back
+    board = build(
+        list(store.games(after=after)),
+        history=history,
+        name=meta.get("name", ""),
+        stopped=meta.get("stopped"),
+        rater=rater,
+        tally=tally,
+        payoff=[game for game in meta.get(PAYOFF_META, "").split(",") if game],
+    )
+    board = json.loads(json.dumps(board))  # as a cache hit gives it back
     boards[str(history)] = board
     states = {"tally": tally.state()}
     if rater is not None:
         states["rater"] = rater.state()
-    board_cache.save(store, content, boards, {**cache, **board_cache.entries(store, states)},
-                     tally.sums_bytes())
+    board_cache.save(
+        store, content, boards, {**cache, **board_cache.entries(store, states)}, tally.sums_bytes()
+    )
     return board
 
 
@@ -307,21 +390,26 @@ def pools(board: dict[str, Any], game: str | None = None) -> list[str]:
     return [game]
 
 
-def render(board: dict[str, Any], fmt: str = "table", game: str | None = None,
-           title: str = "") -> str:
+def render(
+    board: dict[str, Any], fmt: str = "table", game: str | None = None, title: str = ""
+) -> str:
     """The leaderboard (default: overall then every game) as text."""
     chosen = pools(board, game)
     if fmt == "table":
         stopped = board["tournament"].get("stopped")
-        return "\n".join(([f"stopped: {stopped}"] if stopped else []) +
-                         [table_text(board, pool, detail=game is not None) for pool in chosen])
+        return "\n".join(
+            ([f"stopped: {stopped}"] if stopped else [])
+            + [table_text(board, pool, detail=game is not None) for pool in chosen]
+        )
     if fmt == "json":
-        return json.dumps({"tournament": board["tournament"],
-                           **{pool: board[pool] for pool in chosen}}, indent=2)
+        return json.dumps(
+            {"tournament": board["tournament"], **{pool: board[pool] for pool in chosen}}, indent=2
+        )
     if fmt == "csv":
         return csv_text(board, chosen)
     if fmt == "html":
         from arena.presentation.pages import leaderboard_page
+
         return leaderboard_page(board, title=title, only=chosen)
     raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
@@ -329,10 +417,12 @@ def render(board: dict[str, Any], fmt: str = "table", game: str | None = None,
 def flat(line: dict[str, Any]) -> dict[str, Any]:
     """A table line with its intervals as two columns each (CSV)."""
     out = dict(line)
-    for key, low, high in (("interval", "interval_low", "interval_high"),
-                           ("score_interval", "score_low", "score_high"),
-                           ("payoff_interval", "payoff_low", "payoff_high"),
-                           ("place_interval", "place_low", "place_high")):
+    for key, low, high in (
+        ("interval", "interval_low", "interval_high"),
+        ("score_interval", "score_low", "score_high"),
+        ("payoff_interval", "payoff_low", "payoff_high"),
+        ("place_interval", "place_low", "place_high"),
+    ):
         pair = out.pop(key, None) or ["", ""]
         out[low], out[high] = pair
     return out
@@ -343,8 +433,12 @@ def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
     (``players``; empty for a whole game or overall), then a line per
     head-to-head pair (``against`` filled in)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=["pool", "players", *COLUMNS, *PAIR_COLUMNS],
-                            lineterminator="\n", restval="")
+    writer = csv.DictWriter(
+        out,
+        fieldnames=["pool", "players", *COLUMNS, *PAIR_COLUMNS],
+        lineterminator="\n",
+        restval="",
+    )
     writer.writeheader()
     for pool in chosen:
         for line in board[pool]["bots"]:
@@ -356,11 +450,22 @@ def csv_text(board: dict[str, Any], chosen: list[str]) -> str:
             for a, others in matrix.items():
                 for b, m in others.items():
                     low, high = m["interval"] or ["", ""]
-                    writer.writerow({"pool": pool, "players": size, "bot": a, "against": b,
-                                     "met": m["games"], "above": m["above"], "ties": m["ties"],
-                                     "below": m["below"], "above_share": m["above_share"],
-                                     "score_diff": m["score_diff"], "diff_low": low,
-                                     "diff_high": high})
+                    writer.writerow(
+                        {
+                            "pool": pool,
+                            "players": size,
+                            "bot": a,
+                            "against": b,
+                            "met": m["games"],
+                            "above": m["above"],
+                            "ties": m["ties"],
+                            "below": m["below"],
+                            "above_share": m["above_share"],
+                            "score_diff": m["score_diff"],
+                            "diff_low": low,
+                            "diff_high": high,
+                        }
+                    )
     return out.getvalue()
 
 
@@ -386,8 +491,11 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     table = Table(title=f"{pool} ({entry['games']} games{by})", title_justify="left")
     overall = pool == OVERALL
     columns: list[tuple[str, JustifyMethod]] = [("#", "right"), ("bot", "left")]
-    columns += ([("strength", "right"), ("±2σ", "right"), ("entered", "right")] if overall else
-                [("mu", "right"), ("sigma", "right"), ("mu±2σ", "right"), ("strength", "right")])
+    columns += (
+        [("strength", "right"), ("±2σ", "right"), ("entered", "right")]
+        if overall
+        else [("mu", "right"), ("sigma", "right"), ("mu±2σ", "right"), ("strength", "right")]
+    )
     columns += [("games", "right"), ("seats", "right"), ("wins", "right")]
     if not overall:
         columns += [("mean score [95%]", "right")]
@@ -399,33 +507,55 @@ def table_text(board: dict[str, Any], pool: str, width: int = 140, detail: bool 
     for line in entry["bots"]:
         cells = [str(line["rank"]), line["bot"] + (" (dummy)" if line["dummy"] else "")]
         strength = "-" if line.get("strength") is None else f"{line['strength']:.3f}"
-        cells += ([strength, _interval_text(line["interval"], 3), str(line.get("entered", 0))]
-                  if overall else
-                  [_number(line["mu"]), _number(line["sigma"]), _interval_text(line["interval"]),
-                   strength])
+        cells += (
+            [strength, _interval_text(line["interval"], 3), str(line.get("entered", 0))]
+            if overall
+            else [
+                _number(line["mu"]),
+                _number(line["sigma"]),
+                _interval_text(line["interval"]),
+                strength,
+            ]
+        )
         cells += [str(line["games"]), str(line["seats"]), str(line["wins"])]
         if not overall:
             cells.append(f"{line['mean_score']:.2f} [{_interval_text(line['score_interval'])}]")
         if payoff:
             cells.append(f"{line['payoff']:+.2f} [{_interval_text(line['payoff_interval'])}]")
         cells.append(f"{line['place']:.2f} [{_interval_text(line['place_interval'])}]")
-        cells.append(", ".join(f"{kind} {line['faults_' + kind]}" for kind in FAULTS
-                               if line["faults_" + kind]) or "-")
+        cells.append(
+            ", ".join(
+                f"{kind} {line['faults_' + kind]}" for kind in FAULTS if line["faults_" + kind]
+            )
+            or "-"
+        )
         table.add_row(*cells)
     console.print(table)
     if detail:
         for size, matrix in entry.get("head_to_head", {}).items():
             pairs = Table(title=f"{pool}, {size} players: head-to-head", title_justify="left")
             heads: list[tuple[str, JustifyMethod]] = [
-                ("bot", "left"), ("against", "left"), ("games", "right"), ("above", "right"),
-                ("ties", "right"), ("below", "right"), ("score diff [95%]", "right")]
+                ("bot", "left"),
+                ("against", "left"),
+                ("games", "right"),
+                ("above", "right"),
+                ("ties", "right"),
+                ("below", "right"),
+                ("score diff [95%]", "right"),
+            ]
             for name, justify in heads:
                 pairs.add_column(name, justify=justify)
             for a, others in matrix.items():
                 for b, m in others.items():
-                    pairs.add_row(a, b, str(m["games"]), str(m["above"]), str(m["ties"]),
-                                  str(m["below"]),
-                                  f"{m['score_diff']:+.2f} [{_interval_text(m['interval'])}]")
+                    pairs.add_row(
+                        a,
+                        b,
+                        str(m["games"]),
+                        str(m["above"]),
+                        str(m["ties"]),
+                        str(m["below"]),
+                        f"{m['score_diff']:+.2f} [{_interval_text(m['interval'])}]",
+                    )
             console.print(pairs)
     return text.getvalue().rstrip("\n")
 
@@ -438,8 +568,9 @@ def write_html(store: Store, path: Path, board: dict[str, Any] | None = None) ->
 
     if board is None:
         board = from_store(store, history=20)
-    page = leaderboard_page(board, title=f"{board['tournament']['name'] or 'Tournament'}"
-                                         " — leaderboard")
+    page = leaderboard_page(
+        board, title=f"{board['tournament']['name'] or 'Tournament'} — leaderboard"
+    )
     path = Path(path)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(page, encoding="utf-8")

@@ -24,13 +24,13 @@ Z95 = 1.96
 class BotSummary:
     bot: str
     games: int
-    wins: int            # rank 1 alone (duels) / rank 1, shared or not (tables)
-    draws: int           # duels only: both seats ranked 1
-    losses: int          # duels only
-    firsts: int          # rank 1, shared or not
+    wins: int  # rank 1 alone (duels) / rank 1, shared or not (tables)
+    draws: int  # duels only: both seats ranked 1
+    losses: int  # duels only
+    firsts: int  # rank 1, shared or not
     mean_rank: float
     mean_score: float
-    interval: float | None   # half-width of the 95 % interval; None for one game
+    interval: float | None  # half-width of the 95 % interval; None for one game
     faults: int
     duel: bool
 
@@ -39,10 +39,15 @@ class BotSummary:
 
     def line(self, width: int) -> str:
         spread = f" ± {self.interval:.2f}" if self.interval is not None else ""
-        places = (f"W {self.wins}  D {self.draws}  L {self.losses}" if self.duel
-                  else f"mean rank {self.mean_rank:.2f}  firsts {self.firsts}")
-        return (f"{self.bot.ljust(width)}  {self.games} game{'s' * (self.games != 1)}  "
-                f"{places}  score {self.mean_score:.2f}{spread}  faults {self.faults}")
+        places = (
+            f"W {self.wins}  D {self.draws}  L {self.losses}"
+            if self.duel
+            else f"mean rank {self.mean_rank:.2f}  firsts {self.firsts}"
+        )
+        return (
+            f"{self.bot.ljust(width)}  {self.games} game{'s' * (self.games != 1)}  "
+            f"{places}  score {self.mean_score:.2f}{spread}  faults {self.faults}"
+        )
 
 
 def summarize(records: list[GameRecord]) -> list[BotSummary]:
@@ -60,14 +65,20 @@ def _summary(bot: str, games: list[tuple[GameRecord, int]]) -> BotSummary:
     scores = [float(r.seats[seat].score) for r, seat in games]
     firsts = sum(rank == 1 for rank in ranks)
     draws = sum(1 for r, seat in games if duel and all(s.rank == 1 for s in r.seats))
-    interval = (Z95 * statistics.stdev(scores) / math.sqrt(len(scores))
-                if len(scores) > 1 else None)
+    interval = Z95 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else None
     return BotSummary(
-        bot=bot, games=len(games), wins=firsts - draws, draws=draws,
-        losses=len(games) - firsts if duel else 0, firsts=firsts,
-        mean_rank=statistics.fmean(ranks), mean_score=statistics.fmean(scores),
-        interval=interval, faults=sum(1 for r, seat in games if r.seats[seat].fault),
-        duel=duel)
+        bot=bot,
+        games=len(games),
+        wins=firsts - draws,
+        draws=draws,
+        losses=len(games) - firsts if duel else 0,
+        firsts=firsts,
+        mean_rank=statistics.fmean(ranks),
+        mean_score=statistics.fmean(scores),
+        interval=interval,
+        faults=sum(1 for r, seat in games if r.seats[seat].fault),
+        duel=duel,
+    )
 
 
 def summary_lines(records: list[GameRecord]) -> list[str]:

@@ -13,18 +13,37 @@ from typing import Any
 
 import jinja2
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"]
+PALETTE = [
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+]
+
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("arena.presentation", "templates"),
-                             autoescape=jinja2.select_autoescape(default=True),
-                             trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("arena.presentation", "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
     env.filters["interval"] = lambda pair, digits=2: (
-        "–" if pair is None else f"{pair[0]:.{digits}f} – {pair[1]:.{digits}f}")
-    env.policies["json.dumps_kwargs"] = {"sort_keys": False}   # observations keep their order
+        "–" if pair is None else f"{pair[0]:.{digits}f} – {pair[1]:.{digits}f}"
+    )
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False}  # observations keep their order
     return env
 
 
@@ -32,8 +51,9 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def chart_geometry(lines: dict[str, list], order: list[str], width: int = 640,
-                   height: int = 240) -> dict[str, Any] | None:
+def chart_geometry(
+    lines: dict[str, list], order: list[str], width: int = 640, height: int = 240
+) -> dict[str, Any] | None:
     """SVG coordinates of a rating chart: one polyline per participant over
     its own games (``lines`` from :func:`arena.presentation.leaderboard.chart`)."""
     names = [name for name in order if name in lines]
@@ -52,35 +72,65 @@ def chart_geometry(lines: dict[str, list], order: list[str], width: int = 640,
 
     def y(v: float) -> float:
         return top + plot_h * (high - v) / (high - low)
+
     series = []
     for index, name in enumerate(names):
         coords = [(x(n), y(mu)) for n, mu in lines[name]]
-        series.append({"name": name, "colour": PALETTE[index % len(PALETTE)],
-                       "dashed": name.startswith("dummy:"),
-                       "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in coords),
-                       "single": coords[0] if len(coords) == 1 else None})
-    ticks = [{"y": round(y(low + (high - low) * k / 4), 1),
-              "label": f"{low + (high - low) * k / 4:.1f}"} for k in range(5)]
-    return {"width": width, "height": height, "left": left, "top": top,
-            "plot_w": plot_w, "plot_h": plot_h, "last": last, "series": series,
-            "ticks": ticks}
+        series.append(
+            {
+                "name": name,
+                "colour": PALETTE[index % len(PALETTE)],
+                "dashed": name.startswith("dummy:"),
+                "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in coords),
+                "single": coords[0] if len(coords) == 1 else None,
+            }
+        )
+    ticks = [
+        {"y": round(y(low + (high - low) * k / 4), 1), "label": f"{low + (high - low) * k / 4:.1f}"}
+        for k in range(5)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "top": top,
+        "plot_w": plot_w,
+        "plot_h": plot_h,
+        "last": last,
+        "series": series,
+        "ticks": ticks,
+    }
 
 
-def leaderboard_page(board: dict[str, Any], *, title: str = "", only: list[str] | None = None,
-                     live: bool = False, refresh_ms: int = 3000) -> str:
+def leaderboard_page(
+    board: dict[str, Any],
+    *,
+    title: str = "",
+    only: list[str] | None = None,
+    live: bool = False,
+    refresh_ms: int = 3000,
+) -> str:
     """The leaderboard as one page (``live``: the web viewer's, with links to
     bot pages and replays and a refresh while the tournament runs)."""
     pools = only or [key for key in board if key != "tournament"]
-    charts = {pool: chart_geometry(board[pool].get("chart", {}),
-                                   [line["bot"] for line in board[pool]["bots"]])
-              for pool in pools}
-    return render("leaderboard.html", board=board, pools=pools, charts=charts,
-                  title=title or "Leaderboard", live=live, refresh_ms=refresh_ms)
+    charts = {
+        pool: chart_geometry(
+            board[pool].get("chart", {}), [line["bot"] for line in board[pool]["bots"]]
+        )
+        for pool in pools
+    }
+    return render(
+        "leaderboard.html",
+        board=board,
+        pools=pools,
+        charts=charts,
+        title=title or "Leaderboard",
+        live=live,
+        refresh_ms=refresh_ms,
+    )
 
 
-
-def replay_page(record, engine, *, title: str, view: str | None = None,
-                live: bool = False) -> str:
+def replay_page(record, engine, *, title: str, view: str | None = None, live: bool = False) -> str:
     """The replay viewer of one stored game.
 
     ``view`` is a seat number or ``"table"``: the live viewer embeds only
@@ -94,15 +144,34 @@ def replay_page(record, engine, *, title: str, view: str | None = None,
     labels[TABLE] = "the whole table"
     warning = ""
     if engine.info.version != record.version:
-        warning = (f"This game was played with {record.game} {record.version}; it is replayed "
-                   f"with {engine.info.version}.")
+        warning = (
+            f"This game was played with {record.game} {record.version}; it is replayed "
+            f"with {engine.info.version}."
+        )
     seat = None if view in (None, TABLE) else int(view)
     game = replay(engine, record, None if seat is None else [seat])
     data = payload(game, seat)
     current = view or TABLE
-    views = [{"id": name, "label": labels[name], "embedded": view is None or name == view,
-              "href": f"?view={name}"} for name in ids]
+    views = [
+        {
+            "id": name,
+            "label": labels[name],
+            "embedded": view is None or name == view,
+            "href": f"?view={name}",
+        }
+        for name in ids
+    ]
     options = ", ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
-    return render("replay.html", title=title, record=record, views=views, current=current,
-                  last=len(record.steps), live=live, warning=warning, options=options,
-                  data=data, bots=[s.bot for s in record.seats])
+    return render(
+        "replay.html",
+        title=title,
+        record=record,
+        views=views,
+        current=current,
+        last=len(record.steps),
+        live=live,
+        warning=warning,
+        options=options,
+        data=data,
+        bots=[s.bot for s in record.seats],
+    )

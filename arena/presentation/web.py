@@ -29,7 +29,7 @@ class Board:
     not more often than every few times its cost (a big store during a run
     would otherwise keep a core busy)."""
 
-    PAUSE = 5.0         # times the last computation's cost
+    PAUSE = 5.0  # times the last computation's cost
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -57,9 +57,10 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
     the folder and its registry, one short view each, so the app is one
     function (Flask's application-factory pattern) a little over 60 lines."""
     folder = Path(results)
-    Store(folder, create=False).close()          # a missing store is the caller's error
+    Store(folder, create=False).close()  # a missing store is the caller's error
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
     app = Flask(__name__)
     board = Board(folder)
@@ -91,11 +92,21 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
             faults = []
             for game in played:
                 if any(s.fault for s in game.record.seats if s.bot == name):
-                    whole = store.record(game.id)       # with the faults' details
-                    faults += [(whole, seat, s) for seat, s in enumerate(whole.record.seats)
-                               if s.bot == name and s.fault]
-        return pages.render("bot.html", title=f"{name} — {doc['tournament']['name']}",
-                            name=name, board=doc, played=played, faults=faults, live=True)
+                    whole = store.record(game.id)  # with the faults' details
+                    faults += [
+                        (whole, seat, s)
+                        for seat, s in enumerate(whole.record.seats)
+                        if s.bot == name and s.fault
+                    ]
+        return pages.render(
+            "bot.html",
+            title=f"{name} — {doc['tournament']['name']}",
+            name=name,
+            board=doc,
+            played=played,
+            faults=faults,
+            live=True,
+        )
 
     @app.get("/game/<ref>")
     def game(ref: str):
@@ -107,12 +118,15 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
         record = stored.record
         view = request.args.get("view", TABLE)
         if view != TABLE and not (view.isdigit() and int(view) < record.players):
-            abort(400, f"view: '{view}' is not a seat of this game (0-{record.players - 1}) "
-                       f"or 'table'")
+            abort(
+                400,
+                f"view: '{view}' is not a seat of this game (0-{record.players - 1}) or 'table'",
+            )
         try:
             engine = registry.engine(record.game)
-            return pages.replay_page(record, engine, title=f"game {stored.id} ({stored.key})",
-                                     view=view, live=True)
+            return pages.replay_page(
+                record, engine, title=f"game {stored.id} ({stored.key})", view=view, live=True
+            )
         except (KeyError, ReplayError) as error:
             abort(409, str(error))
 

@@ -67,8 +67,9 @@ class Belief(Mapping[str, tuple[float, float]]):
     def of_fit(cls, fit: Fit) -> Belief:
         """The belief of a fitted pool about its players."""
         bots = tuple(sorted(fit.ratings))
-        return cls(bots, np.array([fit.ratings[bot][0] for bot in bots]),
-                   fit.relative_covariance(bots))
+        return cls(
+            bots, np.array([fit.ratings[bot][0] for bot in bots]), fit.relative_covariance(bots)
+        )
 
     @classmethod
     def of(cls, bots: Sequence[str], ratings: Mapping[str, tuple[float, float]]) -> Belief:
@@ -86,7 +87,7 @@ class Belief(Mapping[str, tuple[float, float]]):
 
     def settled(self, target: float) -> bool:
         """Whether every sigma is below ``target``."""
-        return bool(np.all(np.diag(self.covariance) < target ** 2))
+        return bool(np.all(np.diag(self.covariance) < target**2))
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def information(difference: np.ndarray) -> np.ndarray:
     z = np.abs(difference) / SCALE
     tail = 0.5 * np.vectorize(math.erfc)(z / math.sqrt(2.0))
     density = np.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
-    return density ** 2 / (tail * (1.0 - tail)) / SCALE ** 2
+    return density**2 / (tail * (1.0 - tail)) / SCALE**2
 
 
 def _pairs(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,8 +119,9 @@ def _pairs(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return tables[:, list(first)], tables[:, list(second)]
 
 
-def gain(belief: Belief, tables: np.ndarray, rules: Rules,
-         covariance: np.ndarray | None = None) -> np.ndarray:
+def gain(
+    belief: Belief, tables: np.ndarray, rules: Rules, covariance: np.ndarray | None = None
+) -> np.ndarray:
     """Per table (rows of bot indices into ``belief.bots``): how much the
     uncertainty that matters (:func:`_importance`) would shrink if it were
     played, every pair of its seats one comparison of weight
@@ -131,7 +133,7 @@ def gain(belief: Belief, tables: np.ndarray, rules: Rules,
     k = np.where(a == b, 0.0, k)
     # Woodbury: the update of the covariance is C U (K^-1 + U'CU)^-1 U'C,
     # U's columns the pairs' difference vectors e_a - e_b
-    cu = np.transpose(cov[:, a] - cov[:, b], (1, 0, 2))               # tables x bots x pairs
+    cu = np.transpose(cov[:, a] - cov[:, b], (1, 0, 2))  # tables x bots x pairs
     row_a, row_b, col_a, col_b = a[:, :, None], b[:, :, None], a[:, None, :], b[:, None, :]
     ucu = cov[row_a, col_a] - cov[row_a, col_b] - cov[row_b, col_a] + cov[row_b, col_b]
     inverse_k = np.where(k > 0, 1.0 / np.maximum(k, 1e-300), 1e12)
@@ -146,24 +148,26 @@ def _importance(belief: Belief, rules: Rules) -> np.ndarray:
     the difference between each two bots, weighted by how near they are,
     ``exp(-(mu_a - mu_b)**2 / BETA**2)``: the order of bots far apart is
     not in doubt.  The weighted differences make the graph Laplacian."""
-    counted = np.diag(belief.covariance) >= rules.target ** 2
+    counted = np.diag(belief.covariance) >= rules.target**2
     weight = np.diag(counted.astype(float))
     if counted.any():
-        near = np.exp(-np.subtract.outer(belief.mu, belief.mu) ** 2 / BETA ** 2)
+        near = np.exp(-(np.subtract.outer(belief.mu, belief.mu) ** 2) / BETA**2)
         weight += np.diag(near.sum(axis=1)) - near
     return weight
 
 
-def _after(belief: Belief, table: np.ndarray, rules: Rules,
-           covariance: np.ndarray) -> np.ndarray:
+def _after(belief: Belief, table: np.ndarray, rules: Rules, covariance: np.ndarray) -> np.ndarray:
     """The covariance once ``table`` (bot indices) is played as expected."""
     a, b = _pairs(table[None, :])
     a, b = a[0], b[0]
     for x, y in zip(a, b):
         if x == y:
             continue
-        k = rules.games_per_table / (len(table) - 1) * information(
-            np.array([belief.mu[x] - belief.mu[y]]))[0]
+        k = (
+            rules.games_per_table
+            / (len(table) - 1)
+            * information(np.array([belief.mu[x] - belief.mu[y]]))[0]
+        )
         u = covariance[:, x] - covariance[:, y]
         covariance = covariance - np.outer(u, u) * k / (1.0 + k * (u[x] - u[y]))
     return covariance
@@ -181,23 +185,36 @@ def meetings(games: Sequence[Table]) -> Counter:
     return met
 
 
-def _allowed(options: list[Table], met: Counter, bots: Sequence[str],
-             rules: Rules) -> list[Table]:
+def _allowed(options: list[Table], met: Counter, bots: Sequence[str], rules: Rules) -> list[Table]:
     """The options that keep the meeting rules, or all of them if none do:
     a table with a pair that never met while one is left, and no pair past
     the spread."""
     pairs = [_pair(a, b) for a, b in itertools.combinations(sorted(set(bots)), 2)]
     least = min((met[pair] for pair in pairs), default=0)
-    within = [t for t in options
-              if all(met[_pair(a, b)] < least + rules.spread * rules.games_per_table
-                     for a, b in itertools.combinations(t, 2) if a != b)] or options
-    unmet = [t for t in within
-             if any(met[_pair(a, b)] == 0 for a, b in itertools.combinations(t, 2) if a != b)]
+    within = [
+        t
+        for t in options
+        if all(
+            met[_pair(a, b)] < least + rules.spread * rules.games_per_table
+            for a, b in itertools.combinations(t, 2)
+            if a != b
+        )
+    ] or options
+    unmet = [
+        t
+        for t in within
+        if any(met[_pair(a, b)] == 0 for a, b in itertools.combinations(t, 2) if a != b)
+    ]
     return unmet or within
 
 
-def choose(belief: Belief, candidates: Sequence[Table], count: int, rules: Rules,
-           met: Counter | None = None) -> list[Table]:
+def choose(
+    belief: Belief,
+    candidates: Sequence[Table],
+    count: int,
+    rules: Rules,
+    met: Counter | None = None,
+) -> list[Table]:
     """Up to ``count`` tables from ``candidates`` (each a table of bots of
     ``belief``) for the next batch, best first: each the table of most
     expected information among those that keep the rules, given the tables

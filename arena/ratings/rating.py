@@ -73,8 +73,8 @@ class Standing:
     name: str
     mu: float = thurstone.MU
     sigma: float = thurstone.SIGMA
-    games: int = 0          # seats played (a bot in two seats of one game: two)
-    wins: int = 0           # of those, seats that finished first (ties included)
+    games: int = 0  # seats played (a bot in two seats of one game: two)
+    wins: int = 0  # of those, seats that finished first (ties included)
     score_sum: float = 0.0
     faults: Counter = field(default_factory=Counter)
     #: mean P(beating each other bot of the game head to head); None for a
@@ -117,9 +117,9 @@ class OverallStanding:
     """A bot across games: the mean of its per-game strengths."""
 
     name: str
-    strength: float                 # mean over the games entered, 0..1
-    entered: int                    # games (ids) it has a strength in
-    games: int                      # seats played in all games
+    strength: float  # mean over the games entered, 0..1
+    entered: int  # games (ids) it has a strength in
+    games: int  # seats played in all games
     wins: int
     faults: Counter
     per_game: dict[str, float]
@@ -136,6 +136,7 @@ class Board:
 
 # -- from a stored game to comparisons ------------------------------------------------
 
+
 def _role(players: int, name: str) -> str:
     return f"{ROLE_PREFIX}{players}p:{name}"
 
@@ -147,7 +148,7 @@ def comparisons(record: GameRecord) -> list[tuple[thurstone.Row, int]]:
     team_game = max(sizes.values(), default=1) > 1
     uneven = len(set(sizes.values())) > 1
     honest = [not seat.fault for seat in seats]
-    sides: list[tuple[tuple[str, ...], str, int]] = []   # members, role, rank
+    sides: list[tuple[tuple[str, ...], str, int]] = []  # members, role, rank
     if team_game:
         seats_of: dict[int, list[int]] = {}
         for number, seat in enumerate(seats):
@@ -170,7 +171,7 @@ def comparisons(record: GameRecord) -> list[tuple[thurstone.Row, int]]:
     denominator = max(1, count + len(record.dummies) - 1)
     rows = []
     for i, (members_a, role_a, rank_a) in enumerate(sides):
-        for members_b, role_b, rank_b in sides[i + 1:]:
+        for members_b, role_b, rank_b in sides[i + 1 :]:
             if members_a == members_b:
                 continue
             both = role_a and role_b
@@ -202,6 +203,7 @@ def penalties(record: GameRecord) -> list[tuple[thurstone.Row, int]]:
 
 
 # -- statistics -------------------------------------------------------------------------
+
 
 @dataclass
 class _Tally:
@@ -245,15 +247,24 @@ def _sides(fitted: Fit, players: int, sides: Sequence[Sequence[str]]) -> list[tu
 
 # -- the rater ------------------------------------------------------------------------
 
+
 def _rows_state(counts: thurstone.Counts) -> list:
-    return [[[list(won[0]), won[1]], [list(lost[0]), lost[1]], draw,
-             [[d, n] for d, n in by_weight.items()]]
-            for (won, lost, draw), by_weight in counts.items()]
+    return [
+        [
+            [list(won[0]), won[1]],
+            [list(lost[0]), lost[1]],
+            draw,
+            [[d, n] for d, n in by_weight.items()],
+        ]
+        for (won, lost, draw), by_weight in counts.items()
+    ]
 
 
 def _rows_from_state(rows: list) -> thurstone.Counts:
-    return {((tuple(w_members), w_role), (tuple(l_members), l_role), draw): dict(weights)
-            for (w_members, w_role), (l_members, l_role), draw, weights in rows}
+    return {
+        ((tuple(w_members), w_role), (tuple(l_members), l_role), draw): dict(weights)
+        for (w_members, w_role), (l_members, l_role), draw, weights in rows
+    }
 
 
 class Rater:
@@ -281,17 +292,26 @@ class Rater:
         for name in self.counts:
             fitted = self.fits.get(name)
             if fitted is not None and name not in self.stale:
-                starts[name] = {n: mu for n, (mu, _) in {**fitted.ratings,
-                                                          **fitted.roles}.items()}
+                starts[name] = {n: mu for n, (mu, _) in {**fitted.ratings, **fitted.roles}.items()}
         return {
-            "games": self.games, "last_id": self.last_id, "counts": dict(self.counts),
-            "evidence": {name: _rows_state(evidence.counts)
-                         for name, evidence in self.evidence.items()},
-            "penalties": {name: _rows_state(evidence.penalties)
-                          for name, evidence in self.evidence.items() if evidence.penalties},
-            "tallies": {name: {bot: [t.games, t.wins, t.score_sum, dict(t.faults)]
-                               for bot, t in tallies.items()}
-                        for name, tallies in self.tallies.items()},
+            "games": self.games,
+            "last_id": self.last_id,
+            "counts": dict(self.counts),
+            "evidence": {
+                name: _rows_state(evidence.counts) for name, evidence in self.evidence.items()
+            },
+            "penalties": {
+                name: _rows_state(evidence.penalties)
+                for name, evidence in self.evidence.items()
+                if evidence.penalties
+            },
+            "tallies": {
+                name: {
+                    bot: [t.games, t.wins, t.score_sum, dict(t.faults)]
+                    for bot, t in tallies.items()
+                }
+                for name, tallies in self.tallies.items()
+            },
             "start": starts,
         }
 
@@ -305,11 +325,14 @@ class Rater:
         rater.last_id = data["last_id"]
         rater.counts = Counter(data["counts"])
         for name, rows in data["evidence"].items():
-            rater.evidence[name] = Evidence(_rows_from_state(rows),
-                                            _rows_from_state(data["penalties"].get(name, [])))
+            rater.evidence[name] = Evidence(
+                _rows_from_state(rows), _rows_from_state(data["penalties"].get(name, []))
+            )
         for name, tallies in data["tallies"].items():
-            rater.tallies[name] = {bot: _Tally(games, wins, score_sum, Counter(faults))
-                                   for bot, (games, wins, score_sum, faults) in tallies.items()}
+            rater.tallies[name] = {
+                bot: _Tally(games, wins, score_sum, Counter(faults))
+                for bot, (games, wins, score_sum, faults) in tallies.items()
+            }
         rater.start = data["start"]
         rater.stale = set(rater.counts)
         return rater
@@ -345,8 +368,7 @@ class Rater:
         """``{bot: (mu, sigma)}`` of one game's pool."""
         return dict(self.fit(name).ratings) if name in self.counts else {}
 
-    def first_place(self, name: str, players: int,
-                    sides: Sequence[Sequence[str]]) -> list[float]:
+    def first_place(self, name: str, players: int, sides: Sequence[Sequence[str]]) -> list[float]:
         """P(each side finishes first) in a game of pool ``name`` at a table
         of ``players`` seats, each side given by its members (one bot in a
         free-for-all)."""
@@ -364,16 +386,21 @@ class Rater:
 
     def pool(self, name: str) -> Pool:
         fitted = self.fit(name)
-        pool = Pool(name, games=self.counts[name], roles=dict(fitted.roles),
-                    draw_margin=fitted.draw_margin)
+        pool = Pool(
+            name, games=self.counts[name], roles=dict(fitted.roles), draw_margin=fitted.draw_margin
+        )
         for bot, tally in sorted(self.tallies.get(name, {}).items()):
             mu, sigma = fitted.ratings.get(bot, (thurstone.MU, thurstone.SIGMA))
-            pool.standings[bot] = Standing(bot, mu, sigma, tally.games, tally.wins,
-                                           tally.score_sum, Counter(tally.faults))
+            pool.standings[bot] = Standing(
+                bot, mu, sigma, tally.games, tally.wins, tally.score_sum, Counter(tally.faults)
+            )
         bots = [s for s in pool.standings.values() if not s.dummy]
         for standing in bots:
-            others = [thurstone.beat_probability((standing.mu, standing.sigma), (o.mu, o.sigma))
-                      for o in bots if o is not standing]
+            others = [
+                thurstone.beat_probability((standing.mu, standing.sigma), (o.mu, o.sigma))
+                for o in bots
+                if o is not standing
+            ]
             standing.strength = sum(others) / len(others) if others else None
         return pool
 
@@ -400,8 +427,11 @@ def overall(pools: Iterable[Pool]) -> list[OverallStanding]:
     for name, tally in totals.items():
         strengths = per_game.get(name, {})
         mean = sum(strengths.values()) / len(strengths) if strengths else 0.0
-        result.append(OverallStanding(name, mean, len(strengths), tally.games, tally.wins,
-                                      tally.faults, strengths))
+        result.append(
+            OverallStanding(
+                name, mean, len(strengths), tally.games, tally.wins, tally.faults, strengths
+            )
+        )
     return sorted(result, key=lambda s: (-s.strength, -s.entered, s.name))
 
 

@@ -60,14 +60,14 @@ from arena.records import GameRecord
 from arena.results.store import StoredGame
 
 DUMMY_PREFIX = "dummy:"
-LEVEL = 0.95                 # the intervals' coverage
-RESAMPLES = 1000             # bootstrap resamples per interval
-SEED = 20260                 # fixed: the same games give the same intervals
-CHUNK = 2000                 # games whose deals' weights are drawn at a time (memory bound)
+LEVEL = 0.95  # the intervals' coverage
+RESAMPLES = 1000  # bootstrap resamples per interval
+SEED = 20260  # fixed: the same games give the same intervals
+CHUNK = 2000  # games whose deals' weights are drawn at a time (memory bound)
 #: the grids values are summed on (see the module docstring): a place to
 #: 2**-30, a score (or score difference) to 2**-16
-PLACE_GRID = 2.0 ** 30
-SCORE_GRID = 2.0 ** 16
+PLACE_GRID = 2.0**30
+SCORE_GRID = 2.0**16
 
 Interval = tuple[float, float]
 
@@ -92,15 +92,16 @@ def showings(record: GameRecord) -> dict[str, Showing]:
 
     def share(rank: int) -> float:
         return (places - rank) / (places - 1) if places > 1 else 1.0
+
     clean = [seat.rank for seat in record.seats if not seat.fault]
     best = min(clean + [dummy.rank for dummy in record.dummies], default=None)
     seats: dict[str, list[tuple[float, int, int, str | None]]] = defaultdict(list)
     for seat in record.seats:
-        seats[seat.bot].append((float(seat.score), worst if seat.fault else seat.rank,
-                                seat.team, seat.fault))
+        seats[seat.bot].append(
+            (float(seat.score), worst if seat.fault else seat.rank, seat.team, seat.fault)
+        )
     for index, dummy in enumerate(record.dummies):
-        seats[DUMMY_PREFIX + dummy.name].append((float(dummy.score), dummy.rank, -1 - index,
-                                                 None))
+        seats[DUMMY_PREFIX + dummy.name].append((float(dummy.score), dummy.rank, -1 - index, None))
     result = {}
     for name, held in seats.items():
         result[name] = Showing(
@@ -172,10 +173,10 @@ class Table:
 class Statistics:
     """Everything the leaderboard shows besides ratings."""
 
-    overall: dict[str, Summary]                 # bots only, place only
-    games: dict[str, dict[str, Summary]]        # per game id, dummies included
-    tables: dict[str, dict[int, Table]]         # per game id and table size
-    counts: dict[str, int]                      # games per game id
+    overall: dict[str, Summary]  # bots only, place only
+    games: dict[str, dict[str, Summary]]  # per game id, dummies included
+    tables: dict[str, dict[int, Table]]  # per game id and table size
+    counts: dict[str, int]  # games per game id
 
 
 def _poisson_table(bits: int = 16) -> np.ndarray:
@@ -183,28 +184,27 @@ def _poisson_table(bits: int = 16) -> np.ndarray:
     inversion, each probability to within 2**-bits)."""
     k = np.arange(20)
     chances = np.exp(-1.0) / np.cumprod(np.r_[1, k[1:]])
-    bounds = np.round(np.cumsum(chances) * 2 ** bits)
-    return np.searchsorted(bounds, np.arange(2 ** bits), side="right").astype(np.uint8)
+    bounds = np.round(np.cumsum(chances) * 2**bits)
+    return np.searchsorted(bounds, np.arange(2**bits), side="right").astype(np.uint8)
 
 
 _POISSON = _poisson_table()
 
 
-def deal_weights(deals: Sequence, *, resamples: int = RESAMPLES,
-                 seed: int = SEED) -> np.ndarray:
+def deal_weights(deals: Sequence, *, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
     """How often each deal counts in each resample: one row of Poisson(1)
     draws (uint8) per deal, from the SHAKE-128 stream of ``seed`` and the deal's
     ``repr`` -- a deal weighs the same whatever else is there, in every
     process.  (A numpy generator seeded per deal gives the same property
     several times slower: seconds on a large store; docs/performance.md.)"""
-    stream = b"".join(hashlib.shake_128(f"{seed} {deal!r}".encode()).digest(2 * resamples)
-                      for deal in deals)
+    stream = b"".join(
+        hashlib.shake_128(f"{seed} {deal!r}".encode()).digest(2 * resamples) for deal in deals
+    )
     draws = np.frombuffer(stream, dtype="<u2").reshape(len(deals), resamples)
-    return _POISSON[draws]      # small integers: uint8 (half the memory traffic of a sum)
+    return _POISSON[draws]  # small integers: uint8 (half the memory traffic of a sum)
 
 
-def intervals(sums: np.ndarray, counts: np.ndarray,
-              level: float = LEVEL) -> list[Interval | None]:
+def intervals(sums: np.ndarray, counts: np.ndarray, level: float = LEVEL) -> list[Interval | None]:
     """Per row, the percentile interval of the resamples' means
     ``sums / counts`` (rows of resamples), leaving out the resamples whose
     count is 0 (none of the row's deals drawn)."""
@@ -237,8 +237,9 @@ def _payoff_fit(incidence: np.ndarray, diffs: np.ndarray, counts: np.ndarray) ->
     return np.einsum("rij,rj->ir", np.linalg.pinv(laplacian, hermitian=True), right)
 
 
-def _accumulate(sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: np.ndarray,
-                weights: np.ndarray) -> None:
+def _accumulate(
+    sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: np.ndarray, weights: np.ndarray
+) -> None:
     """``sums[rows[i]] += weights[deals[i]] * values[i]`` for every ``i``
     (values on their grid: exact sums, in any order), a rank at a time --
     every row's first addition at once, then every row's second -- as the
@@ -262,7 +263,7 @@ def _accumulate(sums: np.ndarray, rows: np.ndarray, deals: np.ndarray, values: n
 class _Deals:
     """Whether a participant's games span two deals (an interval needs two)."""
 
-    first: int | None = None         # the seed of its first deal at its table
+    first: int | None = None  # the seed of its first deal at its table
     several: bool = False
 
     def see(self, seed: int) -> None:
@@ -283,7 +284,7 @@ class _Seat:
     seats: int = 0
     wins: int = 0
     faults: Counter = field(default_factory=Counter)
-    place: int = 0                   # in grid steps (PLACE_GRID, SCORE_GRID)
+    place: int = 0  # in grid steps (PLACE_GRID, SCORE_GRID)
     score: int = 0
     deals: _Deals = field(default_factory=_Deals)
 
@@ -298,11 +299,11 @@ class _Pair:
     above: int = 0
     ties: int = 0
     below: int = 0
-    diff: int = 0                    # in grid steps (SCORE_GRID)
+    diff: int = 0  # in grid steps (SCORE_GRID)
     deals: _Deals = field(default_factory=_Deals)
 
 
-TableKey = tuple[str, int]           # (game id, table size)
+TableKey = tuple[str, int]  # (game id, table size)
 
 
 class Tally:
@@ -316,10 +317,10 @@ class Tally:
         self.games = 0
         #: the largest stored game id added (a cache key with ``games``)
         self.last_id = -1
-        self.tables: dict[TableKey, int] = {}                   # games per table
+        self.tables: dict[TableKey, int] = {}  # games per table
         self.seats: dict[TableKey, dict[str, _Seat]] = {}
         self.pairs: dict[TableKey, dict[tuple[str, str], _Pair]] = {}
-        self.sums = np.zeros((0, RESAMPLES))                    # the resamples' sums
+        self.sums = np.zeros((0, RESAMPLES))  # the resamples' sums
         self._rows = 0
 
     def _new_rows(self, count: int) -> int:
@@ -330,10 +331,10 @@ class Tally:
         """Add ``games`` (in any order: the sums are exact)."""
         games = list(games)
         for start in range(0, len(games), CHUNK):
-            self._add(games[start:start + CHUNK])
+            self._add(games[start : start + CHUNK])
 
     def _add(self, games: Sequence[StoredGame]) -> None:
-        numbers: dict[tuple, int] = {}                     # the chunk's deals
+        numbers: dict[tuple, int] = {}  # the chunk's deals
         #: (row, deal) -> the value added, in grid steps: the seatings of a
         #: deal summed first (exactly: integers), then weighed once
         added: dict[tuple[int, int], int] = defaultdict(int)
@@ -382,21 +383,27 @@ class Tally:
         if self._rows > len(self.sums):
             self.sums = np.vstack([self.sums, np.zeros((self._rows - len(self.sums), RESAMPLES))])
         where = np.array(list(added), dtype=np.int64).reshape(-1, 2)
-        _accumulate(self.sums, where[:, 0], where[:, 1],
-                    np.array(list(added.values()), dtype=float), deal_weights(list(numbers)))
+        _accumulate(
+            self.sums,
+            where[:, 0],
+            where[:, 1],
+            np.array(list(added.values()), dtype=float),
+            deal_weights(list(numbers)),
+        )
 
     # -- reading --------------------------------------------------------------
 
     def _block(self, held: Sequence[_Seat | _Pair], size: int) -> np.ndarray:
         """The resample sums of ``held`` (one participant or pair at several
         tables) taken together, in the order given: ``size`` rows."""
-        block = self.sums[held[0].row:held[0].row + size].copy()
+        block = self.sums[held[0].row : held[0].row + size].copy()
         for entry in held[1:]:
-            block += self.sums[entry.row:entry.row + size]
+            block += self.sums[entry.row : entry.row + size]
         return block
 
-    def summaries(self, tables: Sequence[TableKey], *, scores: bool = True,
-                  dummies: bool = True) -> dict[str, Summary]:
+    def summaries(
+        self, tables: Sequence[TableKey], *, scores: bool = True, dummies: bool = True
+    ) -> dict[str, Summary]:
         """Per participant of ``tables`` taken together: see :func:`summarise`."""
         held: dict[str, list[_Seat]] = defaultdict(list)
         for table in tables:
@@ -405,9 +412,12 @@ class Tally:
                     held[name].append(seat)
         result, sums, asked = {}, [], []
         for name, seated in held.items():
-            summary = result[name] = Summary(name, games=sum(s.games for s in seated),
-                                             seats=sum(s.seats for s in seated),
-                                             wins=sum(s.wins for s in seated))
+            summary = result[name] = Summary(
+                name,
+                games=sum(s.games for s in seated),
+                seats=sum(s.seats for s in seated),
+                wins=sum(s.wins for s in seated),
+            )
             for seat in seated:
                 summary.faults.update(seat.faults)
             summary.place = sum(s.place for s in seated) / PLACE_GRID / summary.games
@@ -419,8 +429,11 @@ class Tally:
         if asked:
             blocks = np.array(sums)
             places = intervals(blocks[:, 0] / PLACE_GRID, blocks[:, 2])
-            found = (intervals(blocks[:, 1] / SCORE_GRID, blocks[:, 2]) if scores else
-                     [None] * len(asked))
+            found = (
+                intervals(blocks[:, 1] / SCORE_GRID, blocks[:, 2])
+                if scores
+                else [None] * len(asked)
+            )
             for summary, place, score in zip(asked, places, found):
                 summary.place_interval, summary.score_interval = place, score
         return result
@@ -434,9 +447,14 @@ class Tally:
         result: dict[str, dict[str, Meeting]] = defaultdict(dict)
         sums, asked = [], []
         for (a, b), held in sorted(met.items()):
-            meeting = Meeting(a, b, games=sum(p.games for p in held),
-                              above=sum(p.above for p in held), ties=sum(p.ties for p in held),
-                              below=sum(p.below for p in held))
+            meeting = Meeting(
+                a,
+                b,
+                games=sum(p.games for p in held),
+                above=sum(p.above for p in held),
+                ties=sum(p.ties for p in held),
+                below=sum(p.below for p in held),
+            )
             meeting.score_diff = sum(p.diff for p in held) / SCORE_GRID / meeting.games
             result[a][b] = meeting
             if len(held) > 1 or held[0].deals.several:
@@ -447,15 +465,24 @@ class Tally:
             for meeting, found in zip(asked, intervals(blocks[:, 0] / SCORE_GRID, blocks[:, 1])):
                 meeting.interval = found
         for meeting in [m for row in result.values() for m in row.values()]:
-            mirror = None if meeting.interval is None else (-meeting.interval[1],
-                                                            -meeting.interval[0])
-            result[meeting.b][meeting.a] = Meeting(meeting.b, meeting.a, meeting.games,
-                                                   meeting.below, meeting.ties, meeting.above,
-                                                   -meeting.score_diff, mirror)
+            mirror = (
+                None if meeting.interval is None else (-meeting.interval[1], -meeting.interval[0])
+            )
+            result[meeting.b][meeting.a] = Meeting(
+                meeting.b,
+                meeting.a,
+                meeting.games,
+                meeting.below,
+                meeting.ties,
+                meeting.above,
+                -meeting.score_diff,
+                mirror,
+            )
         return dict(result)
 
-    def payoffs(self, tables: Sequence[TableKey],
-                summaries: dict[str, Summary]) -> dict[str, Summary]:
+    def payoffs(
+        self, tables: Sequence[TableKey], summaries: dict[str, Summary]
+    ) -> dict[str, Summary]:
         """``summaries`` (of ``tables``) with each participant's fitted
         expected payoff: the score a game it makes above the average
         participant, from every head-to-head mean score difference at once
@@ -496,15 +523,26 @@ class Tally:
             by_game[table[0]].append(table)
         return Statistics(
             overall=self.summaries(sorted(self.tables), scores=False, dummies=False),
-            games={game_id: self.payoffs(held, self.summaries(held))
-                   for game_id, held in by_game.items()},
-            tables={game_id: {size: Table(game_id, size, self.tables[(game_id, size)],
-                                          self.summaries([(game_id, size)]),
-                                          self.meetings([(game_id, size)]))
-                              for _, size in held}
-                    for game_id, held in by_game.items()},
-            counts={game_id: sum(self.tables[t] for t in held)
-                    for game_id, held in by_game.items()},
+            games={
+                game_id: self.payoffs(held, self.summaries(held))
+                for game_id, held in by_game.items()
+            },
+            tables={
+                game_id: {
+                    size: Table(
+                        game_id,
+                        size,
+                        self.tables[(game_id, size)],
+                        self.summaries([(game_id, size)]),
+                        self.meetings([(game_id, size)]),
+                    )
+                    for _, size in held
+                }
+                for game_id, held in by_game.items()
+            },
+            counts={
+                game_id: sum(self.tables[t] for t in held) for game_id, held in by_game.items()
+            },
         )
 
     # -- carrying over --------------------------------------------------------
@@ -514,22 +552,52 @@ class Tally:
         (:meth:`sums_bytes`), as JSON data.  Data, not a pickle: a results
         folder may come from anyone, and reading it must not run code."""
         return {
-            "games": self.games, "last_id": self.last_id, "resamples": RESAMPLES,
+            "games": self.games,
+            "last_id": self.last_id,
+            "resamples": RESAMPLES,
             "rows": self._rows,
             "tables": [[game_id, size, count] for (game_id, size), count in self.tables.items()],
-            "seats": [[game_id, size, name, s.row, s.games, s.seats, s.wins, dict(s.faults),
-                       s.place, s.score, s.deals.first, s.deals.several]
-                      for (game_id, size), seats in self.seats.items()
-                      for name, s in seats.items()],
-            "pairs": [[game_id, size, a, b, p.row, p.games, p.above, p.ties, p.below, p.diff,
-                       p.deals.first, p.deals.several]
-                      for (game_id, size), pairs in self.pairs.items()
-                      for (a, b), p in pairs.items()],
+            "seats": [
+                [
+                    game_id,
+                    size,
+                    name,
+                    s.row,
+                    s.games,
+                    s.seats,
+                    s.wins,
+                    dict(s.faults),
+                    s.place,
+                    s.score,
+                    s.deals.first,
+                    s.deals.several,
+                ]
+                for (game_id, size), seats in self.seats.items()
+                for name, s in seats.items()
+            ],
+            "pairs": [
+                [
+                    game_id,
+                    size,
+                    a,
+                    b,
+                    p.row,
+                    p.games,
+                    p.above,
+                    p.ties,
+                    p.below,
+                    p.diff,
+                    p.deals.first,
+                    p.deals.several,
+                ]
+                for (game_id, size), pairs in self.pairs.items()
+                for (a, b), p in pairs.items()
+            ],
         }
 
     def sums_bytes(self) -> bytes:
         """The resample sums, exactly: their little-endian float64 bytes."""
-        return self.sums[:self._rows].astype("<f8").tobytes()
+        return self.sums[: self._rows].astype("<f8").tobytes()
 
     @classmethod
     def from_state(cls, data: dict, sums: bytes) -> Tally:
@@ -539,22 +607,39 @@ class Tally:
         tally.tables = {(game_id, size): count for game_id, size, count in data["tables"]}
         for table in tally.tables:
             tally.seats[table], tally.pairs[table] = {}, {}
-        for (game_id, size, name, row, games, seats, wins, faults, place, score, first,
-             several) in data["seats"]:
-            tally.seats[(game_id, size)][name] = _Seat(row, games, seats, wins, Counter(faults),
-                                                       place, score, _Deals(first, several))
-        for (game_id, size, a, b, row, games, above, ties, below, diff, first,
-             several) in data["pairs"]:
-            tally.pairs[(game_id, size)][(a, b)] = _Pair(row, games, above, ties, below, diff,
-                                                         _Deals(first, several))
+        for (
+            game_id,
+            size,
+            name,
+            row,
+            games,
+            seats,
+            wins,
+            faults,
+            place,
+            score,
+            first,
+            several,
+        ) in data["seats"]:
+            tally.seats[(game_id, size)][name] = _Seat(
+                row, games, seats, wins, Counter(faults), place, score, _Deals(first, several)
+            )
+        for game_id, size, a, b, row, games, above, ties, below, diff, first, several in data[
+            "pairs"
+        ]:
+            tally.pairs[(game_id, size)][(a, b)] = _Pair(
+                row, games, above, ties, below, diff, _Deals(first, several)
+            )
         tally._rows = data["rows"]
-        tally.sums = np.frombuffer(sums, dtype="<f8").reshape(tally._rows,
-                                                              data["resamples"]).astype(float)
+        tally.sums = (
+            np.frombuffer(sums, dtype="<f8").reshape(tally._rows, data["resamples"]).astype(float)
+        )
         return tally
 
 
-def summarise(games: Iterable[StoredGame], *, scores: bool = True,
-              dummies: bool = True) -> dict[str, Summary]:
+def summarise(
+    games: Iterable[StoredGame], *, scores: bool = True, dummies: bool = True
+) -> dict[str, Summary]:
     """Per participant: games, seats, wins, faults, place (and mean score,
     unless ``scores`` is False: across games scores mean different things)."""
     tally = Tally()

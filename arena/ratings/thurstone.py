@@ -69,7 +69,7 @@ Row = tuple[Side, Side, bool]
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _erfc = np.frompyfunc(math.erfc, 1, 1)
-_CLIP = 37.0                 # |z| beyond this: probabilities below double precision
+_CLIP = 37.0  # |z| beyond this: probabilities below double precision
 
 
 def comparison(a: Side, b: Side, outcome: int) -> Row:
@@ -172,8 +172,11 @@ class Fit:
                 elif not name.startswith(ROLE_PREFIX):
                     mean[row] += coef * MU
                     extra[row] += (coef * SIGMA) ** 2
-        cov = (known @ self.covariance @ known.T if self.params and self.covariance is not None
-               else np.zeros((len(sides),) * 2))
+        cov = (
+            known @ self.covariance @ known.T
+            if self.params and self.covariance is not None
+            else np.zeros((len(sides),) * 2)
+        )
         cov = cov + np.diag(extra)
         pairs = list(itertools.combinations(range(len(sides)), 2))
         system = np.zeros((len(pairs), len(sides)))
@@ -214,7 +217,7 @@ def _terms(d: np.ndarray, draw: np.ndarray, margin: float):
         ratio = _phi(zw) / cdf
         value[win] = np.log(cdf)
         grad[win] = ratio / SCALE
-        hess[win] = -ratio * (zw + ratio) / SCALE ** 2
+        hess[win] = -ratio * (zw + ratio) / SCALE**2
     if draw.any():
         zd = z[draw]
         m = margin / SCALE
@@ -226,7 +229,7 @@ def _terms(d: np.ndarray, draw: np.ndarray, margin: float):
         pa, pb = _phi(a), _phi(b)
         value[draw] = np.log(prob)
         grad[draw] = -(pa - pb) / prob / SCALE
-        hess[draw] = (-(a * pa - b * pb) / prob - ((pa - pb) / prob) ** 2) / SCALE ** 2
+        hess[draw] = (-(a * pa - b * pb) / prob - ((pa - pb) / prob) ** 2) / SCALE**2
     return value, grad, hess
 
 
@@ -244,8 +247,12 @@ def _arrays(counts: Counts, index: Mapping[str, int]):
     ``index``, an AVERAGE member's spread evenly over the players), the
     weights and which rows are draws."""
     rows = sorted(counts)
-    w = np.array([sum(by_weight[d] / d for d in sorted(by_weight))
-                  for by_weight in (counts[row] for row in rows)])
+    w = np.array(
+        [
+            sum(by_weight[d] / d for d in sorted(by_weight))
+            for by_weight in (counts[row] for row in rows)
+        ]
+    )
     players = [i for name, i in index.items() if not name.startswith(ROLE_PREFIX)]
     where = []
     for r, row in enumerate(rows):
@@ -266,8 +273,13 @@ def _names(counts: Counts) -> set[str]:
     return {name for row in counts for name, _ in _row_terms(row)} - {AVERAGE}
 
 
-def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
-        tolerance: float = 1e-10, max_iterations: int = 100) -> Fit:
+def fit(
+    evidence: Evidence,
+    start: Mapping[str, float] | None = None,
+    *,
+    tolerance: float = 1e-10,
+    max_iterations: int = 100,
+) -> Fit:
     """The MAP ratings from ``evidence`` (warm-started from ``start``:
     ``{player or role: mu}``, e.g. the previous fit's).  Rows, weights and
     parameters are put in sorted order first, so every sum is the same for
@@ -285,7 +297,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     _, design, w, draw = _arrays(evidence.counts, index)
     is_role = np.array([name.startswith(ROLE_PREFIX) for name in params], dtype=bool)
     mean = np.where(is_role, 0.0, MU)
-    precision = np.where(is_role, 1.0 / ROLE_SIGMA ** 2, 1.0 / SIGMA ** 2)
+    precision = np.where(is_role, 1.0 / ROLE_SIGMA**2, 1.0 / SIGMA**2)
     theta = mean.copy()
     if start:
         theta = np.array([start.get(name, m) for name, m in zip(params, mean)])
@@ -303,7 +315,7 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
         negative_hessian = (design * (-w * hess)[:, None]).T @ design + np.diag(precision)
         step = np.linalg.solve(negative_hessian, gradient)
         scale = 1.0
-        while True:       # backtracking keeps every step an ascent
+        while True:  # backtracking keeps every step an ascent
             trial = theta + scale * step
             value, trial_grad, trial_hess = posterior(trial)
             if value >= current - 1e-12 * abs(current) or scale < 1e-6:
@@ -324,9 +336,16 @@ def fit(evidence: Evidence, start: Mapping[str, float] | None = None, *,
     return Fit(ratings, roles, margin, iterations, tuple(params), covariance)
 
 
-def _penalise(penalties: Counts, index: Mapping[str, int], theta: np.ndarray,
-              design: np.ndarray, w: np.ndarray, draw: np.ndarray,
-              margin: float, tolerance: float) -> dict[str, float]:
+def _penalise(
+    penalties: Counts,
+    index: Mapping[str, int],
+    theta: np.ndarray,
+    design: np.ndarray,
+    w: np.ndarray,
+    draw: np.ndarray,
+    margin: float,
+    tolerance: float,
+) -> dict[str, float]:
     """Each faulted bot's mu with its own fault penalties: its comparisons of
     the joint fit (``design``, at ``theta``) and its penalty rows, every other
     parameter held at ``theta``.  One dimension, concave: Newton's method to
@@ -347,8 +366,8 @@ def _penalise(penalties: Counts, index: Mapping[str, int], theta: np.ndarray,
         shift = 0.0
         for _ in range(100):
             _, grad, hess = _terms(base + coef * shift, drawn, margin)
-            gradient = coef @ (weight * grad) - (theta[i] + shift - MU) / SIGMA ** 2
-            curvature = (coef * coef) @ (-weight * hess) + 1.0 / SIGMA ** 2
+            gradient = coef @ (weight * grad) - (theta[i] + shift - MU) / SIGMA**2
+            curvature = (coef * coef) @ (-weight * hess) + 1.0 / SIGMA**2
             step = gradient / curvature
             shift += step
             if abs(step) < tolerance:
@@ -384,18 +403,19 @@ def _relative(covariance: np.ndarray, params: Sequence[str]) -> np.ndarray:
 
 # -- predictions ----------------------------------------------------------------
 
+
 def reachable_sigma(games: float) -> float:
     """The sigma a player reaches after ``games`` free-for-all games against
     equal opponents, without draws: each game adds the Fisher information of
     one comparison at even odds, ``phi(0)**2 / (1/4) / SCALE**2``.  Draws,
     teams and lopsided tables add less, so this is a floor."""
-    information = (2.0 / math.pi) / SCALE ** 2
-    return 1.0 / math.sqrt(1.0 / SIGMA ** 2 + games * information)
+    information = (2.0 / math.pi) / SCALE**2
+    return 1.0 / math.sqrt(1.0 / SIGMA**2 + games * information)
 
 
 def beat_probability(a: tuple[float, float], b: tuple[float, float]) -> float:
     """P(a's performance beats b's), with both ratings' uncertainty."""
-    spread = math.sqrt(2 * BETA ** 2 + a[1] ** 2 + b[1] ** 2)
+    spread = math.sqrt(2 * BETA**2 + a[1] ** 2 + b[1] ** 2)
     return 0.5 * math.erfc(-(a[0] - b[0]) / spread / _SQRT2)
 
 
@@ -407,10 +427,10 @@ def first_place_probabilities(ratings: Sequence[tuple[float, float]]) -> list[fl
     """P(each player's performance is the best of the table), free-for-all,
     with performance variance ``BETA**2 + sigma**2`` (Gauss-Hermite)."""
     mus = np.array([mu for mu, _ in ratings])
-    sds = np.sqrt(BETA ** 2 + np.array([s for _, s in ratings]) ** 2)
+    sds = np.sqrt(BETA**2 + np.array([s for _, s in ratings]) ** 2)
     result = []
     for i in range(len(ratings)):
-        perf = mus[i] + sds[i] * _NODES           # player i's performance at each node
+        perf = mus[i] + sds[i] * _NODES  # player i's performance at each node
         product = np.ones_like(perf)
         for j in range(len(ratings)):
             if j != i:

@@ -34,7 +34,7 @@ class SeatRecord(NamedTuple):
     score: float
     rank: int
     team: int
-    fault: FaultKind | None = None   # a plain string when read back: the same value
+    fault: FaultKind | None = None  # a plain string when read back: the same value
     fault_detail: str | None = None
     moves: int = 0
     time_used: float = 0.0
@@ -73,20 +73,36 @@ class GameRecord:
         """Pickled (from a worker to the driver) as its constructor's
         arguments: unpickling makes it in one call instead of setting its
         frozen slots one by one."""
-        return (GameRecord, (self.game, self.version, self.options, self.seed, self.players,
-                             self.seats, self.dummies, self.steps, self.duration))
+        return (
+            GameRecord,
+            (
+                self.game,
+                self.version,
+                self.options,
+                self.seed,
+                self.players,
+                self.seats,
+                self.dummies,
+                self.steps,
+                self.duration,
+            ),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-able data, to be written (the store's blob,
         ``arena export``): it shares the record's ``options`` and ``steps``,
         not copies of them."""
         return {
-            "game": self.game, "version": self.version, "options": self.options,
-            "seed": self.seed, "players": self.players,
+            "game": self.game,
+            "version": self.version,
+            "options": self.options,
+            "seed": self.seed,
+            "players": self.players,
             "seats": [seat._asdict() for seat in self.seats],
             # a frozen value class is a dataclass to dataclasses (arena.game._frozen)
             "dummies": [asdict(cast("DataclassInstance", dummy)) for dummy in self.dummies],
-            "steps": self.steps, "duration": self.duration,
+            "steps": self.steps,
+            "duration": self.duration,
         }
 
     @classmethod

@@ -30,8 +30,9 @@ def problems(engine: Engine, record: GameRecord) -> list[str]:
     found = []
     recorded_scores = [float(seat.score) for seat in record.seats]
     if [float(x) for x in outcome.scores] != recorded_scores:
-        found.append(f"scores {list(outcome.scores)} != recorded "
-                     f"{[seat.score for seat in record.seats]}")
+        found.append(
+            f"scores {list(outcome.scores)} != recorded {[seat.score for seat in record.seats]}"
+        )
     recorded_ranks = [seat.rank for seat in record.seats]
     if not record.faults() and list(outcome.ranks) != recorded_ranks:
         found.append(f"ranks {list(outcome.ranks)} != recorded {recorded_ranks}")

@@ -21,8 +21,13 @@ SCHEMA = 1
 def lines(store: Store) -> Iterator[str]:
     """The export of ``store``, one JSON text per game, in plan order."""
     for game in store.records():
-        document: dict[str, Any] = {"schema": SCHEMA, "id": game.id, "key": game.key,
-                                    "tournament": game.tournament, "finished": game.finished}
+        document: dict[str, Any] = {
+            "schema": SCHEMA,
+            "id": game.id,
+            "key": game.key,
+            "tournament": game.tournament,
+            "finished": game.finished,
+        }
         document.update(game.record.to_dict())
         yield json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 

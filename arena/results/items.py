@@ -15,7 +15,7 @@ from typing import Any
 @dataclass(frozen=True)
 class PlannedDeal:
     seed: int
-    seating: tuple[int, ...]   # seating[seat] = index into the lineup
+    seating: tuple[int, ...]  # seating[seat] = index into the lineup
     chance: int | None = None  # the game's secret for the bots' and fallback's seeds
 
 
@@ -24,10 +24,10 @@ class MatchItem:
     id: str
     order: int
     game: str
-    label: str                  # the game entry: its id, or id[n] when listed twice
+    label: str  # the game entry: its id, or id[n] when listed twice
     players: int
     options: dict[str, Any]
-    lineup: tuple[str, ...]     # bot display names; entrant i is lineup[i]
+    lineup: tuple[str, ...]  # bot display names; entrant i is lineup[i]
     deals: tuple[PlannedDeal, ...]
     round: int = 0
 
@@ -45,16 +45,28 @@ class MatchItem:
         return [self.lineup[entrant] for entrant in self.deals[index].seating]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "order": self.order, "game": self.game, "label": self.label,
-                "players": self.players, "options": self.options, "lineup": list(self.lineup),
-                "deals": [[d.seed, list(d.seating), d.chance] for d in self.deals],
-                "round": self.round}
+        return {
+            "id": self.id,
+            "order": self.order,
+            "game": self.game,
+            "label": self.label,
+            "players": self.players,
+            "options": self.options,
+            "lineup": list(self.lineup),
+            "deals": [[d.seed, list(d.seating), d.chance] for d in self.deals],
+            "round": self.round,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchItem:
-        return cls(id=data["id"], order=data["order"], game=data["game"], label=data["label"],
-                   players=data["players"], options=dict(data["options"]),
-                   lineup=tuple(data["lineup"]),
-                   deals=tuple(PlannedDeal(deal[0], tuple(deal[1]), *deal[2:])
-                               for deal in data["deals"]),
-                   round=data.get("round", 0))
+        return cls(
+            id=data["id"],
+            order=data["order"],
+            game=data["game"],
+            label=data["label"],
+            players=data["players"],
+            options=dict(data["options"]),
+            lineup=tuple(data["lineup"]),
+            deals=tuple(PlannedDeal(deal[0], tuple(deal[1]), *deal[2:]) for deal in data["deals"]),
+            round=data.get("round", 0),
+        )

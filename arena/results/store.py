@@ -116,12 +116,14 @@ def dummy_rows(record: GameRecord) -> list[list[Any]]:
 _seat_of_row = functools.partial(tuple.__new__, SeatRecord)
 
 
-def _seats(bots: list, scores: list, ranks: list, teams: list, faults: list,
-           times: list) -> tuple[SeatRecord, ...]:
+def _seats(
+    bots: list, scores: list, ranks: list, teams: list, faults: list, times: list
+) -> tuple[SeatRecord, ...]:
     """The seats the ``games`` table's columns hold (not a fault's detail,
     not a seat's moves: only the record's blob has them)."""
-    return tuple(map(_seat_of_row, zip(bots, scores, ranks, teams, faults, repeat(None),
-                                       repeat(0), times)))
+    return tuple(
+        map(_seat_of_row, zip(bots, scores, ranks, teams, faults, repeat(None), repeat(0), times))
+    )
 
 
 def encode_record(record: GameRecord) -> bytes:
@@ -136,12 +138,14 @@ def _sound(method):
     """SQLite's errors about the file (damaged pages found late, a disk
     gone read-only) become a :class:`StoreError` naming the store."""
     if inspect.isgeneratorfunction(method):
+
         @functools.wraps(method)
         def rows(self, *args, **kwargs):
             try:
                 yield from method(self, *args, **kwargs)
             except sqlite3.DatabaseError as error:
                 raise StoreError(_problem(self.path, error)) from None
+
         return rows
 
     @functools.wraps(method)
@@ -150,6 +154,7 @@ def _sound(method):
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as error:
             raise StoreError(_problem(self.path, error)) from None
+
     return call
 
 
@@ -170,8 +175,9 @@ class Store:
         if not self.path.exists():
             if not create:
                 if self.folder.is_file():
-                    raise StoreError(f"no results store in {self.folder}: it is a file, "
-                                     f"not a results folder")
+                    raise StoreError(
+                        f"no results store in {self.folder}: it is a file, not a results folder"
+                    )
                 raise StoreError(f"no results store in {self.folder} (expected {self.path})")
             self.folder.mkdir(parents=True, exist_ok=True)
             self._build()
@@ -180,18 +186,26 @@ class Store:
             _check_writable(self.path)
         try:
             self.db = self._connect(writer=create)
-            tables = {name for (name,) in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                name
+                for (name,) in self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                )
+            }
             if not {"meta", "items", "games"} <= tables:
-                raise StoreError(f"{self.path}: an SQLite file but not a results store "
-                                 f"(no meta, items and games tables)")
+                raise StoreError(
+                    f"{self.path}: an SQLite file but not a results store "
+                    f"(no meta, items and games tables)"
+                )
             if create:
                 # the driver adds to it: not to a store with damaged pages
                 verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
                 if verdict != "ok":
-                    raise StoreError(f"{self.path}: the results store is damaged "
-                                     f"({_first_problem(verdict)}); restore it from a copy")
-                self.db.executescript(SCHEMA)       # indexes added by newer versions
+                    raise StoreError(
+                        f"{self.path}: the results store is damaged "
+                        f"({_first_problem(verdict)}); restore it from a copy"
+                    )
+                self.db.executescript(SCHEMA)  # indexes added by newer versions
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
 
@@ -199,7 +213,7 @@ class Store:
         if writer:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")   # durable against kill -9, see above
+            db.execute("PRAGMA synchronous=NORMAL")  # durable against kill -9, see above
             return db
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
         if not os.access(self.path, os.W_OK) or not os.access(self.folder, os.W_OK):
@@ -236,8 +250,9 @@ class Store:
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
     @_sound
-    def claim(self, name: str, fingerprint: str, file: str = "",
-              conditions: dict[str, Any] | None = None) -> None:
+    def claim(
+        self, name: str, fingerprint: str, file: str = "", conditions: dict[str, Any] | None = None
+    ) -> None:
         """Tie this store to a tournament; refuse another tournament's store,
         and the same tournament under other ``conditions`` (time control,
         resource limits): games played under two time controls would be
@@ -253,11 +268,16 @@ class Store:
             changed = _changes(json.loads(meta["conditions"]), conditions or {})
             raise StoreError(
                 f"{self.path} holds tournament '{meta.get('name')}' played under other "
-                f"conditions ({changed}); restore them or use another results folder")
+                f"conditions ({changed}); restore them or use another results folder"
+            )
         with self.db:
             self.db.execute("BEGIN")
-            for key, value in (("name", name), ("fingerprint", fingerprint), ("file", file),
-                               ("conditions", given)):
+            for key, value in (
+                ("name", name),
+                ("fingerprint", fingerprint),
+                ("file", file),
+                ("conditions", given),
+            ):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
     @_sound
@@ -269,8 +289,10 @@ class Store:
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('key', ?)", (fingerprint,))
         stored = self.meta()["key"]
         if stored != fingerprint:
-            raise StoreError(f"{self.path} was played with another key (fingerprint {stored}, "
-                             f"this one {fingerprint}); give the tournament's own key")
+            raise StoreError(
+                f"{self.path} was played with another key (fingerprint {stored}, "
+                f"this one {fingerprint}); give the tournament's own key"
+            )
 
     @_sound
     def set_meta(self, key: str, value: str | None) -> None:
@@ -289,8 +311,10 @@ class Store:
             self.db.execute("BEGIN")
             self.db.executemany(
                 "INSERT OR IGNORE INTO items (id, ord, grp, round, data) VALUES (?, ?, ?, ?, ?)",
-                [(item.id, item.order, item.group, item.round, json.dumps(item.to_dict()))
-                 for item in items],
+                [
+                    (item.id, item.order, item.group, item.round, json.dumps(item.to_dict()))
+                    for item in items
+                ],
             )
 
     @_sound
@@ -304,32 +328,49 @@ class Store:
         return {key for (key,) in self.db.execute("SELECT key FROM games")}
 
     @_sound
-    def add_game(self, item, index: int, record: GameRecord,
-                 tournament: str = "") -> StoredGame | None:
+    def add_game(
+        self, item, index: int, record: GameRecord, tournament: str = ""
+    ) -> StoredGame | None:
         """Commit one finished game at once; returns the game as stored (None
         if its key was already stored: a game is never stored twice)."""
         seats = record.seats
         key, finished = item.key(index), time.time()
         row = (
-            key, item.id, item.order, index, tournament, record.game,
-            record.version, json.dumps(record.options, sort_keys=True), str(record.seed),
-            record.players, json.dumps([s.bot for s in seats]),
-            json.dumps([s.score for s in seats]), json.dumps([s.rank for s in seats]),
-            json.dumps([s.team for s in seats]), json.dumps([s.fault for s in seats]),
+            key,
+            item.id,
+            item.order,
+            index,
+            tournament,
+            record.game,
+            record.version,
+            json.dumps(record.options, sort_keys=True),
+            str(record.seed),
+            record.players,
+            json.dumps([s.bot for s in seats]),
+            json.dumps([s.score for s in seats]),
+            json.dumps([s.rank for s in seats]),
+            json.dumps([s.team for s in seats]),
+            json.dumps([s.fault for s in seats]),
             json.dumps(dummy_rows(record)),
-            len(record.steps), json.dumps([round(s.time_used, 4) for s in seats]),
-            record.duration, finished, encode_record(record),
+            len(record.steps),
+            json.dumps([round(s.time_used, 4) for s in seats]),
+            record.duration,
+            finished,
+            encode_record(record),
         )
         with self.db:
             cursor = self.db.execute(
                 "INSERT OR IGNORE INTO games (key, item, ord, idx, tournament, game, version, "
                 "options, seed, players, bots, scores, ranks, teams, faults, dummies, moves, "
                 "time_used, duration, finished, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
         if not cursor.rowcount or cursor.lastrowid is None:
             return None
-        return StoredGame(record, cursor.lastrowid, key, item.id, item.order, index,
-                          tournament, finished)
+        return StoredGame(
+            record, cursor.lastrowid, key, item.id, item.order, index, tournament, finished
+        )
 
     @_sound
     def count(self) -> int:
@@ -340,9 +381,12 @@ class Store:
         """(games, largest id, sum of finishing times) of the games with ids up
         to ``up_to`` (default: all), in one scan: any game added or replaced
         changes it (the leaderboard cache's key, :mod:`arena.presentation.board_cache`)."""
-        return tuple(self.db.execute(
-            "SELECT COUNT(*), COALESCE(MAX(id), -1), TOTAL(finished) FROM games "
-            "WHERE id <= ?", (up_to if up_to is not None else 2 ** 63 - 1,)).fetchone())
+        return tuple(
+            self.db.execute(
+                "SELECT COUNT(*), COALESCE(MAX(id), -1), TOTAL(finished) FROM games WHERE id <= ?",
+                (up_to if up_to is not None else 2**63 - 1,),
+            ).fetchone()
+        )
 
     @_sound
     def games(self, game: str | None = None, after: int = -1) -> Iterator[StoredGame]:
@@ -355,29 +399,54 @@ class Store:
         no fault detail and no move count.  :meth:`records` and
         :meth:`record` read whole records."""
         # one JSON text per row (the columns are JSON): one parse, not seven
-        sql = ("SELECT id, key, item, ord, idx, tournament, finished, game, version, seed, "
-               "players, duration, '[' || options || ',' || bots || ',' || scores || ',' || "
-               "ranks || ',' || teams || ',' || faults || ',' || time_used || ',' || dummies "
-               "|| ']' FROM games WHERE id > ?")
+        sql = (
+            "SELECT id, key, item, ord, idx, tournament, finished, game, version, seed, "
+            "players, duration, '[' || options || ',' || bots || ',' || scores || ',' || "
+            "ranks || ',' || teams || ',' || faults || ',' || time_used || ',' || dummies "
+            "|| ']' FROM games WHERE id > ?"
+        )
         args: tuple = (after,)
         if game is not None:
             sql += " AND game = ?"
             args += (game,)
         sql += " ORDER BY ord, idx"
         loads = json.loads
-        for (id_, key, item, order, index, tournament, finished, game_id, version, seed,
-             players, duration, columns) in self.db.execute(sql, args):
+        for (
+            id_,
+            key,
+            item,
+            order,
+            index,
+            tournament,
+            finished,
+            game_id,
+            version,
+            seed,
+            players,
+            duration,
+            columns,
+        ) in self.db.execute(sql, args):
             options, bots, scores, ranks, teams, faults, times, dummies = loads(columns)
-            record = GameRecord(game_id, version, options, int(seed), players,
-                                _seats(bots, scores, ranks, teams, faults, times),
-                                tuple([DummyResult(*row) for row in dummies]), (), duration)
+            record = GameRecord(
+                game_id,
+                version,
+                options,
+                int(seed),
+                players,
+                _seats(bots, scores, ranks, teams, faults, times),
+                tuple([DummyResult(*row) for row in dummies]),
+                (),
+                duration,
+            )
             yield StoredGame(record, id_, key, item, order, index, tournament, finished)
 
     @_sound
     def records(self) -> Iterator[StoredGame]:
         """Every game, its whole record read, in plan order."""
-        rows = self.db.execute("SELECT id, key, item, ord, idx, tournament, finished, record "
-                               "FROM games ORDER BY ord, idx")
+        rows = self.db.execute(
+            "SELECT id, key, item, ord, idx, tournament, finished, record "
+            "FROM games ORDER BY ord, idx"
+        )
         for row in rows:
             yield _whole(row)
 
@@ -390,8 +459,11 @@ class Store:
         """A stored game, its whole record read, by its id (the number) or its key."""
         text = str(ref)
         column, value = ("id", int(text)) if text.isdigit() else ("key", text)
-        row = self.db.execute("SELECT id, key, item, ord, idx, tournament, finished, record "
-                              f"FROM games WHERE {column} = ?", (value,)).fetchone()
+        row = self.db.execute(
+            "SELECT id, key, item, ord, idx, tournament, finished, record "
+            f"FROM games WHERE {column} = ?",
+            (value,),
+        ).fetchone()
         if row is None:
             raise StoreError(f"no game '{ref}' in {self.path}")
         return _whole(row)
@@ -427,23 +499,27 @@ def check_file(path: Path) -> None:
         with open(path, "rb") as f:
             header = f.read(100)
     except OSError as error:
-        raise StoreError(f"{path}: cannot read the results store: "
-                         f"{error.strerror or error}") from None
+        raise StoreError(
+            f"{path}: cannot read the results store: {error.strerror or error}"
+        ) from None
     if size == 0:
-        raise StoreError(f"{path}: an empty file (0 bytes), not a results store; "
-                         f"remove it to start afresh")
+        raise StoreError(
+            f"{path}: an empty file (0 bytes), not a results store; remove it to start afresh"
+        )
     if not header.startswith(SQLITE_HEADER) or len(header) < 100:
         raise StoreError(f"{path}: not a results store (not an SQLite database)")
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
-    valid = header[24:28] == header[92:96]      # the header's page count is current
+    valid = header[24:28] == header[92:96]  # the header's page count is current
     wal = Path(f"{path}-wal")
     checkpointed = not wal.exists() or wal.stat().st_size == 0
     if valid and checkpointed and size < pages * page_size:
-        raise StoreError(f"{path}: truncated ({size} bytes, its header says "
-                         f"{pages * page_size}); restore it from a copy or use another "
-                         f"results folder")
+        raise StoreError(
+            f"{path}: truncated ({size} bytes, its header says "
+            f"{pages * page_size}); restore it from a copy or use another "
+            f"results folder"
+        )
 
 
 def _first_problem(verdict: str) -> str:
@@ -464,8 +540,9 @@ def _check_writable(path: Path) -> None:
         except FileNotFoundError:
             continue
         except OSError as error:
-            raise StoreError(f"{file}: the results store is read-only "
-                             f"({error.strerror or error})") from None
+            raise StoreError(
+                f"{file}: the results store is read-only ({error.strerror or error})"
+            ) from None
 
 
 def _problem(path: Path, error: sqlite3.Error) -> str:

@@ -15,21 +15,25 @@ from typing import Any
 from arena.rl.encoding import Encoding, EncodingError, encoding_for
 
 
-def aec_env(game_id: str, players: int | None = None, render_mode: str | None = None,
-            **options: Any):
+def aec_env(
+    game_id: str, players: int | None = None, render_mode: str | None = None, **options: Any
+):
     """A PettingZoo AEC environment of ``game_id`` (``players``: the game's
     smallest table when omitted)."""
     from arena.plugins import installed
     from arena.rl.env import ArenaAECEnv
+
     return ArenaAECEnv(installed().engine(game_id), players, options, render_mode)
 
 
-def parallel_env(game_id: str, players: int | None = None, render_mode: str | None = None,
-                 **options: Any):
+def parallel_env(
+    game_id: str, players: int | None = None, render_mode: str | None = None, **options: Any
+):
     """A PettingZoo parallel environment of ``game_id``: every step takes one
     action per live agent and plays those of the seats to act."""
     from arena.plugins import installed
     from arena.rl.parallel import ArenaParallelEnv
+
     return ArenaParallelEnv(installed().engine(game_id), players, options, render_mode)
 
 

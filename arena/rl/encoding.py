@@ -56,8 +56,9 @@ class Encoding:
     def encode(self, observation: Observation) -> np.ndarray:
         vector = np.asarray(self.features(observation), dtype=np.float32)
         if vector.shape != (self.size,):
-            raise EncodingError(f"{self.game_id}: encoding gave {vector.shape[0]} numbers, "
-                                f"expected {self.size}")
+            raise EncodingError(
+                f"{self.game_id}: encoding gave {vector.shape[0]} numbers, expected {self.size}"
+            )
         return np.clip(vector, -1.0, 1.0)
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray:
@@ -79,13 +80,15 @@ class Encoding:
     def action(self, index: int) -> Action:
         index = int(index)
         if not 0 <= index < len(self.actions):
-            raise EncodingError(f"{self.game_id}: action index {index} is outside "
-                                f"0..{len(self.actions) - 1}")
+            raise EncodingError(
+                f"{self.game_id}: action index {index} is outside 0..{len(self.actions) - 1}"
+            )
         return self.actions[index]
 
 
-def encoding_for(engine: Engine, players: int,
-                 options: Mapping[str, Any] | None = None) -> Encoding:
+def encoding_for(
+    engine: Engine, players: int, options: Mapping[str, Any] | None = None
+) -> Encoding:
     """The encoding of ``engine``'s game for a table of ``players``: the
     ``encoding`` part of the game's unit (:class:`arena.game.GameUnit`)."""
     from engines import unit_for
@@ -96,8 +99,10 @@ def encoding_for(engine: Engine, players: int,
     except LookupError:  # no installed plugin has the game
         encoding = None
     if encoding is None:
-        raise EncodingError(f"game '{game_id}' has no RL encoding (its plugin's GameUnit "
-                            f"names one as encoding=\"module:Class\")")
+        raise EncodingError(
+            f"game '{game_id}' has no RL encoding (its plugin's GameUnit "
+            f'names one as encoding="module:Class")'
+        )
     return encoding(engine, players, options)
 
 

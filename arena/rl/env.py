@@ -18,8 +18,10 @@ from arena.rl.table import Table, TextRendering
 
 
 class ArenaAECEnv(TextRendering, AECEnv):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"],
-                                          "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
     def __init__(self, engine, players, options, render_mode=None):
         super().__init__()

@@ -35,9 +35,12 @@ class ArenaParallelEnv(TextRendering, ParallelEnv):
 
     def _observations(self):
         acting = self.table.state.to_act()
-        return {agent: self.table.observe(self.table.seat_of[agent],
-                                          self.table.seat_of[agent] in acting)
-                for agent in self.agents}
+        return {
+            agent: self.table.observe(
+                self.table.seat_of[agent], self.table.seat_of[agent] in acting
+            )
+            for agent in self.agents
+        }
 
     def reset(self, seed=None, options=None):
         self.table.new_game(seed)
@@ -48,11 +51,17 @@ class ArenaParallelEnv(TextRendering, ParallelEnv):
         if not self.agents:
             return {}, {}, {}, {}, {}
         acting = self.table.state.to_act()
-        missing = [self.table.agents[seat] for seat in acting if self.table.agents[seat] not in actions]
+        missing = [
+            self.table.agents[seat] for seat in acting if self.table.agents[seat] not in actions
+        ]
         if missing:
             raise ValueError(f"{self.table.engine.info.id}: no action for {', '.join(missing)}")
-        self.table.apply({seat: self.table.engine_action(seat, actions[self.table.agents[seat]])
-                          for seat in acting})
+        self.table.apply(
+            {
+                seat: self.table.engine_action(seat, actions[self.table.agents[seat]])
+                for seat in acting
+            }
+        )
         over = self.table.state.is_over()
         observations = self._observations()
         rewards = self.table.final_scores() if over else dict.fromkeys(self.agents, 0.0)

@@ -36,10 +36,15 @@ class Table:
         self.agents = [agent_name(seat) for seat in range(self.players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.agents)}
         size, count = self.encoding.size, len(self.encoding.actions)
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (count,), np.int8),
-        }) for agent in self.agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (count,), np.int8),
+                }
+            )
+            for agent in self.agents
+        }
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.agents}
         self._seeds: random.Random | None = None
         self.last_actions: dict[Seat, Action] = {}
@@ -64,8 +69,10 @@ class Table:
         """The engine action of ``index``, or ValueError if it is not legal now."""
         action = self.encoding.action(index)
         if action not in self.state.legal_actions(seat):
-            raise ValueError(f"{self.engine.info.id}: action {int(index)} ({action!r}) is not "
-                             f"legal for {agent_name(seat)} now; see its action_mask")
+            raise ValueError(
+                f"{self.engine.info.id}: action {int(index)} ({action!r}) is not "
+                f"legal for {agent_name(seat)} now; see its action_mask"
+            )
         return action
 
     def apply(self, actions: Mapping[Seat, Action]) -> None:
@@ -81,23 +88,32 @@ class Table:
         """The game as text: who acts, the last actions and, per seat, its
         observation's fields (the environment sees every seat)."""
         acting = self.state.to_act()
-        lines = [f"{self.engine.info.id} seed {self.game_seed}: "
-                 + ("over, scores " + ", ".join(f"{a} {s:g}" for a, s in self.final_scores().items())
-                    if not acting else "to act: " + ", ".join(map(agent_name, acting)))]
+        lines = [
+            f"{self.engine.info.id} seed {self.game_seed}: "
+            + (
+                "over, scores " + ", ".join(f"{a} {s:g}" for a, s in self.final_scores().items())
+                if not acting
+                else "to act: " + ", ".join(map(agent_name, acting))
+            )
+        ]
         if self.last_actions:
-            lines.append("last: " + ", ".join(f"{agent_name(s)} {a!r}"
-                                              for s, a in self.last_actions.items()))
+            lines.append(
+                "last: " + ", ".join(f"{agent_name(s)} {a!r}" for s, a in self.last_actions.items())
+            )
         for seat in acting or range(self.players):
             observation = self.state.observation(seat)
-            fields = ", ".join(f"{key}={_short(value)}" for key, value in observation.items()
-                               if key not in ("seat", "options", "history"))
+            fields = ", ".join(
+                f"{key}={_short(value)}"
+                for key, value in observation.items()
+                if key not in ("seat", "options", "history")
+            )
             lines.append(f"{agent_name(seat)}: {fields}")
         return "\n".join(lines)
 
 
 def _short(value: Any, width: int = 60) -> str:
     text = repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class TextRendering:

@@ -27,12 +27,27 @@ HOME = "/tmp"
 #: machine-wide counters another bot moves by working, forking, opening files
 #: or allocating: a channel between bots at one table (made unreadable here)
 PROC_COUNTERS = (
-    "/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/vmstat", "/proc/locks",
-    "/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat",
-    "/proc/zoneinfo", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/uptime",
-    "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr", "/proc/sys/fs/dentry-state",
-    "/proc/sys/kernel/random/entropy_avail", "/proc/sys/fs/aio-nr", "/proc/swaps",
-    "/proc/cgroups", "/proc/key-users",
+    "/proc/loadavg",
+    "/proc/stat",
+    "/proc/meminfo",
+    "/proc/vmstat",
+    "/proc/locks",
+    "/proc/diskstats",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/schedstat",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pagetypeinfo",
+    "/proc/uptime",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/kernel/random/entropy_avail",
+    "/proc/sys/fs/aio-nr",
+    "/proc/swaps",
+    "/proc/cgroups",
+    "/proc/key-users",
 )
 PROC_FOLDERS = ("/proc/pressure",)
 
@@ -59,17 +74,30 @@ def _parents(paths: list[str]) -> list[str]:
     return sorted(parents - set(paths))
 
 
-def bwrap_argv(argv: list[str], disk: int, environment: dict[str, str],
-               seccomp_fd: int | None, user_namespace: bool,
-               files: tuple[str, ...] = ()) -> list[str]:
+def bwrap_argv(
+    argv: list[str],
+    disk: int,
+    environment: dict[str, str],
+    seccomp_fd: int | None,
+    user_namespace: bool,
+    files: tuple[str, ...] = (),
+) -> list[str]:
     """The bubblewrap command that runs ``argv``'s chain in the sandbox.
 
     ``user_namespace`` is for an arena not running as root (bubblewrap then
     needs one); as root the bot gets a uid of its own instead, outside any
     user namespace, so the host kernel's uid checks protect everyone.
     """
-    command = [program(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-               "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    command = [
+        program(),
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+    ]
     if user_namespace:
         command += ["--unshare-user", "--disable-userns"]
     for path in SYSTEM:
@@ -79,17 +107,33 @@ def bwrap_argv(argv: list[str], disk: int, environment: dict[str, str],
             command += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             command += ["--ro-bind", path, path]
-    command += ["--proc", "/proc", "--dev", "/dev",
-                "--perms", "1777", "--size", str(disk), "--tmpfs", HOME,
-                "--perms", "1777", "--size", str(disk), "--tmpfs", "/dev/shm"]
+    command += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(disk),
+        "--tmpfs",
+        HOME,
+        "--perms",
+        "1777",
+        "--size",
+        str(disk),
+        "--tmpfs",
+        "/dev/shm",
+    ]
     for path in PROC_COUNTERS:
         if os.path.exists(path):
             command += ["--ro-bind", "/dev/null", path]
     for path in PROC_FOLDERS:
         if os.path.isdir(path):
             command += ["--tmpfs", path, "--remount-ro", path]
-    return command + list(_view_argv(view_for(argv, files))) + _session_argv(environment,
-                                                                              seccomp_fd)
+    return (
+        command + list(_view_argv(view_for(argv, files))) + _session_argv(environment, seccomp_fd)
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -99,12 +143,17 @@ def _view_argv(view) -> tuple[str, ...]:
     paths inside a bind hidden again.  Worked out once per view (views are
     values, made once per process and bot): a few hundred arguments whose
     folder walk every strict start-up would pay again (docs/performance.md)."""
+
     def inside(path: str, folders) -> bool:
         return any(path.startswith(folder + "/") for folder in folders)
 
     command = []
     for parent in _parents(list(view.binds)):
-        if parent not in (HOME, "/dev") and not inside(parent, view.binds) and parent not in view.binds:
+        if (
+            parent not in (HOME, "/dev")
+            and not inside(parent, view.binds)
+            and parent not in view.binds
+        ):
             command += ["--perms", "0755", "--dir", parent]
     later = [path for path in view.binds if inside(path, view.sites)]
     for path in view.binds:
@@ -117,8 +166,11 @@ def _view_argv(view) -> tuple[str, ...]:
     for path in view.sites:
         command += ["--remount-ro", path]
     for path in view.masks:
-        command += ["--ro-bind", "/dev/null", path] if os.path.isfile(path) else \
-            ["--perms", "0755", "--tmpfs", path, "--remount-ro", path]
+        command += (
+            ["--ro-bind", "/dev/null", path]
+            if os.path.isfile(path)
+            else ["--perms", "0755", "--tmpfs", path, "--remount-ro", path]
+        )
     return tuple(command)
 
 

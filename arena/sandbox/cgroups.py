@@ -93,10 +93,11 @@ def _candidates() -> dict[str, str]:
                 enabled = f.read().split()
         except OSError:
             return {}
-        found: dict[str, str] = {c: base for c in ("pids", "memory")
-                                 if c in enabled and _writable(base)}
+        found: dict[str, str] = {
+            c: base for c in ("pids", "memory") if c in enabled and _writable(base)
+        }
         if found:
-            found["cpu"] = base         # cpu.stat's usage_usec is in every v2 group
+            found["cpu"] = base  # cpu.stat's usage_usec is in every v2 group
         return found
     found = {}
     for controller in ("pids", "memory", "cpuacct"):
@@ -113,9 +114,12 @@ class BotCgroups:
     def __init__(self, name: str, memory: int, processes: int):
         self.paths: list[str] = []
         self.v2 = os.path.exists(os.path.join(ROOT, "cgroup.controllers"))
-        settings = {"pids": {"pids.max": processes},
-                    "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory},
-                    "cpu": {}, "cpuacct": {}}
+        settings = {
+            "pids": {"pids.max": processes},
+            "memory": {"memory.max" if self.v2 else "memory.limit_in_bytes": memory},
+            "cpu": {},
+            "cpuacct": {},
+        }
         self._cpu_file: StatFile | None = None
         for controller, base in sorted(hierarchies().items()):
             path = os.path.join(base, name)
@@ -123,8 +127,9 @@ class BotCgroups:
                 os.makedirs(path, exist_ok=True)
                 self.paths.append(path)
             if controller in ("cpu", "cpuacct"):
-                self._cpu_file = StatFile(os.path.join(path, "cpu.stat" if self.v2 else
-                                                       "cpuacct.usage"))
+                self._cpu_file = StatFile(
+                    os.path.join(path, "cpu.stat" if self.v2 else "cpuacct.usage")
+                )
             for key, value in settings[controller].items():
                 with open(os.path.join(path, key), "w") as f:
                     f.write(str(value))
@@ -145,9 +150,9 @@ class BotCgroups:
         if text is None:
             return None
         if not self.v2:
-            return int(text) / 1e9                      # cpuacct.usage: nanoseconds
-        if text.startswith(b"usage_usec "):             # cpu.stat's first line, as a rule
-            return int(text[11:text.index(b"\n")]) / 1e6
+            return int(text) / 1e9  # cpuacct.usage: nanoseconds
+        if text.startswith(b"usage_usec "):  # cpu.stat's first line, as a rule
+            return int(text[11 : text.index(b"\n")]) / 1e6
         for line in text.splitlines():
             if line.startswith(b"usage_usec "):
                 return int(line.split()[1]) / 1e6

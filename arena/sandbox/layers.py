@@ -33,8 +33,17 @@ def bubblewrap_works() -> bool:
     """bubblewrap is installed *and* may create namespaces here."""
     if not bubblewrap.available():
         return False
-    probe = [bubblewrap.program(), "--unshare-pid", "--unshare-net", "--die-with-parent",
-             "--ro-bind", "/", "/", "--", "/bin/true"]
+    probe = [
+        bubblewrap.program(),
+        "--unshare-pid",
+        "--unshare-net",
+        "--die-with-parent",
+        "--ro-bind",
+        "/",
+        "/",
+        "--",
+        "/bin/true",
+    ]
     if os.geteuid() != 0:
         probe[1:1] = ["--unshare-user"]
     try:
@@ -51,38 +60,68 @@ def survey(plugged: list[str]) -> list[Layer]:
     groups = cgroups.hierarchies()
     return [
         Layer("process group", True, "each bot in its own session; the group is killed as a whole"),
-        Layer("resource limits", os.path.exists(PRLIMIT),
-              "address space, CPU seconds, file size, open files (prlimit)",
-              "apt-get install util-linux"),
-        Layer("bubblewrap", bwrap,
-              "read-only system, private /tmp and /dev/shm, pid/net/ipc/uts namespaces",
-              "apt-get install bubblewrap"),
-        Layer("no network", bwrap, "a new network namespace with no interface up",
-              "apt-get install bubblewrap"),
-        Layer("uid per seat", root and bwrap and os.path.exists(SETPRIV),
-              "each bot under a uid of its own (61000+)" if root
-              else "not root: a user namespace per bot instead",
-              "run the arena as root" if not root else "apt-get install util-linux bubblewrap"),
-        Layer("seccomp", seccomp.available(),
-              "denies ptrace, process_vm_*, mount, namespaces, bpf, perf, keyctl, io_uring, "
-              "pidfd_*, non-AF_UNIX sockets",
-              "pip install pyseccomp && apt-get install libseccomp2"),
-        Layer("no file locks", seccomp.available(),
-              "flock and fcntl record/OFD locks, inotify, mincore, sysinfo denied: no signals "
-              "between bots through the files they share",
-              "pip install pyseccomp && apt-get install libseccomp2"),
-        Layer("bot view", bwrap,
-              "a bot reads the stdlib, the bot kit and its own distribution with its declared "
-              "requirements; other bots' packages and /proc counters hidden",
-              "apt-get install bubblewrap"),
-        Layer("plugin sandbox", True,
-              "third-party bot plugins register in a sandboxed child"
-              + (f" ({', '.join(plugged)})" if plugged else " (none installed here)")
-              + ("" if bwrap else "; at the basic level, as no namespaces are available")),
-        Layer("cgroups", bool(groups),
-              "per-bot " + " and ".join(sorted(groups)) + " limits, kill of escapees" if groups
-              else "not writable here: RLIMIT_NPROC under the bot's own uid instead",
-              "run as root on a host with a writable cgroup hierarchy"),
+        Layer(
+            "resource limits",
+            os.path.exists(PRLIMIT),
+            "address space, CPU seconds, file size, open files (prlimit)",
+            "apt-get install util-linux",
+        ),
+        Layer(
+            "bubblewrap",
+            bwrap,
+            "read-only system, private /tmp and /dev/shm, pid/net/ipc/uts namespaces",
+            "apt-get install bubblewrap",
+        ),
+        Layer(
+            "no network",
+            bwrap,
+            "a new network namespace with no interface up",
+            "apt-get install bubblewrap",
+        ),
+        Layer(
+            "uid per seat",
+            root and bwrap and os.path.exists(SETPRIV),
+            "each bot under a uid of its own (61000+)"
+            if root
+            else "not root: a user namespace per bot instead",
+            "run the arena as root" if not root else "apt-get install util-linux bubblewrap",
+        ),
+        Layer(
+            "seccomp",
+            seccomp.available(),
+            "denies ptrace, process_vm_*, mount, namespaces, bpf, perf, keyctl, io_uring, "
+            "pidfd_*, non-AF_UNIX sockets",
+            "pip install pyseccomp && apt-get install libseccomp2",
+        ),
+        Layer(
+            "no file locks",
+            seccomp.available(),
+            "flock and fcntl record/OFD locks, inotify, mincore, sysinfo denied: no signals "
+            "between bots through the files they share",
+            "pip install pyseccomp && apt-get install libseccomp2",
+        ),
+        Layer(
+            "bot view",
+            bwrap,
+            "a bot reads the stdlib, the bot kit and its own distribution with its declared "
+            "requirements; other bots' packages and /proc counters hidden",
+            "apt-get install bubblewrap",
+        ),
+        Layer(
+            "plugin sandbox",
+            True,
+            "third-party bot plugins register in a sandboxed child"
+            + (f" ({', '.join(plugged)})" if plugged else " (none installed here)")
+            + ("" if bwrap else "; at the basic level, as no namespaces are available"),
+        ),
+        Layer(
+            "cgroups",
+            bool(groups),
+            "per-bot " + " and ".join(sorted(groups)) + " limits, kill of escapees"
+            if groups
+            else "not writable here: RLIMIT_NPROC under the bot's own uid instead",
+            "run as root on a host with a writable cgroup hierarchy",
+        ),
     ]
 
 
@@ -99,14 +138,20 @@ def choose_level(requested: str | None) -> str:
         _warn_basic()
         return "basic"
     if requested not in LEVELS:
-        raise SandboxError(f"unknown sandbox level '{requested}' (levels: auto, {', '.join(LEVELS)})")
+        raise SandboxError(
+            f"unknown sandbox level '{requested}' (levels: auto, {', '.join(LEVELS)})"
+        )
     if requested == "strict" and not strict_available():
-        raise SandboxError("sandbox level 'strict' needs bubblewrap with namespaces: "
-                           "apt-get install bubblewrap (see `arena doctor`)")
+        raise SandboxError(
+            "sandbox level 'strict' needs bubblewrap with namespaces: "
+            "apt-get install bubblewrap (see `arena doctor`)"
+        )
     return requested
 
 
 @functools.lru_cache(maxsize=1)
 def _warn_basic() -> None:
-    log.warning("bubblewrap is not usable here: bots run in the basic sandbox "
-                "(no namespaces, no network isolation); see `arena doctor`")
+    log.warning(
+        "bubblewrap is not usable here: bots run in the basic sandbox "
+        "(no namespaces, no network isolation); see `arena doctor`"
+    )

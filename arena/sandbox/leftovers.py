@@ -71,7 +71,7 @@ def remove_leftovers() -> int:
     for uid, paths in sorted(_groups().items()):
         lease = UidLease.try_acquire(uid)
         if lease is None:
-            continue                     # a live referee's bot
+            continue  # a live referee's bot
         try:
             group = cgroups.BotCgroups.existing(paths)
             group.kill_all()

@@ -19,13 +19,13 @@ class ResourceLimits:
     ``output`` is how much of its stderr the referee keeps.
     """
 
-    memory: int = 2 << 30          # bytes
-    cpu_seconds: int = 600         # CPU time over the whole match
-    file_size: int = 64 << 20      # largest single file, bytes
+    memory: int = 2 << 30  # bytes
+    cpu_seconds: int = 600  # CPU time over the whole match
+    file_size: int = 64 << 20  # largest single file, bytes
     open_files: int = 256
     processes: int = 64
-    disk: int = 64 << 20           # private /tmp and /dev/shm, bytes each
-    output: int = 64 << 10         # stderr kept, bytes
+    disk: int = 64 << 20  # private /tmp and /dev/shm, bytes each
+    output: int = 64 << 10  # stderr kept, bytes
 
     def prlimit_argv(self, processes: bool) -> list[str]:
         """The wrapper command setting the rlimits, then ``--``.

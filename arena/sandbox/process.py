@@ -104,8 +104,10 @@ def sandbox_orphans() -> list[int]:
                 fields = dict(line.split(":", 1) for line in f if ":" in line)
         except OSError:
             continue
-        if (fields.get("State", "").strip().startswith("Z")
-                and len(fields.get("NSpid", "").split()) > 1):
+        if (
+            fields.get("State", "").strip().startswith("Z")
+            and len(fields.get("NSpid", "").split()) > 1
+        ):
             found.append(pid)
     return found
 
@@ -154,8 +156,13 @@ class BotProcess:
     ``files`` are host paths the bot may read besides what its command needs
     (strict level; see :mod:`arena.sandbox.view`)."""
 
-    def __init__(self, argv: list[str], limits: ResourceLimits = ResourceLimits(),
-                 level: str = "basic", files: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        argv: list[str],
+        limits: ResourceLimits = ResourceLimits(),
+        level: str = "basic",
+        files: tuple[str, ...] = (),
+    ):
         if level not in LEVELS:
             raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
         harden_referee()
@@ -168,8 +175,14 @@ class BotProcess:
         try:
             command, env, cwd = self._chain(argv, limits, files)
             self.popen = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=env, start_new_session=True, close_fds=True,
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
                 pass_fds=() if self._seccomp_fd is None else (self._seccomp_fd,),
             )
         except OSError as error:
@@ -181,7 +194,7 @@ class BotProcess:
         self.pid = self.popen.pid
         self._strays: list[int] = []
         self._main: int | None = None
-        self._clock_files: tuple[StatFile, StatFile] | None = None   # schedstat, stat
+        self._clock_files: tuple[StatFile, StatFile] | None = None  # schedstat, stat
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
@@ -215,11 +228,19 @@ class BotProcess:
         if seccomp.available():
             self._seccomp_fd = seccomp.program_fd()
         env = bot_environment(bubblewrap.HOME)
-        chain += bubblewrap.bwrap_argv(argv, limits.disk, env, self._seccomp_fd,
-                                       user_namespace=not as_root, files=files)
+        chain += bubblewrap.bwrap_argv(
+            argv, limits.disk, env, self._seccomp_fd, user_namespace=not as_root, files=files
+        )
         if as_root:
-            chain += [SETPRIV, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                      "--inh-caps=-all", "--bounding-set=-all", "--"]
+            chain += [
+                SETPRIV,
+                f"--reuid={self.uid}",
+                f"--regid={self.uid}",
+                "--clear-groups",
+                "--inh-caps=-all",
+                "--bounding-set=-all",
+                "--",
+            ]
         chain += limits.prlimit_argv(processes=True) + argv
         return chain, env, "/"
 
@@ -242,9 +263,11 @@ class BotProcess:
         if self._clock_files is None:
             main = self._main_pid()
             if main is None:
-                return Usage()          # still starting: nothing of its own yet
-            self._clock_files = (StatFile(f"/proc/{main}/schedstat"),
-                                 StatFile(f"/proc/{main}/stat"))
+                return Usage()  # still starting: nothing of its own yet
+            self._clock_files = (
+                StatFile(f"/proc/{main}/schedstat"),
+                StatFile(f"/proc/{main}/stat"),
+            )
         schedstat, stat = self._clock_files
         cpu = self._cgroups.cpu_time() if self._cgroups is not None else None
         if cpu is None:
@@ -265,7 +288,7 @@ class BotProcess:
         cgroups stay held until it is reaped, so no later bot can share them
         with a process of this one still dying."""
         if by is None:
-            self._stop(rounds=1)        # the undertaker makes sure: kill() again
+            self._stop(rounds=1)  # the undertaker makes sure: kill() again
         UNDERTAKER.take(self, by)
 
     def _stop(self, rounds: int = 100) -> None:
@@ -273,7 +296,7 @@ class BotProcess:
         (``rounds``: see :meth:`BotCgroups.kill_all`), and the processes
         below it, noted first (once the main process is dead its children
         are no longer below it)."""
-        if self.popen.returncode is None:      # not reaped yet: its pid is still its own
+        if self.popen.returncode is None:  # not reaped yet: its pid is still its own
             self._strays += _descendants(self.pid)
         try:
             os.killpg(self.pid, signal.SIGKILL)
@@ -331,8 +354,9 @@ class Undertaker:
     def take(self, process: BotProcess, by: float | None) -> None:
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="arena-undertaker",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._work, name="arena-undertaker", daemon=True
+                )
                 self._thread.start()
         self._queue.put((process, by))
 
@@ -350,7 +374,7 @@ class Undertaker:
                     except subprocess.TimeoutExpired:
                         pass
                 process.kill()
-            except Exception:           # pragma: no cover - never lose the thread
+            except Exception:  # pragma: no cover - never lose the thread
                 log.exception("ending bot process %d", process.pid)
             finally:
                 self._queue.task_done()

@@ -21,25 +21,55 @@ import socket
 import tempfile
 
 DENIED = (
-    "ptrace", "process_vm_readv", "process_vm_writev",
-    "mount", "umount2", "pivot_root", "unshare", "setns",
-    "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
-    "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
-    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
-    "userfaultfd", "open_by_handle_at",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "unshare",
+    "setns",
+    "bpf",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "pidfd_open",
+    "pidfd_send_signal",
+    "pidfd_getfd",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "userfaultfd",
+    "open_by_handle_at",
     # channels between bots through shared kernel objects
-    "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
-    "mincore", "sysinfo",
+    "inotify_init",
+    "inotify_init1",
+    "inotify_add_watch",
+    "fanotify_init",
+    "fanotify_mark",
+    "mincore",
+    "sysinfo",
 )
 #: file locks: every lock of ``flock`` and the ``fcntl`` commands below --
 #: record and OFD locks, and leases and dnotify, which tell the holder when
 #: another process opens or reads a shared file
 LOCK_SYSCALLS = ("fcntl", "fcntl64")
 LOCK_COMMANDS = (
-    5, 6, 7,            # F_GETLK, F_SETLK, F_SETLKW
-    36, 37, 38,         # F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
-    1024, 1025, 1026,   # F_SETLEASE, F_GETLEASE, F_NOTIFY
+    5,
+    6,
+    7,  # F_GETLK, F_SETLK, F_SETLKW
+    36,
+    37,
+    38,  # F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+    1024,
+    1025,
+    1026,  # F_SETLEASE, F_GETLEASE, F_NOTIFY
 )
 #: clone flags that would create namespaces: NEWNS, NEWCGROUP, NEWUTS, NEWIPC,
 #: NEWUSER, NEWPID, NEWNET
@@ -66,12 +96,16 @@ def filter_program() -> bytes:
     for name in LOCK_SYSCALLS:
         if _native(seccomp, name):
             for command in LOCK_COMMANDS:
-                rules.add_rule(seccomp.ERRNO(errno.ENOLCK), name, seccomp.Arg(1, seccomp.EQ, command))
-    rules.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket",
-                   seccomp.Arg(0, seccomp.NE, socket.AF_UNIX))
+                rules.add_rule(
+                    seccomp.ERRNO(errno.ENOLCK), name, seccomp.Arg(1, seccomp.EQ, command)
+                )
+    rules.add_rule(
+        seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.NE, socket.AF_UNIX)
+    )
     for flag in NAMESPACE_FLAGS:
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone",
-                       seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+        rules.add_rule(
+            seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)
+        )
     # clone3 passes its flags in memory a filter cannot read: make libc fall back to clone
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     with tempfile.TemporaryFile() as sink:

@@ -73,7 +73,7 @@ def stat_cpu(text: bytes | None) -> float:
         return 0.0
     try:
         fields = text.rsplit(b")", 1)[1].split()
-        return sum(int(x) for x in fields[11:15]) / _TICK   # utime stime cutime cstime
+        return sum(int(x) for x in fields[11:15]) / _TICK  # utime stime cutime cstime
     except (IndexError, ValueError):
         return 0.0
 

@@ -113,7 +113,7 @@ def _editable_root(dist: metadata.Distribution) -> str | None:
         return None
     url = direct.get("url", "")
     if direct.get("dir_info", {}).get("editable") and url.startswith("file://"):
-        return url[len("file://"):]
+        return url[len("file://") :]
     return None
 
 
@@ -125,9 +125,13 @@ def _top_names(dist: metadata.Distribution) -> tuple[str, ...]:
     if names:
         return tuple(names)
     tops = {str(f).split("/")[0] for f in dist.files or ()}
-    return tuple(sorted(t.removesuffix(".py") for t in tops
-                        if not t.endswith((".dist-info", ".egg-info", ".pth", ".data"))
-                        and t != ".."))
+    return tuple(
+        sorted(
+            t.removesuffix(".py")
+            for t in tops
+            if not t.endswith((".dist-info", ".egg-info", ".pth", ".data")) and t != ".."
+        )
+    )
 
 
 def _editable_sources(dist: metadata.Distribution) -> list[str]:
@@ -135,8 +139,12 @@ def _editable_sources(dist: metadata.Distribution) -> list[str]:
     root = _editable_root(dist)
     if root is None:
         return []
-    candidates = [os.path.join(base, top + ext) for top in _top_names(dist)
-                  for base in (root, os.path.join(root, "src")) for ext in ("", ".py")]
+    candidates = [
+        os.path.join(base, top + ext)
+        for top in _top_names(dist)
+        for base in (root, os.path.join(root, "src"))
+        for ext in ("", ".py")
+    ]
     return [path for path in candidates if os.path.exists(path)] or [root]
 
 
@@ -158,8 +166,12 @@ def _site_files(name: str) -> dict[str, list[str]]:
             path = relative
             if not path.startswith(inside):
                 continue
-            relative = path[len(inside):]
-        elif relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            relative = path[len(inside) :]
+        elif (
+            relative == os.curdir
+            or relative == os.pardir
+            or relative.startswith(os.pardir + os.sep)
+        ):
             continue
         else:
             path = inside + relative
@@ -209,7 +221,9 @@ def _arena_paths(with_bots: bool) -> list[str]:
     referee's modules."""
     if DISTRIBUTION not in _distributions():
         return []
-    packages = {os.path.realpath(p) for top in ("arena", *BOT_PACKAGES) for p in _arena_package(top)}
+    packages = {
+        os.path.realpath(p) for top in ("arena", *BOT_PACKAGES) for p in _arena_package(top)
+    }
     paths = [p for p in _paths_of(DISTRIBUTION) if os.path.realpath(p) not in packages]
     paths += [os.path.join(ARENA, module) for module in KIT_MODULES]
     if with_bots:
@@ -295,20 +309,28 @@ def _interpreter() -> tuple[list[str], list[str]]:
     binary = os.path.realpath(sys.executable)
     binds = [binary, sysconfig.get_paths()["stdlib"]]
     folder = os.path.dirname(sys.executable)
-    binds += [os.path.join(folder, entry) for entry in os.listdir(folder)
-              if os.path.realpath(os.path.join(folder, entry)) == binary]
+    binds += [
+        os.path.join(folder, entry)
+        for entry in os.listdir(folder)
+        if os.path.realpath(os.path.join(folder, entry)) == binary
+    ]
     if sys.prefix != sys.base_prefix:
         binds.append(os.path.join(sys.prefix, "pyvenv.cfg"))
     library = sysconfig.get_config_var("LDLIBRARY")
     libraries = sysconfig.get_config_var("LIBDIR") or ""
     if library and os.path.isdir(libraries):
-        binds += [os.path.join(libraries, f) for f in os.listdir(libraries) if f.startswith(library)]
+        binds += [
+            os.path.join(libraries, f) for f in os.listdir(libraries) if f.startswith(library)
+        ]
     base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     sites = {sysconfig.get_paths(vars=base)[key] for key in ("purelib", "platlib")}
     sites |= set(site.getsitepackages()) | {
-        "/usr/lib/python3/dist-packages", f"/usr/lib/python{version}/site-packages",
-        f"/usr/local/lib/python{version}/dist-packages", f"/usr/local/lib/python{version}/site-packages"}
+        "/usr/lib/python3/dist-packages",
+        f"/usr/lib/python{version}/site-packages",
+        f"/usr/local/lib/python{version}/dist-packages",
+        f"/usr/local/lib/python{version}/site-packages",
+    }
     return binds, sorted(s for s in sites if os.path.isdir(s))
 
 
@@ -319,9 +341,13 @@ def _environment_pth(sites: list[str]) -> list[str]:
     to find what is bound for it.  They name folders; nothing in those is
     shown unless bound."""
     owned = _owners()
-    return [os.path.join(folder, entry) for folder in sites if _under(folder, [sys.prefix])
-            for entry in sorted(os.listdir(folder))
-            if entry.endswith(".pth") and os.path.join(folder, entry) not in owned]
+    return [
+        os.path.join(folder, entry)
+        for folder in sites
+        if _under(folder, [sys.prefix])
+        for entry in sorted(os.listdir(folder))
+        if entry.endswith(".pth") and os.path.join(folder, entry) not in owned
+    ]
 
 
 def _with_bytecode(paths: list[str]) -> list[str]:
@@ -415,10 +441,16 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
     readable = _with_bytecode(readable)
     readable += [os.path.abspath(f) for f in files]
     readable += _environment_pth(sites)
-    binds = [p for p in dict.fromkeys(os.path.normpath(p) for p in interpreter + readable)
-             if not _under(p, SYSTEM) or _under(p, sites)]
+    binds = [
+        p
+        for p in dict.fromkeys(os.path.normpath(p) for p in interpreter + readable)
+        if not _under(p, SYSTEM) or _under(p, sites)
+    ]
     covered = [s for s in sites if _under(s, SYSTEM) or _under(s, binds)]
     foreign = [top for top, owners in _owners().items() if not owners & allowed]
-    masks = [p for p in foreign if _under(p, binds) and p not in binds and not _under(p, covered)
-             and not _under(p, files)]
+    masks = [
+        p
+        for p in foreign
+        if _under(p, binds) and p not in binds and not _under(p, covered) and not _under(p, files)
+    ]
     return View(sites=tuple(covered), binds=tuple(binds), masks=tuple(masks))

@@ -5,5 +5,13 @@ from arena.tournament.config import ConfigError, Tournament, load
 from arena.tournament.plan import MatchItem, make_planner, plan
 from arena.tournament.runner import Summary, run
 
-__all__ = ["ConfigError", "MatchItem", "Summary", "Tournament", "load", "make_planner",
-           "plan", "run"]
+__all__ = [
+    "ConfigError",
+    "MatchItem",
+    "Summary",
+    "Tournament",
+    "load",
+    "make_planner",
+    "plan",
+    "run",
+]

@@ -62,8 +62,8 @@ class GameEntry:
     options: dict[str, Any]
     deals: int
     seating: Seating
-    bots: tuple[str, ...]          # display names that play this game
-    repeats: bool | None = None    # a bot in several seats of one table
+    bots: tuple[str, ...]  # display names that play this game
+    repeats: bool | None = None  # a bot in several seats of one table
 
 
 @dataclass(frozen=True)
@@ -77,17 +77,17 @@ class Tournament:
     workers: int
     match_deals: int
     results: str
-    sandbox: str                        # auto (strict where available), none, basic, strict
-    time: Limit                         # the referee's own time control, defaults there
+    sandbox: str  # auto (strict where available), none, basic, strict
+    time: Limit  # the referee's own time control, defaults there
     bots: tuple[BotEntry, ...]
     games: tuple[GameEntry, ...]
-    challenger: str | None = None       # gauntlet
-    rounds: int | None = None           # swiss
-    sigma: float = 2.5                  # rated: stop when every sigma is below
-    budget: int = 500                   # rated: at most this many games per game entry
-    batch: int = 0                      # rated: tables per step (0: twice the workers)
-    executor: str = "local"             # local (process pool) or dask (see docs/cluster.md)
-    scheduler: str | None = None        # dask: a running scheduler's address (None: a local cluster)
+    challenger: str | None = None  # gauntlet
+    rounds: int | None = None  # swiss
+    sigma: float = 2.5  # rated: stop when every sigma is below
+    budget: int = 500  # rated: at most this many games per game entry
+    batch: int = 0  # rated: tables per step (0: twice the workers)
+    executor: str = "local"  # local (process pool) or dask (see docs/cluster.md)
+    scheduler: str | None = None  # dask: a running scheduler's address (None: a local cluster)
     #: per bot name: its sandbox resource limits ([limits], then the bot's own)
     resources: dict[str, ResourceLimits] = field(default_factory=dict)
     #: per bot name: the host paths it may read besides its own (``files``);
@@ -103,11 +103,18 @@ class Tournament:
     def fingerprint(self) -> str:
         """What decides the plan: a resumed tournament must match it."""
         data = {
-            "seed": self.seed, "format": self.format, "match_deals": self.match_deals, "challenger": self.challenger,
-            "rounds": self.rounds, "sigma": self.sigma, "budget": self.budget,
+            "seed": self.seed,
+            "format": self.format,
+            "match_deals": self.match_deals,
+            "challenger": self.challenger,
+            "rounds": self.rounds,
+            "sigma": self.sigma,
+            "budget": self.budget,
             # a bot without settings keeps the fingerprint it had before settings existed
-            "bots": [{key: value for key, value in asdict(bot).items()
-                      if key != "settings" or value} for bot in self.bots],
+            "bots": [
+                {key: value for key, value in asdict(bot).items() if key != "settings" or value}
+                for bot in self.bots
+            ],
             "games": [asdict(game) for game in self.games],
         }
         text = json.dumps(data, sort_keys=True, default=list)
@@ -117,16 +124,22 @@ class Tournament:
         """What the games are played under without changing the plan: the
         time control and each bot's resource limits.  A store refuses a
         resumed run under other conditions (:meth:`arena.results.store.Store.claim`)."""
-        return {"time": self.time.as_dict(),
-                "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())}}
+        return {
+            "time": self.time.as_dict(),
+            "limits": {name: asdict(limits) for name, limits in sorted(self.resources.items())},
+        }
 
 
 #: [limits] keys, in the units people write, and the ResourceLimits field and
 #: factor each becomes
 LIMIT_KEYS = {
-    "memory_mb": ("memory", 1 << 20), "cpu_seconds": ("cpu_seconds", 1),
-    "file_size_mb": ("file_size", 1 << 20), "open_files": ("open_files", 1),
-    "processes": ("processes", 1), "disk_mb": ("disk", 1 << 20), "output_kb": ("output", 1 << 10),
+    "memory_mb": ("memory", 1 << 20),
+    "cpu_seconds": ("cpu_seconds", 1),
+    "file_size_mb": ("file_size", 1 << 20),
+    "open_files": ("open_files", 1),
+    "processes": ("processes", 1),
+    "disk_mb": ("disk", 1 << 20),
+    "output_kb": ("output", 1 << 10),
 }
 
 
@@ -136,6 +149,7 @@ def default_workers() -> int:
     bot wait for a CPU (the referee does not charge that wait, but matches
     get no faster)."""
     from arena.sandbox.cgroups import cpu_quota
+
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -146,9 +160,15 @@ def default_workers() -> int:
     return max(1, cpus)
 
 
-def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
-         workers: int | None = None, executor: str | None = None,
-         scheduler: str | None = None) -> Tournament:
+def load(
+    path: str | os.PathLike,
+    registry=None,
+    *,
+    results: str | None = None,
+    workers: int | None = None,
+    executor: str | None = None,
+    scheduler: str | None = None,
+) -> Tournament:
     """Read and validate a tournament file (flags override the file).
 
     ``registry`` (default: the installed plugins) is what games, options,
@@ -165,12 +185,20 @@ def load(path: str | os.PathLike, registry=None, *, results: str | None = None,
         raise ConfigError([f"{path}: not valid TOML: {error}"]) from None
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
-    return parse(data, str(path), registry, results=results, workers=workers,
-                 executor=executor, scheduler=scheduler)
+    return parse(
+        data,
+        str(path),
+        registry,
+        results=results,
+        workers=workers,
+        executor=executor,
+        scheduler=scheduler,
+    )
 
 
-_FROM_TABLE = object()     # "the key table's default" (None is a default of its own)
+_FROM_TABLE = object()  # "the key table's default" (None is a default of its own)
 
 
 class TableReader:
@@ -227,9 +255,16 @@ class TableReader:
         return type(choices[0])(value)
 
 
-def parse(data: dict, file: str, registry, *, results: str | None = None,
-          workers: int | None = None, executor: str | None = None,
-          scheduler: str | None = None) -> Tournament:
+def parse(
+    data: dict,
+    file: str,
+    registry,
+    *,
+    results: str | None = None,
+    workers: int | None = None,
+    executor: str | None = None,
+    scheduler: str | None = None,
+) -> Tournament:
     """The tournament of a file's TOML ``data`` (flags override the file);
     every mistake is collected first, then raised as one :class:`ConfigError`."""
     c = TableReader(file)
@@ -248,13 +283,16 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
     results_dir = c.read(data, "top", "results", "results", f"results/{name or 'tournament'}")
     sandbox = c.read(data, "top", "sandbox", "sandbox")
     _check_sandbox(c, sandbox)
-    executor, scheduler = _parse_executor(c, data, executor, scheduler,
-                                          file_workers if workers is None else workers)
+    executor, scheduler = _parse_executor(
+        c, data, executor, scheduler, file_workers if workers is None else workers
+    )
     time = _parse_time(c, c.read(data, "top", "time", "time"))
-    default_limits = _parse_limits(c, c.read(data, "top", "limits", "limits"),
-                                   ResourceLimits(), "limits")
-    bots, resources, files = _parse_bots(c, data, registry, default_limits,
-                                         results if results is not None else results_dir)
+    default_limits = _parse_limits(
+        c, c.read(data, "top", "limits", "limits"), ResourceLimits(), "limits"
+    )
+    bots, resources, files = _parse_bots(
+        c, data, registry, default_limits, results if results is not None else results_dir
+    )
     games = _parse_games(c, data, registry, bots, deals, seating, fmt)
     challenger, rounds, rated = _parse_format_sections(c, data, fmt, bots)
     stop_confidence, stop_budget = _parse_stop(c, c.read(data, "top", "stop", "stop"))
@@ -262,14 +300,28 @@ def parse(data: dict, file: str, registry, *, results: str | None = None,
     if c.errors:
         raise ConfigError(c.errors)
     return Tournament(
-        name=name, path=file, seed=seed, format=fmt, deals=deals, seating=seating,
+        name=name,
+        path=file,
+        seed=seed,
+        format=fmt,
+        deals=deals,
+        seating=seating,
         match_deals=match_deals,
         workers=file_workers if workers is None else workers,
         results=results if results is not None else results_dir,
-        sandbox=sandbox, time=time, bots=tuple(bots), games=tuple(games), files=files,
-        challenger=challenger, rounds=rounds, **rated,
-        executor=executor, scheduler=scheduler, resources=resources,
-        stop_confidence=stop_confidence, stop_budget=stop_budget,
+        sandbox=sandbox,
+        time=time,
+        bots=tuple(bots),
+        games=tuple(games),
+        files=files,
+        challenger=challenger,
+        rounds=rounds,
+        **rated,
+        executor=executor,
+        scheduler=scheduler,
+        resources=resources,
+        stop_confidence=stop_confidence,
+        stop_budget=stop_budget,
     )
 
 
@@ -277,12 +329,17 @@ def _parse_time(c: TableReader, table: dict) -> Limit:
     """``[time]``: the referee's :class:`~arena.match.referee.Limit`, its defaults
     where a key is left out."""
     c.unknown(table, names("time"), "time.")
-    return Limit(**{name: c.read(table, "time", name, f"time.{name}")
-                    for name in ("startup", "move", "bank")})
+    return Limit(
+        **{
+            name: c.read(table, "time", name, f"time.{name}")
+            for name in ("startup", "move", "bank")
+        }
+    )
 
 
-def _parse_format_sections(c: TableReader, data: dict, fmt: Format, bots: list[BotEntry]
-                           ) -> tuple[str | None, int | None, dict[str, Any]]:
+def _parse_format_sections(
+    c: TableReader, data: dict, fmt: Format, bots: list[BotEntry]
+) -> tuple[str | None, int | None, dict[str, Any]]:
     """``[gauntlet]``, ``[swiss]``, ``[rated]``: only the chosen format's
     may be there.  Returns the challenger, the rounds and the rated keys."""
     sections = {}
@@ -306,8 +363,10 @@ def _parse_format_sections(c: TableReader, data: dict, fmt: Format, bots: list[B
         rounds = c.read(sections[Format.SWISS], "swiss", "rounds", "swiss.rounds")
         if rounds is None:
             rounds = max(1, math.ceil(math.log2(max(2, len(bots))))) + 1
-    rated = {name: c.read(sections[Format.RATED], "rated", name, f"rated.{name}")
-             for name in ("sigma", "budget", "batch")}
+    rated = {
+        name: c.read(sections[Format.RATED], "rated", name, f"rated.{name}")
+        for name in ("sigma", "budget", "batch")
+    }
     return challenger, rounds, rated
 
 
@@ -336,8 +395,9 @@ def _parse_limits(c: TableReader, table: dict, base: ResourceLimits, where: str)
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss)://)?(?:\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$")
 
 
-def _parse_executor(c: TableReader, data: dict, executor: str | None, scheduler: str | None,
-                    workers: int) -> tuple[str, str | None]:
+def _parse_executor(
+    c: TableReader, data: dict, executor: str | None, scheduler: str | None, workers: int
+) -> tuple[str, str | None]:
     """``executor`` and ``scheduler`` (flags override the file); a scheduler
     alone selects Dask; ``--executor local`` sets a file's scheduler aside."""
     if scheduler is None and executor != "local":
@@ -353,22 +413,25 @@ def _parse_executor(c: TableReader, data: dict, executor: str | None, scheduler:
             c.error("scheduler", f"expected an address like tcp://HOST:PORT, got {scheduler!r}")
             scheduler = None
         elif executor != "dask":
-            c.error("scheduler", f"a scheduler is for executor = 'dask', but the executor "
-                                 f"is '{executor}'")
+            c.error(
+                "scheduler",
+                f"a scheduler is for executor = 'dask', but the executor is '{executor}'",
+            )
             scheduler = None
     if executor == "dask":
         if scheduler is None and workers == 0:
             c.error("workers", "executor 'dask' needs at least 1 worker (0 plays in this process)")
         if importlib.util.find_spec("distributed") is None:
-            c.error("executor", "'dask' needs the distributed package: "
-                                "pip install 'farm-arena[dask]'")
+            c.error(
+                "executor", "'dask' needs the distributed package: pip install 'farm-arena[dask]'"
+            )
     return executor, scheduler
 
 
 def _check_sandbox(c: TableReader, level: str) -> None:
     try:
         from arena.sandbox import LEVELS
-    except ImportError:     # pragma: no cover - the referee checks it then
+    except ImportError:  # pragma: no cover - the referee checks it then
         return
     if level != "auto" and level not in LEVELS:
         c.error("sandbox", f"'{level}' is not one of auto, {', '.join(LEVELS)}")
@@ -378,8 +441,11 @@ def _check_sandbox(c: TableReader, level: str) -> None:
         except ImportError:  # pragma: no cover
             return
         if not strict_available():
-            c.error("sandbox", "level 'strict' needs bubblewrap with namespaces, not available "
-                               "here (see `arena doctor`)")
+            c.error(
+                "sandbox",
+                "level 'strict' needs bubblewrap with namespaces, not available "
+                "here (see `arena doctor`)",
+            )
 
 
 def _entries(c: TableReader, raw: list, section: str, key: str, noun: str, missing: str):
@@ -404,8 +470,9 @@ def _entries(c: TableReader, raw: list, section: str, key: str, noun: str, missi
         yield where, item, value
 
 
-def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLimits, results: str
-                ) -> tuple[list[BotEntry], dict[str, ResourceLimits], dict[str, tuple[str, ...]]]:
+def _parse_bots(
+    c: TableReader, data: dict, registry, default_limits: ResourceLimits, results: str
+) -> tuple[list[BotEntry], dict[str, ResourceLimits], dict[str, tuple[str, ...]]]:
     """The bots, each one's resource limits (``default_limits`` under its
     own ``limits`` table) and the extra paths it may read."""
     raw = c.read(data, "top", "bots", "bots")
@@ -415,8 +482,9 @@ def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLi
     limits: dict[str, ResourceLimits] = {}
     files: dict[str, tuple[str, ...]] = {}
     seen: set[str] = set()
-    for where, item, launch in _entries(c, raw, "bots", "bot", "a bot name",
-                                        "a registered bot name or 'cmd:COMMAND'"):
+    for where, item, launch in _entries(
+        c, raw, "bots", "bot", "a bot name", "a registered bot name or 'cmd:COMMAND'"
+    ):
         name = c.read(item, "bot", "name", f"{where}.name", launch)
         if not name.strip():
             c.error(f"{where}.name", "must not be empty")
@@ -435,12 +503,20 @@ def _parse_bots(c: TableReader, data: dict, registry, default_limits: ResourceLi
             continue
         seen.add(name)
         settings = c.read(item, "bot", "settings", f"{where}.settings")
-        bots.append(BotEntry(name=name, bot=launch, games=tuple(games) if games else None,
-                             settings=settings or None))
-        limits[name] = _parse_limits(c, c.read(item, "bot", "limits", f"{where}.limits"),
-                                     default_limits, f"{where}.limits")
-        files[name] = _parse_files(c, c.read(item, "bot", "files", f"{where}.files"),
-                                   results, f"{where}.files")
+        bots.append(
+            BotEntry(
+                name=name,
+                bot=launch,
+                games=tuple(games) if games else None,
+                settings=settings or None,
+            )
+        )
+        limits[name] = _parse_limits(
+            c, c.read(item, "bot", "limits", f"{where}.limits"), default_limits, f"{where}.limits"
+        )
+        files[name] = _parse_files(
+            c, c.read(item, "bot", "files", f"{where}.files"), results, f"{where}.files"
+        )
     return bots, limits, files
 
 
@@ -458,9 +534,15 @@ def _parse_files(c: TableReader, raw: list, results: str, where: str) -> tuple[s
         real = os.path.realpath(path)
         if not os.path.exists(path):
             c.error(f"{where}[{index}]", f"{item!r}: no such file or folder")
-        elif real == store or store.startswith(real.rstrip("/") + "/") or real.startswith(store + "/"):
-            c.error(f"{where}[{index}]", f"{item!r} would show the bot the results folder "
-                    f"{results!r} (and its secret key)")
+        elif (
+            real == store
+            or store.startswith(real.rstrip("/") + "/")
+            or real.startswith(store + "/")
+        ):
+            c.error(
+                f"{where}[{index}]",
+                f"{item!r} would show the bot the results folder {results!r} (and its secret key)",
+            )
         else:
             paths.append(path)
     return tuple(paths)
@@ -472,8 +554,15 @@ def bot_plays(entry: BotEntry, spec: BotSpec, game_id: str) -> bool:
     return spec.plays(game_id)
 
 
-def _parse_games(c: TableReader, data: dict, registry, bots: list[BotEntry], deals: int,
-                 seating: Seating, fmt: Format) -> list[GameEntry]:
+def _parse_games(
+    c: TableReader,
+    data: dict,
+    registry,
+    bots: list[BotEntry],
+    deals: int,
+    seating: Seating,
+    fmt: Format,
+) -> list[GameEntry]:
     """The game entries, each checked against its engine (player counts,
     options) and the bots entered in it (enough of them for the format)."""
     raw = c.read(data, "top", "games", "games")
@@ -507,10 +596,17 @@ def _parse_games(c: TableReader, data: dict, registry, bots: list[BotEntry], dea
         if key in seen:
             c.error(f"{where}.id", f"'{game_id}' is listed twice with the same options")
         seen.add(key)
-        games.append(GameEntry(
-            id=game_id, players=tuple(players), options=dict(options),
-            deals=game_deals, seating=game_seating, bots=tuple(entered), repeats=repeats,
-        ))
+        games.append(
+            GameEntry(
+                id=game_id,
+                players=tuple(players),
+                options=dict(options),
+                deals=game_deals,
+                seating=game_seating,
+                bots=tuple(entered),
+                repeats=repeats,
+            )
+        )
     return games
 
 
@@ -520,8 +616,11 @@ def _game_players(c: TableReader, item: dict, info, where: str) -> list[int]:
     players = item.get("players", list(info.players))
     if isinstance(players, int) and not isinstance(players, bool):
         players = [players]
-    if not (isinstance(players, list) and players
-            and all(isinstance(p, int) and not isinstance(p, bool) for p in players)):
+    if not (
+        isinstance(players, list)
+        and players
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+    ):
         c.error(f"{where}.players", f"expected a player count or a list of them, got {players!r}")
         players = []
     good = []
@@ -534,8 +633,9 @@ def _game_players(c: TableReader, item: dict, info, where: str) -> list[int]:
     return good
 
 
-def _game_bots(c: TableReader, item: dict, registry, bots: list[BotEntry], game_id: str,
-               where: str) -> list[str]:
+def _game_bots(
+    c: TableReader, item: dict, registry, bots: list[BotEntry], game_id: str, where: str
+) -> list[str]:
     """The display names of the bots entered in a game: every bot that
     plays it, or those its ``bots`` lists (each of which must play it)."""
     names_given = {bot.name for bot in bots}
@@ -556,9 +656,16 @@ def _game_bots(c: TableReader, item: dict, registry, bots: list[BotEntry], game_
     return entered
 
 
-def _check_enough_bots(c: TableReader, where: str, game_id: str, fmt: Format,
-                       bots: list[BotEntry], entered: list[str], players: list[int],
-                       repeats: bool | None) -> None:
+def _check_enough_bots(
+    c: TableReader,
+    where: str,
+    game_id: str,
+    fmt: Format,
+    bots: list[BotEntry],
+    entered: list[str],
+    players: list[int],
+    repeats: bool | None,
+) -> None:
     """Someone plays the game, and as many bots as the format needs."""
     if bots and not entered:
         c.error(where, f"no bot plays '{game_id}'")
@@ -568,5 +675,8 @@ def _check_enough_bots(c: TableReader, where: str, game_id: str, fmt: Format,
         most = max(players)
         if len(entered) < most:
             why = "format 'swiss'" if fmt == Format.SWISS else "repeats = false"
-            c.error(where, f"{why} needs at least {most} bots playing '{game_id}' "
-                           f"for {most} players, got {len(entered)}")
+            c.error(
+                where,
+                f"{why} needs at least {most} bots playing '{game_id}' "
+                f"for {most} players, got {len(entered)}",
+            )

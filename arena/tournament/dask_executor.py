@@ -84,8 +84,10 @@ class Abandoned(RuntimeError):
 
 # -- what a machine has installed ----------------------------------------------------------
 
+
 def _arena_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("farm-arena")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
@@ -96,6 +98,7 @@ def inventory(registry=None) -> dict[str, Any]:
     """The games and bots installed in this process, with their versions."""
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
     return {
         "arena": _arena_version(),
@@ -137,12 +140,14 @@ def check_workers(driver: dict[str, Any], reports: dict[str, Any]) -> None:
         if found:
             bad.append(f"{address}: " + ", ".join(found))
     if bad:
-        raise ClusterError(f"{len(bad)} of {len(reports)} Dask workers do not have the driver's "
-                           f"games and bots (install the same versions on every worker): "
-                           + "; ".join(bad))
+        raise ClusterError(
+            f"{len(bad)} of {len(reports)} Dask workers do not have the driver's "
+            f"games and bots (install the same versions on every worker): " + "; ".join(bad)
+        )
 
 
 # -- the task (runs on a worker) -------------------------------------------------------------
+
 
 def _pack(value: Any) -> bytes:
     return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
@@ -170,10 +175,22 @@ class _Forward(logging.Handler):
                 text += "\n" + "".join(traceback.format_exception(*record.exc_info))
             elif record.exc_text:
                 text += "\n" + record.exc_text
-            self.post(("log", {"name": record.name, "levelno": record.levelno,
-                               "levelname": record.levelname, "msg": text, "args": None,
-                               "created": record.created, "msecs": record.msecs,
-                               "process": record.process, "processName": self.where}))
+            self.post(
+                (
+                    "log",
+                    {
+                        "name": record.name,
+                        "levelno": record.levelno,
+                        "levelname": record.levelname,
+                        "msg": text,
+                        "args": None,
+                        "created": record.created,
+                        "msecs": record.msecs,
+                        "process": record.process,
+                        "processName": self.where,
+                    },
+                )
+            )
         except Exception:  # pragma: no cover - a log record must never stop a match
             pass
 
@@ -187,8 +204,9 @@ def _cancelled(worker, key) -> bool:
     return task is None or task.state in ("cancelled", "released", "forgotten")
 
 
-def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
-                   job_runner: Callable = run_job) -> int:
+def play_on_worker(
+    job: MatchJob, queue_name: str, expected: dict[str, Any], job_runner: Callable = run_job
+) -> int:
     """The task: check the plugins, play the job, post every event to the
     queue; return the number of games posted."""
     from distributed import Queue, get_worker
@@ -197,8 +215,9 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
     key = worker.get_current_task()
     found = differences(expected, inventory())
     if found:
-        raise PluginMismatch(f"worker {worker.address} does not have the driver's games and "
-                             f"bots: {', '.join(found)}")
+        raise PluginMismatch(
+            f"worker {worker.address} does not have the driver's games and bots: {', '.join(found)}"
+        )
     queue = Queue(queue_name)
     sent = 0
 
@@ -221,10 +240,10 @@ def play_on_worker(job: MatchJob, queue_name: str, expected: dict[str, Any],
     try:
         job_runner(job, emit)
     finally:
-        UNDERTAKER.drain()      # the task ends with its bots: nothing of it outlives it
+        UNDERTAKER.drain()  # the task ends with its bots: nothing of it outlives it
         arena_log.removeHandler(forward)
         try:
-            queue.close()       # the scheduler drops the queue once the driver's is closed too
+            queue.close()  # the scheduler drops the queue once the driver's is closed too
         except Exception:  # pragma: no cover - the worker is shutting down
             pass
     return sent
@@ -262,8 +281,8 @@ def _interrupts_between_calls(wake: threading.Event):
     def defer(signum, frame):
         interrupted.set()
         wake.set()
-    previous = {number: signal.signal(number, defer)
-                for number in (signal.SIGINT, signal.SIGTERM)}
+
+    previous = {number: signal.signal(number, defer) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield interrupted
     finally:
@@ -273,12 +292,19 @@ def _interrupts_between_calls(wake: threading.Event):
 
 # -- the executor (runs in the driver) -------------------------------------------------------
 
+
 class DaskExecutor(Executor):
     """Matches as tasks on a Dask cluster: ``scheduler`` is the address of a
     running one, or ``None`` to start a local cluster of ``workers`` processes."""
 
-    def __init__(self, workers: int = 2, scheduler: str | None = None, registry=None,
-                 job_runner: Callable = run_job, cluster_options: dict | None = None):
+    def __init__(
+        self,
+        workers: int = 2,
+        scheduler: str | None = None,
+        registry=None,
+        job_runner: Callable = run_job,
+        cluster_options: dict | None = None,
+    ):
         self.workers = max(1, workers)
         self.scheduler = scheduler
         self.registry = registry
@@ -298,22 +324,32 @@ class DaskExecutor(Executor):
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise ClusterError("the Dask executor needs the distributed package: "
-                               "pip install 'farm-arena[dask]'") from None
+            raise ClusterError(
+                "the Dask executor needs the distributed package: pip install 'farm-arena[dask]'"
+            ) from None
         self.expected = inventory(self.registry)
         try:
             if self.scheduler:
                 try:
-                    self.client = client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
-                                                  set_as_default=False)
+                    self.client = client = Client(
+                        self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False
+                    )
                 except (OSError, TimeoutError, ValueError) as error:
                     why = str(error).strip().splitlines()
-                    raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: "
-                                       f"{why[0] if why else type(error).__name__}") from None
+                    raise ClusterError(
+                        f"cannot reach the Dask scheduler at {self.scheduler}: "
+                        f"{why[0] if why else type(error).__name__}"
+                    ) from None
             else:
                 import dask
-                options = dict(n_workers=self.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+
+                options = dict(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
                 options.update(self.cluster_options)
                 # the workers' statistical profiler samples every thread every
                 # 10 ms, for a dashboard nobody looks at here
@@ -324,20 +360,27 @@ class DaskExecutor(Executor):
             try:
                 client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
-                raise ClusterError(f"the Dask cluster at {client.scheduler.address} has no "
-                                   f"workers (waited {CONNECT_TIMEOUT:.0f} s)") from None
+                raise ClusterError(
+                    f"the Dask cluster at {client.scheduler.address} has no "
+                    f"workers (waited {CONNECT_TIMEOUT:.0f} s)"
+                ) from None
             reports = client.run(inventory, on_error="return")
             check_workers(self.expected, reports)
             self.workers = max(1, sum(client.nthreads().values()))
             self.queue = self._new_queue()
-            log.info("dask: %d workers, %d threads, scheduler %s", len(reports), self.workers,
-                     client.scheduler.address)
+            log.info(
+                "dask: %d workers, %d threads, scheduler %s",
+                len(reports),
+                self.workers,
+                client.scheduler.address,
+            )
         except BaseException:
             self.close(cancel=True)
             raise
 
     def _new_queue(self) -> Queue:
         from distributed import Queue
+
         return Queue(f"arena-events-{uuid.uuid4().hex}", client=self.client)
 
     def _started(self) -> tuple[Client, Queue]:
@@ -386,15 +429,20 @@ class DaskExecutor(Executor):
         with _interrupts_between_calls(wake) as interrupted:
             for job in jobs:
                 future = client.submit(
-                    play_on_worker, job, queue.name, self.expected, self.job_runner,
-                    key=f"arena-match-{uuid.uuid4().hex[:12]}-{job.item}", pure=False,
-                    retries=0)
+                    play_on_worker,
+                    job,
+                    queue.name,
+                    self.expected,
+                    self.job_runner,
+                    key=f"arena-match-{uuid.uuid4().hex[:12]}-{job.item}",
+                    pure=False,
+                    retries=0,
+                )
                 self.futures[future] = job
                 future.add_done_callback(lambda _: wake.set())
             self._wait(on_event, seen, wake, interrupted)
 
-    def _wait(self, on_event, seen, wake: threading.Event,
-              interrupted: threading.Event) -> None:
+    def _wait(self, on_event, seen, wake: threading.Event, interrupted: threading.Event) -> None:
         while self.futures:
             if interrupted.is_set():
                 raise KeyboardInterrupt
@@ -420,8 +468,12 @@ class DaskExecutor(Executor):
                 if value.index in seen[value.item]:
                     # posted again by a task the scheduler ran again after its
                     # worker died: the first copy is stored already
-                    log.info("match %s: game %d played again after a worker died; "
-                             "the first copy is kept", value.item, value.index)
+                    log.info(
+                        "match %s: game %d played again after a worker died; "
+                        "the first copy is kept",
+                        value.item,
+                        value.index,
+                    )
                     continue
                 seen[value.item].add(value.index)
                 on_event(value)
@@ -441,15 +493,18 @@ class DaskExecutor(Executor):
                 if not self._drain(on_event, seen):
                     time.sleep(0.02)
         else:
-            self._drain(on_event, seen)   # games posted before it failed are kept
+            self._drain(on_event, seen)  # games posted before it failed are kept
             if future.status == "cancelled":
                 error = "the task was cancelled"
             else:
                 exception = future.exception()
                 if type(exception).__name__ == "KilledWorker":
-                    error = (f"the workers playing it died again and again: {exception}")
+                    error = f"the workers playing it died again and again: {exception}"
                 else:
-                    text = "".join(traceback.format_exception(
-                        type(exception), exception, future.traceback(), limit=8))
+                    text = "".join(
+                        traceback.format_exception(
+                            type(exception), exception, future.traceback(), limit=8
+                        )
+                    )
                     error = text
         on_event(JobDone(job.item, error))

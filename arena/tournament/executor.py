@@ -55,12 +55,12 @@ class MatchJob:
     item: str
     game: str
     options: dict[str, Any]
-    entrants: tuple[Entrant, ...]                  # name, launch spec, resource limits
+    entrants: tuple[Entrant, ...]  # name, launch spec, resource limits
     deals: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (seed, seating, chance)
-    indices: tuple[int, ...]                        # each deal's index in the item
+    indices: tuple[int, ...]  # each deal's index in the item
     limit: Limit = Limit()
-    sandbox: str | None = None    # a level of arena.sandbox (None/auto: strongest available)
-    audit: bool = False           # check every message for hidden information (arena.audit)
+    sandbox: str | None = None  # a level of arena.sandbox (None/auto: strongest available)
+    audit: bool = False  # check every message for hidden information (arena.audit)
 
     @property
     def name(self) -> str:
@@ -104,17 +104,28 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
         sent += 1
 
     started = time.monotonic()
-    records = play_match(engine, entrants, deals, options=job.options,
-                         limit=job.limit, on_game=on_game, sandbox=job.sandbox,
-                         audit=job.audit, started=_PRESTARTED.pop(job.name, None), linger=True)
+    records = play_match(
+        engine,
+        entrants,
+        deals,
+        options=job.options,
+        limit=job.limit,
+        on_game=on_game,
+        sandbox=job.sandbox,
+        audit=job.audit,
+        started=_PRESTARTED.pop(job.name, None),
+        linger=True,
+    )
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
         emit(GameEvent(job.item, job.indices[position], records[position]))
 
 
 def _deals(job: MatchJob) -> list[Deal]:
-    return [Deal(seed, tuple(seating), chance, index)
-            for (seed, seating, chance), index in zip(job.deals, job.indices)]
+    return [
+        Deal(seed, tuple(seating), chance, index)
+        for (seed, seating, chance), index in zip(job.deals, job.indices)
+    ]
 
 
 #: a worker's pre-started bots, by the name of the job they are for
@@ -175,8 +186,9 @@ def _die_with_parent() -> None:
     """Ask Linux to send SIGTERM when the driver dies (even by kill -9)."""
     try:
         import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)     # PR_SET_PDEATHSIG
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
     except Exception:  # pragma: no cover - not Linux: the getppid check remains
         pass
 
@@ -188,13 +200,14 @@ def _worker(conn, job_runner, parent: int) -> None:
     and every message is written synchronously: whatever a worker sent before
     it died abruptly reaches the driver whole, and a half-written message
     only ends that worker's pipe."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the driver decides about Ctrl-C
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver decides about Ctrl-C
 
     def stop(signum, frame):
         # unwinds the referee, which ends its bot processes; once only: a
         # second SIGTERM (the driver's, after a killpg's) must not cut that short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise SystemExit(1)
+
     signal.signal(signal.SIGTERM, stop)
     _die_with_parent()
 
@@ -210,20 +223,21 @@ def _worker(conn, job_runner, parent: int) -> None:
         if queued and queued[0] is not None:
             try:
                 prepare_job(queued[0])
-            except Exception:           # only a head start lost: its match starts them
+            except Exception:  # only a head start lost: its match starts them
                 log.warning("cannot start the bots of %s ahead", queued[0].item, exc_info=True)
 
     def emit(event) -> None:
-        if os.getppid() != parent:       # the driver is gone: stop this match
+        if os.getppid() != parent:  # the driver is gone: stop this match
             raise SystemExit(1)
         conn.send(event)
         if isinstance(event, GameEvent):
             look_ahead()
+
     try:
         _serve(conn, job_runner, parent, emit, queued, look_ahead)
     finally:
         _discard_prestarted()
-        UNDERTAKER.drain()      # a forked worker ends with os._exit: no atexit
+        UNDERTAKER.drain()  # a forked worker ends with os._exit: no atexit
 
 
 def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> None:
@@ -292,14 +306,18 @@ class LocalExecutor(Executor):
 
     def start(self) -> None:
         if len(self.slots) < self.workers:
-            warm_views()                # once here, inherited by every worker
+            warm_views()  # once here, inherited by every worker
         while len(self.slots) < self.workers:
             self._spawn()
 
     def _spawn(self) -> _Slot:
         ours, theirs = self.context.Pipe(duplex=True)
-        process = self.context.Process(target=_worker, name="arena-worker", daemon=True,
-                                       args=(theirs, self.job_runner, os.getpid()))
+        process = self.context.Process(
+            target=_worker,
+            name="arena-worker",
+            daemon=True,
+            args=(theirs, self.job_runner, os.getpid()),
+        )
         process.start()
         theirs.close()
         slot = _Slot(process, ours)
@@ -316,20 +334,22 @@ class LocalExecutor(Executor):
                 # one job ahead per worker while there are more jobs than
                 # workers: its bots start while the worker plays; near the
                 # end, none, so no worker waits with a job another could play
-                while pending and len(slot.jobs) < (AHEAD + 1 if len(pending) >= len(self.slots)
-                                                    else 1):
+                while pending and len(slot.jobs) < (
+                    AHEAD + 1 if len(pending) >= len(self.slots) else 1
+                ):
                     slot.jobs.append(pending.pop())
                     try:
                         slot.conn.send(slot.jobs[-1])
                     except OSError:
-                        pass            # a dead worker: noticed below
+                        pass  # a dead worker: noticed below
                     busy += 1
             ready = multiprocessing.connection.wait(
                 [slot.conn for slot in self.slots] + [slot.process.sentinel for slot in self.slots],
-                timeout=1.0)
+                timeout=1.0,
+            )
             for slot in list(self.slots):
                 if slot.conn in ready or slot.process.sentinel in ready:
-                        busy -= self._drain(slot, on_event, pending)
+                    busy -= self._drain(slot, on_event, pending)
 
     def _drain(self, slot: _Slot, on_event, pending: list[MatchJob]) -> int:
         """Deliver what ``slot`` sent; replace it if it ended (the job it
@@ -351,13 +371,17 @@ class LocalExecutor(Executor):
         self.slots.remove(slot)
         slot.conn.close()
         code = slot.process.exitcode
-        log.error("worker %s ended (exit code %s)%s", slot.process.pid, code,
-                  f" while playing {slot.jobs[0].item}" if slot.jobs else "")
+        log.error(
+            "worker %s ended (exit code %s)%s",
+            slot.process.pid,
+            code,
+            f" while playing {slot.jobs[0].item}" if slot.jobs else "",
+        )
         if slot.jobs:
             finished += len(slot.jobs)
             on_event(JobDone(slot.jobs[0].item, f"worker process ended with exit code {code}"))
-            pending.extend(reversed(slot.jobs[1:]))     # next to be handed out
-        remove_leftovers()          # what the dead worker's bots held
+            pending.extend(reversed(slot.jobs[1:]))  # next to be handed out
+        remove_leftovers()  # what the dead worker's bots held
         self._spawn()
         return finished
 

@@ -52,12 +52,14 @@ def prepare_folder(folder: Path) -> None:
     except FileExistsError:
         raise StoreError(f"results folder {folder}: is a file, not a folder") from None
     except NotADirectoryError:
-        blocker = next((p for p in reversed(folder.parents) if p.exists() and not p.is_dir()),
-                       folder)
+        blocker = next(
+            (p for p in reversed(folder.parents) if p.exists() and not p.is_dir()), folder
+        )
         raise StoreError(f"results folder {folder}: {blocker} is a file, not a folder") from None
     except OSError as error:
-        raise StoreError(f"results folder {folder}: cannot create it: "
-                         f"{error.strerror or error}") from None
+        raise StoreError(
+            f"results folder {folder}: cannot create it: {error.strerror or error}"
+        ) from None
 
 
 class RunLock:
@@ -72,18 +74,24 @@ class RunLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as error:
-            raise StoreError(f"results folder {self.path.parent}: cannot write in it: "
-                             f"{error.strerror or error}") from None
+            raise StoreError(
+                f"results folder {self.path.parent}: cannot write in it: {error.strerror or error}"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 200, 0).decode(errors="replace").split()
             os.close(fd)
-            who = (f"pid {holder[0]}, since {holder[1]}" if len(holder) >= 2
-                   else "a process starting up")
-            raise FolderInUse(f"results folder {self.path.parent} is in use by another "
-                              f"arena tournament ({who}); wait for it to end or use another "
-                              f"results folder") from None
+            who = (
+                f"pid {holder[0]}, since {holder[1]}"
+                if len(holder) >= 2
+                else "a process starting up"
+            )
+            raise FolderInUse(
+                f"results folder {self.path.parent} is in use by another "
+                f"arena tournament ({who}); wait for it to end or use another "
+                f"results folder"
+            ) from None
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {since}\n".encode(), 0)

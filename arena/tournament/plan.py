@@ -71,8 +71,9 @@ def seatings(lineup: Sequence[str], mode: str) -> list[tuple[int, ...]]:
     if mode == "none" or players == 1:
         candidates = [tuple(range(players))]
     elif mode == "rotate":
-        candidates = [tuple((seat + turn) % players for seat in range(players))
-                      for turn in range(players)]
+        candidates = [
+            tuple((seat + turn) % players for seat in range(players)) for turn in range(players)
+        ]
     elif mode == "permute":
         candidates = list(itertools.permutations(range(players)))
     else:
@@ -96,8 +97,11 @@ def lineups(bots: Sequence[str], players: int, repeats: bool | None) -> list[tup
         repeats = len(bots) < players
     if not repeats:
         return list(itertools.combinations(bots, players))
-    return [table for table in itertools.combinations_with_replacement(bots, players)
-            if len(set(table)) > 1]
+    return [
+        table
+        for table in itertools.combinations_with_replacement(bots, players)
+        if len(set(table)) > 1
+    ]
 
 
 def _labels(tournament: Tournament) -> list[str]:
@@ -109,9 +113,18 @@ def _labels(tournament: Tournament) -> list[str]:
     return labels
 
 
-def _table_items(tournament: Tournament, key: SecretKey, entry: GameEntry, label: str,
-                 players: int, table: tuple[str, ...], deals: int, round_: int, order: int,
-                 first_deal: int = 0) -> list[MatchItem]:
+def _table_items(
+    tournament: Tournament,
+    key: SecretKey,
+    entry: GameEntry,
+    label: str,
+    players: int,
+    table: tuple[str, ...],
+    deals: int,
+    round_: int,
+    order: int,
+    first_deal: int = 0,
+) -> list[MatchItem]:
     """For each block of ``match_deals`` deals, one item per seating playing
     every deal of the block in that seating: a bot process meets each deal
     once, and the block's items together replay each deal in every seating."""
@@ -124,30 +137,61 @@ def _table_items(tournament: Tournament, key: SecretKey, entry: GameEntry, label
         for number, seating in enumerate(seating_list):
             item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}/s{number}"
             planned = tuple(
-                PlannedDeal(deal_seed(key, deal, label, players), seating,
-                            chance_seed(key, item_id, index))
-                for index, deal in enumerate(block))
-            items.append(MatchItem(id=item_id, order=order + len(items), game=entry.id,
-                                   label=label, players=players, options=dict(entry.options),
-                                   lineup=table, deals=planned, round=round_))
+                PlannedDeal(
+                    deal_seed(key, deal, label, players), seating, chance_seed(key, item_id, index)
+                )
+                for index, deal in enumerate(block)
+            )
+            items.append(
+                MatchItem(
+                    id=item_id,
+                    order=order + len(items),
+                    game=entry.id,
+                    label=label,
+                    players=players,
+                    options=dict(entry.options),
+                    lineup=table,
+                    deals=planned,
+                    round=round_,
+                )
+            )
     return items
 
 
-def table_item(key: SecretKey, item_id: str, game: str, options: dict[str, Any],
-               lineup: Sequence[str], numbers: range,
-               seatings: Sequence[tuple[int, tuple[int, ...]]], order: int = 0) -> MatchItem:
+def table_item(
+    key: SecretKey,
+    item_id: str,
+    game: str,
+    options: dict[str, Any],
+    lineup: Sequence[str],
+    numbers: range,
+    seatings: Sequence[tuple[int, tuple[int, ...]]],
+    order: int = 0,
+) -> MatchItem:
     """An item of a single table (``arena match``, ``arena sprt``): each
     deal of ``numbers`` in each ``(position, seating)`` of ``seatings``,
     deal by deal.  The deal seed comes from the deal's number alone and a
     game's chance from the number and the seating's position, so a deal
     keeps its seeds whichever of the seatings are played, and in which item."""
-    deals = tuple(PlannedDeal(deal_seed(key, number), seating, chance_seed(key, number, position))
-                  for number in numbers for position, seating in seatings)
-    return MatchItem(id=item_id, order=order, game=game, label=game, players=len(lineup),
-                     options=dict(options), lineup=tuple(lineup), deals=deals)
+    deals = tuple(
+        PlannedDeal(deal_seed(key, number), seating, chance_seed(key, number, position))
+        for number in numbers
+        for position, seating in seatings
+    )
+    return MatchItem(
+        id=item_id,
+        order=order,
+        game=game,
+        label=game,
+        players=len(lineup),
+        options=dict(options),
+        lineup=tuple(lineup),
+        deals=deals,
+    )
 
 
 # -- planners -----------------------------------------------------------------
+
 
 @dataclass
 class Results:
@@ -243,8 +287,19 @@ class StaticPlanner(ItemsPlanner, Planner):
         items: list[MatchItem] = []
         for entry, label, players in self.groups():
             for table in self._tables(entry, players):
-                items.extend(_table_items(self.tournament, self.key, entry, label, players,
-                                          table, entry.deals, 0, len(items)))
+                items.extend(
+                    _table_items(
+                        self.tournament,
+                        self.key,
+                        entry,
+                        label,
+                        players,
+                        table,
+                        entry.deals,
+                        0,
+                        len(items),
+                    )
+                )
         return items
 
 
@@ -278,15 +333,25 @@ class SwissPlanner(Planner):
                 batch.extend(known)
                 continue
             for table in self.pair(entry, label, players, round_, results):
-                items = _table_items(self.tournament, self.key, entry, label, players, table,
-                                     entry.deals, round_, self.next_order,
-                                     first_deal=round_ * entry.deals)
+                items = _table_items(
+                    self.tournament,
+                    self.key,
+                    entry,
+                    label,
+                    players,
+                    table,
+                    entry.deals,
+                    round_,
+                    self.next_order,
+                    first_deal=round_ * entry.deals,
+                )
                 self.next_order += len(items)
                 batch.extend(items)
         return batch
 
-    def history(self, entry: GameEntry, group: str, round_: int,
-                results: Results) -> list[swiss.Round]:
+    def history(
+        self, entry: GameEntry, group: str, round_: int, results: Results
+    ) -> list[swiss.Round]:
         """The group's rounds before ``round_``, as stored (byes: the bots
         entered but seated at none of the round's tables)."""
         rounds = []
@@ -296,29 +361,38 @@ class SwissPlanner(Planner):
             for item in items:
                 lineups.setdefault(item.lineup, []).extend(results.games.get(item.id, []))
             seated = {bot for lineup in lineups for bot in lineup}
-            rounds.append(swiss.Round(tables=list(lineups.values()), lineups=list(lineups),
-                                      byes=[bot for bot in entry.bots if bot not in seated]))
+            rounds.append(
+                swiss.Round(
+                    tables=list(lineups.values()),
+                    lineups=list(lineups),
+                    byes=[bot for bot in entry.bots if bot not in seated],
+                )
+            )
         return rounds
 
-    def standings(self, entry: GameEntry, group: str, results: Results,
-                  round_: int | None = None) -> list[swiss.SwissStanding]:
+    def standings(
+        self, entry: GameEntry, group: str, results: Results, round_: int | None = None
+    ) -> list[swiss.SwissStanding]:
         """The Swiss table of ``group`` after the rounds before ``round_`` (all)."""
         if round_ is None:
             round_ = 1 + max((r for g, r in results.planned if g == group), default=-1)
         return swiss.standings(entry.bots, self.history(entry, group, round_, results))
 
-    def pair(self, entry: GameEntry, label: str, players: int, round_: int,
-             results: Results) -> list[tuple[str, ...]]:
+    def pair(
+        self, entry: GameEntry, label: str, players: int, round_: int, results: Results
+    ) -> list[tuple[str, ...]]:
         group = f"{label}/{players}p"
         rounds = self.history(entry, group, round_, results)
         table = swiss.standings(entry.bots, rounds)
         rng = random.Random(plan_seed(self.tournament.seed, "swiss", group, round_))
         tiebreak = {bot: rng.random() for bot in entry.bots}
-        order = [s.name for s in sorted(table, key=lambda s: (-s.points, -s.buchholz,
-                                                               -s.sonneborn_berger,
-                                                               tiebreak[s.name]))]
-        byes = swiss.choose_byes(order, {s.name: s.byes for s in table},
-                                 len(order) % players)
+        order = [
+            s.name
+            for s in sorted(
+                table, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger, tiebreak[s.name])
+            )
+        ]
+        byes = swiss.choose_byes(order, {s.name: s.byes for s in table}, len(order) % players)
         seated = [bot for bot in order if bot not in byes]
         points = {s.name: s.points for s in table}
         return swiss.pair(seated, players, points, swiss.met_counts(rounds))
@@ -340,8 +414,11 @@ class RatedPlanner(Planner):
         self.step = 0
         self.finished: set[str] = set()
         #: what a run should say on start: targets the budget cannot reach
-        self.notes = [note for entry, label, players in self.groups()
-                      if (note := self._reach(entry, label, players))]
+        self.notes = [
+            note
+            for entry, label, players in self.groups()
+            if (note := self._reach(entry, label, players))
+        ]
 
     def _reach(self, entry: GameEntry, label: str, players: int) -> str | None:
         from arena.ratings.thurstone import reachable_sigma
@@ -350,10 +427,12 @@ class RatedPlanner(Planner):
         best = reachable_sigma(games)
         if best <= self.tournament.sigma:
             return None
-        return (f"rated: {label}/{players}p: sigma {self.tournament.sigma:g} is out of reach: "
-                f"{self.tournament.budget} games give each of its {len(entry.bots)} bots "
-                f"about {games:.0f}, so sigma gets to about {best:.2f} at best; "
-                f"the group will play its whole budget")
+        return (
+            f"rated: {label}/{players}p: sigma {self.tournament.sigma:g} is out of reach: "
+            f"{self.tournament.budget} games give each of its {len(entry.bots)} bots "
+            f"about {games:.0f}, so sigma gets to about {best:.2f} at best; "
+            f"the group will play its whole budget"
+        )
 
     def estimate(self) -> int:
         return sum(self.tournament.budget for _ in self.groups())
@@ -375,25 +454,38 @@ class RatedPlanner(Planner):
                 continue
             for table in self._tables(entry, group, players, step, size, results):
                 deal_index = step * 1000 + len(batch)
-                items = _table_items(self.tournament, self.key, entry, label, players, table,
-                                     1, step, self.next_order, first_deal=deal_index)
+                items = _table_items(
+                    self.tournament,
+                    self.key,
+                    entry,
+                    label,
+                    players,
+                    table,
+                    1,
+                    step,
+                    self.next_order,
+                    first_deal=deal_index,
+                )
                 self.next_order += len(items)
                 batch.extend(items)
         return batch
 
-    def _tables(self, entry: GameEntry, group: str, players: int, step: int, size: int,
-                results: Results) -> list[tuple[str, ...]]:
+    def _tables(
+        self, entry: GameEntry, group: str, players: int, step: int, size: int, results: Results
+    ) -> list[tuple[str, ...]]:
         """Up to ``size`` tables of one group for this step, chosen by
         expected information (:func:`arena.ratings.matchmaking.choose`); []
         (and the group finished) once every sigma is below the target or
         the budget is spent."""
         from arena.ratings import matchmaking
 
-        planned = [item for (g, _), items in results.planned.items() if g == group
-                   for item in items]
+        planned = [
+            item for (g, _), items in results.planned.items() if g == group for item in items
+        ]
         played = sum(len(results.games.get(item.id, [])) for item in planned)
-        belief = matchmaking.Belief.of(entry.bots, results.ratings(group)
-                                       if results.ratings else {})
+        belief = matchmaking.Belief.of(
+            entry.bots, results.ratings(group) if results.ratings else {}
+        )
         if played >= self.tournament.budget or belief.settled(self.tournament.sigma):
             self.finished.add(group)
             return []

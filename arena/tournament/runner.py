@@ -55,16 +55,16 @@ RETRIES = 2
 @dataclass
 class Summary:
     results: Path
-    played: int = 0           # games played and stored by this run
-    stored: int = 0           # games in the store at the end
-    skipped: int = 0          # games found already stored (resume)
+    played: int = 0  # games played and stored by this run
+    stored: int = 0  # games in the store at the end
+    skipped: int = 0  # games found already stored (resume)
     faults: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     interrupted: bool = False
-    missing: int = 0          # games still unplayed when the run stopped on failed matches
+    missing: int = 0  # games still unplayed when the run stopped on failed matches
     seconds: float = 0.0
     leaderboard: Path | None = None
-    stopped: str | None = None    # why a stopping rule ended the run
+    stopped: str | None = None  # why a stopping rule ended the run
     #: the leaderboard document (charts included) the page was made from:
     #: the CLI prints it rather than rating the store once more
     board: dict | None = None
@@ -100,11 +100,17 @@ class _Progress:
             TextColumn,
             TimeElapsedColumn,
         )
+
         self.bar = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games  {task.fields[rate]}  ETA {task.fields[eta]}  "
-                       "faults {task.fields[faults]}"), TimeElapsedColumn(),
-            console=console, transient=False,
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(
+                "games  {task.fields[rate]}  ETA {task.fields[eta]}  faults {task.fields[faults]}"
+            ),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
         )
         self.task = self.bar.add_task("tournament", total=total, rate="-", eta="-", faults=0)
         self.bar.start()
@@ -118,8 +124,12 @@ class _Progress:
 
     def _line(self) -> None:
         rate, eta = self._figures()
-        print(f"tournament: {self.done}/{max(self.total_games, self.done)} games, {rate}, "
-              f"ETA {eta}, faults {self.faults}", file=sys.stderr, flush=True)
+        print(
+            f"tournament: {self.done}/{max(self.total_games, self.done)} games, {rate}, "
+            f"ETA {eta}, faults {self.faults}",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def _refresh(self) -> None:
         if self.plain and time.monotonic() >= self.next_line:
@@ -128,8 +138,14 @@ class _Progress:
         if not self.bar:
             return
         rate, eta = self._figures()
-        self.bar.update(self.task, completed=self.done, total=max(self.total_games, self.done),
-                        rate=rate, eta=eta, faults=self.faults)
+        self.bar.update(
+            self.task,
+            completed=self.done,
+            total=max(self.total_games, self.done),
+            rate=rate,
+            eta=eta,
+            faults=self.faults,
+        )
 
     def skip(self, games: int) -> None:
         self.done += games
@@ -156,10 +172,14 @@ def _setup_logging(folder: Path) -> Callable[[], None]:
     out of the terminal (no propagation) so the progress bar stays clean."""
     logger = logging.getLogger("arena")
     handler = logging.FileHandler(folder / LOG_FILE, encoding="utf-8")
-    handler.setFormatter(logging.Formatter(
-        "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        logging.Formatter(
+            "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+        )
+    )
     try:
         from multiprocessing_logging import MultiProcessingHandler
+
         funnel: logging.Handler = MultiProcessingHandler("arena-tournament-log", handler)
     except ImportError:  # pragma: no cover - a declared dependency
         funnel = handler
@@ -170,9 +190,10 @@ def _setup_logging(folder: Path) -> Callable[[], None]:
 
     def undo() -> None:
         logger.removeHandler(funnel)
-        funnel.close()          # waits for the queue to drain, closes the file
+        funnel.close()  # waits for the queue to drain, closes the file
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
+
     return undo
 
 
@@ -192,8 +213,12 @@ def _seen(results: Results, game: StoredGame) -> None:
     its dummies' ranks."""
     record = game.record
     results.games.setdefault(game.item, []).append(
-        ([s.bot for s in record.seats], [s.rank for s in record.seats],
-         [d.rank for d in record.dummies]))
+        (
+            [s.bot for s in record.seats],
+            [s.rank for s in record.seats],
+            [d.rank for d in record.dummies],
+        )
+    )
 
 
 class _Finished:
@@ -202,8 +227,8 @@ class _Finished:
     so a long run does not hold every key it ever stored."""
 
     def __init__(self, keys: set[str]):
-        self.partial: dict[str, set[int]] = {}       # item id -> stored indices
-        self.complete: set[str] = set()              # item ids, all stored
+        self.partial: dict[str, set[int]] = {}  # item id -> stored indices
+        self.complete: set[str] = set()  # item ids, all stored
         for key in keys:
             item, index = key.rsplit("/", 1)
             self.partial.setdefault(item, set()).add(int(index))
@@ -234,13 +259,14 @@ class _GroupRatings:
     first nor on where an interrupted run was resumed."""
 
     def __init__(self, store: Store, results: Results):
-        self.raters: dict[str, tuple[str, Rater]] = {}     # group -> (game id, rater)
-        groups = {item.id: group for (group, _), items in results.planned.items()
-                  for item in items}
+        self.raters: dict[str, tuple[str, Rater]] = {}  # group -> (game id, rater)
+        groups = {item.id: group for (group, _), items in results.planned.items() for item in items}
         #: (plan order, group, game) of the games not added yet
         self.pending: list[tuple[tuple[int, int], str, StoredGame]] = [
             ((game.order, game.index), groups[game.item], game)
-            for game in store.games() if game.item in groups]
+            for game in store.games()
+            if game.item in groups
+        ]
 
     def add(self, item: MatchItem, game: StoredGame) -> None:
         self.pending.append(((game.order, game.index), item.group, game))
@@ -261,8 +287,10 @@ def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
     The planner deals nothing here, so any key serves."""
     planner = SwissPlanner(tournament, seeds.SecretKey.from_public_seed(tournament.seed))
     results = _results_view(store)
-    return {f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
-            for entry, label, players in planner.groups()}
+    return {
+        f"{label}/{players}p": planner.standings(entry, f"{label}/{players}p", results)
+        for entry, label, players in planner.groups()
+    }
 
 
 @dataclass(frozen=True)
@@ -279,10 +307,16 @@ class Seats:
 def tournament_seats(tournament: Tournament, registry) -> Seats:
     """A tournament's seats: each bot entry's launch spec, host files,
     resource limits and settings; the file's time control and sandbox."""
+
     def entrant(name: str) -> Entrant:
         entry = tournament.bot(name)
-        return Entrant(name, replace(registry.bot(entry.bot), files=tournament.files.get(name, ())),
-                       tournament.resources.get(name), settings=entry.settings)
+        return Entrant(
+            name,
+            replace(registry.bot(entry.bot), files=tournament.files.get(name, ())),
+            tournament.resources.get(name),
+            settings=entry.settings,
+        )
+
     return Seats(entrant, tournament.time, tournament.sandbox)
 
 
@@ -296,12 +330,21 @@ def jobs_for(seats: Seats, items: list[MatchItem], finished) -> list[MatchJob]:
         entrants = tuple(seats.entrant(name) for name in item.lineup) if todo else ()
         for seating in sorted({item.deals[index].seating for index in todo}):
             indices = tuple(index for index in todo if item.deals[index].seating == seating)
-            jobs.append(MatchJob(
-                item=item.id, game=item.game, options=dict(item.options), entrants=entrants,
-                deals=tuple((item.deals[i].seed, seating, item.deals[i].chance)
-                            for i in indices),
-                indices=indices, limit=seats.limit, sandbox=seats.sandbox, audit=seats.audit,
-            ))
+            jobs.append(
+                MatchJob(
+                    item=item.id,
+                    game=item.game,
+                    options=dict(item.options),
+                    entrants=entrants,
+                    deals=tuple(
+                        (item.deals[i].seed, seating, item.deals[i].chance) for i in indices
+                    ),
+                    indices=indices,
+                    limit=seats.limit,
+                    sandbox=seats.sandbox,
+                    audit=seats.audit,
+                )
+            )
     return jobs
 
 
@@ -327,7 +370,7 @@ class Plan:
     leaderboard ranks them by it)."""
 
     name: str
-    kind: str                   # what the log calls it: a format, "match"...
+    kind: str  # what the log calls it: a format, "match"...
     fingerprint: str
     seats: Seats
     planner: Callable[[seeds.SecretKey, int], Any]
@@ -341,30 +384,63 @@ class Plan:
 def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Plan:
     """A tournament as the runner plays it (``given_registry``: the one the
     executor's workers use; None: the installed plugins)."""
+
     def planner(key: seeds.SecretKey, workers: int) -> Planner:
         # a Dask cluster's threads, not the file's workers, size rated batches
         if tournament.executor == "dask" and workers != tournament.workers:
             return make_planner(replace(tournament, workers=workers), key)
         return make_planner(tournament, key)
+
     stop = None
     if tournament.stop_confidence is not None or tournament.stop_budget is not None:
         stop = StopRule(tournament.stop_confidence, tournament.stop_budget)
-    payoff = tuple(sorted({entry.id for entry in tournament.games
-                           if registry.engine(entry.id).info.result == Result.PAYOFF}))
-    return Plan(tournament.name, tournament.format, tournament.fingerprint(),
-                tournament_seats(tournament, registry), planner,
-                lambda: _executor_for(tournament, given_registry), tournament.path,
-                tournament.conditions(), stop, payoff)
+    payoff = tuple(
+        sorted(
+            {
+                entry.id
+                for entry in tournament.games
+                if registry.engine(entry.id).info.result == Result.PAYOFF
+            }
+        )
+    )
+    return Plan(
+        tournament.name,
+        tournament.format,
+        tournament.fingerprint(),
+        tournament_seats(tournament, registry),
+        planner,
+        lambda: _executor_for(tournament, given_registry),
+        tournament.path,
+        tournament.conditions(),
+        stop,
+        payoff,
+    )
 
 
-def table_plan(name: str, kind: str, fingerprint: str, entrants: list[Entrant], planner,
-               registry, *, limit: Limit, sandbox: str | None, audit: bool = False) -> Plan:
+def table_plan(
+    name: str,
+    kind: str,
+    fingerprint: str,
+    entrants: list[Entrant],
+    planner,
+    registry,
+    *,
+    limit: Limit,
+    sandbox: str | None,
+    audit: bool = False,
+) -> Plan:
     """A single table's plan (``arena match``, ``arena sprt``): ``planner``
     seats ``entrants`` (a lineup names them by name), played in this
     process one match after another."""
     by_name = {entrant.name: entrant for entrant in entrants}
-    return Plan(name, kind, fingerprint, Seats(by_name.__getitem__, limit, sandbox, audit),
-                lambda key, workers: planner, lambda: make_executor(0, registry))
+    return Plan(
+        name,
+        kind,
+        fingerprint,
+        Seats(by_name.__getitem__, limit, sandbox, audit),
+        lambda key, workers: planner,
+        lambda: make_executor(0, registry),
+    )
 
 
 def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Report) -> None:
@@ -374,12 +450,19 @@ def run_table(plan: Plan, folder: Path | None, key: seeds.SecretKey, report: Rep
     Raises KeyboardInterrupt if interrupted (what was stored is kept),
     ValueError (one line) for games the referee could not play."""
     if folder is not None:
-        summary = run_plan(plan, folder, key=key, report=report, write_leaderboard=False,
-                           log_to_folder=False)
+        summary = run_plan(
+            plan, folder, key=key, report=report, write_leaderboard=False, log_to_folder=False
+        )
     else:
         with tempfile.TemporaryDirectory(prefix="arena-table-") as scratch:
-            summary = run_plan(plan, Path(scratch), key=key, report=report,
-                               write_leaderboard=False, log_to_folder=False)
+            summary = run_plan(
+                plan,
+                Path(scratch),
+                key=key,
+                report=report,
+                write_leaderboard=False,
+                log_to_folder=False,
+            )
     if summary.interrupted:
         raise KeyboardInterrupt
     if summary.errors:
@@ -407,39 +490,70 @@ def _executor_for(tournament: Tournament, registry) -> Executor:
     """The executor the tournament asks for (``executor``, ``scheduler``)."""
     if tournament.executor == "dask":
         from arena.tournament.dask_executor import DaskExecutor
+
         return DaskExecutor(tournament.workers, tournament.scheduler, registry)
     return make_executor(tournament.workers, registry)
 
 
-def run(tournament: Tournament, registry=None, *, key: seeds.SecretKey | None = None,
-        progress: bool = True, console=None, executor: Executor | None = None,
-        write_leaderboard: bool = True) -> Summary:
+def run(
+    tournament: Tournament,
+    registry=None,
+    *,
+    key: seeds.SecretKey | None = None,
+    progress: bool = True,
+    console=None,
+    executor: Executor | None = None,
+    write_leaderboard: bool = True,
+) -> Summary:
     """Play (or resume) a tournament; return what happened.  ``key``: the
     tournament's secret (default: the results folder's, made on first use);
     a given key must match a stored one."""
     given_registry = registry
     if registry is None:
         from arena.plugins import installed
+
         registry = installed()
     plan = tournament_plan(tournament, registry, given_registry)
     if executor is not None:
         plan = replace(plan, executor=lambda: executor)
-    return run_plan(plan, Path(tournament.results), key=key, progress=progress,
-                    console=console, write_leaderboard=write_leaderboard)
+    return run_plan(
+        plan,
+        Path(tournament.results),
+        key=key,
+        progress=progress,
+        console=console,
+        write_leaderboard=write_leaderboard,
+    )
 
 
-def run_plan(plan: Plan, folder: Path, *, key: seeds.SecretKey | None = None,
-             report: Report | None = None, progress: bool = True, console=None,
-             write_leaderboard: bool = True, log_to_folder: bool = True) -> Summary:
+def run_plan(
+    plan: Plan,
+    folder: Path,
+    *,
+    key: seeds.SecretKey | None = None,
+    report: Report | None = None,
+    progress: bool = True,
+    console=None,
+    write_leaderboard: bool = True,
+    log_to_folder: bool = True,
+) -> Summary:
     """Play (or resume) ``plan`` into the results folder ``folder``; return
     what happened.  ``report`` hears of every game (default: a progress
     bar, if ``progress``); ``log_to_folder`` sends the log to the folder's
     file instead of wherever the ``arena`` loggers go."""
     started = time.monotonic()
-    with RunLock(folder), _terminate_as_interrupt():   # one run per folder
-        return _run_locked(plan, folder, started, key, report=report, progress=progress,
-                           console=console, write_leaderboard=write_leaderboard,
-                           log_to_folder=log_to_folder)
+    with RunLock(folder), _terminate_as_interrupt():  # one run per folder
+        return _run_locked(
+            plan,
+            folder,
+            started,
+            key,
+            report=report,
+            progress=progress,
+            console=console,
+            write_leaderboard=write_leaderboard,
+            log_to_folder=log_to_folder,
+        )
 
 
 @contextlib.contextmanager
@@ -454,6 +568,7 @@ def _terminate_as_interrupt():
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
@@ -471,9 +586,18 @@ def _claim(store: Store, plan: Plan) -> Store:
     return store
 
 
-def _run_locked(plan: Plan, folder: Path, started: float, key: seeds.SecretKey | None, *,
-                report: Report | None, progress: bool, console, write_leaderboard: bool,
-                log_to_folder: bool) -> Summary:
+def _run_locked(
+    plan: Plan,
+    folder: Path,
+    started: float,
+    key: seeds.SecretKey | None,
+    *,
+    report: Report | None,
+    progress: bool,
+    console,
+    write_leaderboard: bool,
+    log_to_folder: bool,
+) -> Summary:
     """The run under the folder's lock: a bad store or a changed plan is
     refused before anything starts; then the workers start, the store is
     opened and :class:`_Run` plays; whatever happened, the workers are
@@ -482,17 +606,22 @@ def _run_locked(plan: Plan, folder: Path, started: float, key: seeds.SecretKey |
         _claim(Store(folder), plan).close()
     summary = Summary(results=folder)
     undo_logging = _setup_logging(folder) if log_to_folder else lambda: None
-    remove_leftovers()                # of earlier runs killed outright
+    remove_leftovers()  # of earlier runs killed outright
     executor = plan.executor()
     playing = None
     store = None
     completed = False
     try:
-        executor.start()              # fork the workers before the store is opened
+        executor.start()  # fork the workers before the store is opened
         store = _claim(Store(folder), plan)
         planner = _planner_for(plan, store, key, executor, folder)
-        playing = _Run(plan, store, planner, summary,
-                       report or _Progress(progress, planner.estimate(), console))
+        playing = _Run(
+            plan,
+            store,
+            planner,
+            summary,
+            report or _Progress(progress, planner.estimate(), console),
+        )
         playing.play(executor)
         completed = not summary.missing
     except Enough as stop:
@@ -506,25 +635,26 @@ def _run_locked(plan: Plan, folder: Path, started: float, key: seeds.SecretKey |
     finally:
         if playing is not None:
             playing.report.stop()
-        executor.close(cancel=not completed)   # abandoned matches: their games are replayed
-        remove_leftovers()                     # of workers that died during the run
+        executor.close(cancel=not completed)  # abandoned matches: their games are replayed
+        remove_leftovers()  # of workers that died during the run
         if store is not None:
             _finish(store, summary, folder, write_leaderboard)
         summary.seconds = time.monotonic() - started
-        log.info("played %d games in %.1f s (%d stored)", summary.played, summary.seconds,
-                 summary.stored)
+        log.info(
+            "played %d games in %.1f s (%d stored)", summary.played, summary.seconds, summary.stored
+        )
         undo_logging()
     return summary
 
 
-def _planner_for(plan: Plan, store: Store, key: seeds.SecretKey | None,
-                 executor: Executor, folder: Path):
+def _planner_for(
+    plan: Plan, store: Store, key: seeds.SecretKey | None, executor: Executor, folder: Path
+):
     """The plan's key (made on the first run, bound to the store) and its
     planner, its notes said."""
     key = seeds.load_or_create(folder, key, has_results=bool(store.count() or store.items()))
     store.bind_key(key.fingerprint)
-    log.info("%s: %s, %d workers, results in %s", plan.name, plan.kind, executor.workers,
-             folder)
+    log.info("%s: %s, %d workers, results in %s", plan.name, plan.kind, executor.workers, folder)
     planner = plan.planner(key, executor.workers)
     for note in getattr(planner, "notes", []):
         log.warning(note)
@@ -539,6 +669,7 @@ def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: boo
     summary.stored = store.count()
     if write_leaderboard:
         from arena.presentation.leaderboard import from_store, write_html
+
         summary.board = from_store(store, history=20)
         summary.leaderboard = write_html(store, folder / HTML_FILE, summary.board)
     store.close()
@@ -597,8 +728,12 @@ class _Run:
             if not jobs:
                 break
             if attempt:
-                log.warning("trying %d failed matches again (attempt %d of %d)",
-                            len(jobs), attempt + 1, 1 + RETRIES)
+                log.warning(
+                    "trying %d failed matches again (attempt %d of %d)",
+                    len(jobs),
+                    attempt + 1,
+                    1 + RETRIES,
+                )
             self.failures.clear()
             executor.run(jobs, self.on_event)
             jobs = jobs_for(self.plan.seats, batch, self.finished)

@@ -29,9 +29,9 @@ from arena.tournament.runner import run_table, table_plan
 
 @dataclass
 class Outcome:
-    decision: str | None        # H1, H0, or None (stopped by max_deals)
-    deals: int                  # deals counted
-    games: int                  # games counted
+    decision: str | None  # H1, H0, or None (stopped by max_deals)
+    deals: int  # deals counted
+    games: int  # games counted
     test: SPRT
 
 
@@ -54,9 +54,20 @@ class Duel:
     reads_games = False
     reads_ratings = False
 
-    def __init__(self, key: SecretKey, game: str, options: dict, lineup: list[str],
-                 a: str, b: str, test: SPRT, *, max_deals: int, batch: int,
-                 on_deal: Callable[[int, float, SPRT], None] | None):
+    def __init__(
+        self,
+        key: SecretKey,
+        game: str,
+        options: dict,
+        lineup: list[str],
+        a: str,
+        b: str,
+        test: SPRT,
+        *,
+        max_deals: int,
+        batch: int,
+        on_deal: Callable[[int, float, SPRT], None] | None,
+    ):
         self.key, self.game_id, self.options, self.lineup = key, game, options, lineup
         self.a, self.b, self.max_deals, self.batch, self.on_deal = a, b, max_deals, batch, on_deal
         self.rotations = list(enumerate(seatings(lineup, "rotate")))
@@ -74,10 +85,19 @@ class Duel:
         if self._count() or start >= self.max_deals:
             return []
         self.batch_deals = range(start, min(self.max_deals, start + self.batch))
-        return [table_item(self.key, f"sprt/d{start}/s{turn}", self.game_id, self.options,
-                           self.lineup, self.batch_deals, [(turn, seating)],
-                           order=start * len(self.rotations) + turn)
-                for turn, seating in self.rotations]
+        return [
+            table_item(
+                self.key,
+                f"sprt/d{start}/s{turn}",
+                self.game_id,
+                self.options,
+                self.lineup,
+                self.batch_deals,
+                [(turn, seating)],
+                order=start * len(self.rotations) + turn,
+            )
+            for turn, seating in self.rotations
+        ]
 
     def _count(self) -> bool:
         """Count the batch's deals in order until the test decides (True)."""
@@ -104,18 +124,41 @@ class Duel:
         pass
 
 
-def run(registry, game: str, a: Entrant, b: Entrant, test: SPRT, *, players: int,
-        key: SecretKey, options: dict | None = None, limit: Limit = Limit(),
-        sandbox: str | None = None, max_deals: int = 2000, batch: int = 8,
-        on_deal: Callable[[int, float, SPRT], None] | None = None) -> Outcome:
+def run(
+    registry,
+    game: str,
+    a: Entrant,
+    b: Entrant,
+    test: SPRT,
+    *,
+    players: int,
+    key: SecretKey,
+    options: dict | None = None,
+    limit: Limit = Limit(),
+    sandbox: str | None = None,
+    max_deals: int = 2000,
+    batch: int = 8,
+    on_deal: Callable[[int, float, SPRT], None] | None = None,
+) -> Outcome:
     """Play deals until ``test`` decides or ``max_deals`` are counted.  Every
     seed comes from ``key``, and each rotation of a batch is a match of its
     own (fresh processes), so no bot process meets a deal twice.  Raises
     ValueError (one line) for games the referee could not play."""
     lineup = [a.name if seat % 2 == 0 else b.name for seat in range(players)]
-    duel = Duel(key, game, dict(options or {}), lineup, a.name, b.name, test,
-                max_deals=max_deals, batch=batch, on_deal=on_deal)
-    plan = table_plan(f"sprt {game}", "sprt", "", [a, b], duel, registry, limit=limit,
-                      sandbox=sandbox)
+    duel = Duel(
+        key,
+        game,
+        dict(options or {}),
+        lineup,
+        a.name,
+        b.name,
+        test,
+        max_deals=max_deals,
+        batch=batch,
+        on_deal=on_deal,
+    )
+    plan = table_plan(
+        f"sprt {game}", "sprt", "", [a, b], duel, registry, limit=limit, sandbox=sandbox
+    )
     run_table(plan, None, key, duel)
     return duel.outcome

@@ -51,10 +51,11 @@ class Stopper:
     def __init__(self, rule: StopRule):
         self.rule = rule
         self.deals: dict[tuple, _Deal] = defaultdict(_Deal)
-        self.pairs: dict[tuple, set[frozenset]] = defaultdict(set)    # group -> pairs
+        self.pairs: dict[tuple, set[frozenset]] = defaultdict(set)  # group -> pairs
         self.sums: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])  # (group, a, b)
         self.places: dict[tuple, dict[str, list[float]]] = defaultdict(
-            lambda: defaultdict(lambda: [0.0, 0]))                       # group -> bot
+            lambda: defaultdict(lambda: [0.0, 0])
+        )  # group -> bot
         self.games = 0
 
     def plan(self, items) -> None:
@@ -111,11 +112,15 @@ class Stopper:
         for group, members in self.pairs.items():
             bots = {bot for pair in members for bot in pair}
             means = self.places[group]
-            ranking = sorted(bots, key=lambda n: -(means[n][0] / means[n][1]
-                                                    if n in means and means[n][1] else 0.0))
+            ranking = sorted(
+                bots,
+                key=lambda n: -(means[n][0] / means[n][1] if n in means and means[n][1] else 0.0),
+            )
             for a, b in itertools.pairwise(ranking):
                 if not self._separated(group, a, b, alpha):
                     return None
-        return (f"every two neighbours in each game's ranking are separated at confidence "
-                f"{rule.confidence:g} (a confidence sequence on paired duplicate deals) "
-                f"after {self.games} games")
+        return (
+            f"every two neighbours in each game's ranking are separated at confidence "
+            f"{rule.confidence:g} (a confidence sequence on paired duplicate deals) "
+            f"after {self.games} games"
+        )

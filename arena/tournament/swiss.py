@@ -46,7 +46,7 @@ def place_points(ranks: Sequence[int]) -> list[float]:
         tied[rank] += 1
     points = []
     for rank in ranks:
-        covered = range(rank, rank + tied[rank])       # competition ranks: 1, 1, 3
+        covered = range(rank, rank + tied[rank])  # competition ranks: 1, 1, 3
         points.append(sum((n - place) / (n - 1) for place in covered) / len(covered))
     return points
 
@@ -99,7 +99,8 @@ def _records(bots: Iterable[str], rounds: Iterable[Round]) -> dict[str, _Record]
                 if bot in records:
                     records[bot].points += score[bot]
                     records[bot].results.append(
-                        {other: ahead[bot][other] for other in lineup if other != bot})
+                        {other: ahead[bot][other] for other in lineup if other != bot}
+                    )
     return records
 
 
@@ -109,12 +110,26 @@ def standings(bots: Sequence[str], rounds: Iterable[Round]) -> list[SwissStandin
     final = {bot: record.points for bot, record in records.items()}
     table = []
     for bot, record in records.items():
-        buchholz = sum(sum(final.get(o, 0.0) for o in result) / len(result)
-                       for result in record.results if result)
-        berger = sum(sum(final.get(o, 0.0) * share for o, share in result.items()) / len(result)
-                     for result in record.results if result)
-        table.append(SwissStanding(bot, round(record.points, 9), round(buchholz, 9),
-                                   round(berger, 9), record.byes, len(record.results)))
+        buchholz = sum(
+            sum(final.get(o, 0.0) for o in result) / len(result)
+            for result in record.results
+            if result
+        )
+        berger = sum(
+            sum(final.get(o, 0.0) * share for o, share in result.items()) / len(result)
+            for result in record.results
+            if result
+        )
+        table.append(
+            SwissStanding(
+                bot,
+                round(record.points, 9),
+                round(buchholz, 9),
+                round(berger, 9),
+                record.byes,
+                len(record.results),
+            )
+        )
     return sorted(table, key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger))
 
 
@@ -127,8 +142,15 @@ def standings_text(group: str, table: Sequence[SwissStanding], width: int = 100)
     for head in ("#", "bot", "points", "Buchholz", "Sonneborn-Berger", "rounds", "byes"):
         out.add_column(head, justify="left" if head == "bot" else "right")
     for rank, s in enumerate(table, start=1):
-        out.add_row(str(rank), s.name, f"{s.points:.2f}", f"{s.buchholz:.2f}",
-                    f"{s.sonneborn_berger:.2f}", str(s.rounds), str(s.byes))
+        out.add_row(
+            str(rank),
+            s.name,
+            f"{s.points:.2f}",
+            f"{s.buchholz:.2f}",
+            f"{s.sonneborn_berger:.2f}",
+            str(s.rounds),
+            str(s.byes),
+        )
     text = io.StringIO()
     Console(file=text, width=width, color_system=None, highlight=False).print(out)
     return text.getvalue().rstrip("\n")
@@ -154,13 +176,14 @@ def choose_byes(order: Sequence[str], byes: dict[str, int], count: int) -> list[
     return chosen
 
 
-def pair(order: Sequence[str], players: int, points: dict[str, float],
-         met: dict[frozenset, int]) -> list[tuple[str, ...]]:
+def pair(
+    order: Sequence[str], players: int, points: dict[str, float], met: dict[frozenset, int]
+) -> list[tuple[str, ...]]:
     """Tables of ``players`` for the bots in ``order`` (best first; their
     count a multiple of ``players``) by (rematches, point mixing, standings
     distance), searched exactly up to ``SEARCH_LIMIT`` tables tried."""
     position = {bot: i for i, bot in enumerate(order)}
-    best: list = [None, None]          # cost, tables
+    best: list = [None, None]  # cost, tables
     tried = 0
 
     def cost(table: tuple[str, ...]) -> tuple[int, float, int]:
@@ -188,8 +211,11 @@ def pair(order: Sequence[str], players: int, points: dict[str, float],
                 return
             tried += 1
             seated = set(table)
-            search([bot for bot in rest if bot not in seated], tables + [table],
-                   tuple(a + b for a, b in zip(total, table_cost)))
+            search(
+                [bot for bot in rest if bot not in seated],
+                tables + [table],
+                tuple(a + b for a, b in zip(total, table_cost)),
+            )
 
     search(list(order), [], (0, 0.0, 0))
     return best[1] or []

@@ -26,8 +26,9 @@ def worktree(ref: str | None, name: str = "baseline"):
     path = ROOT / ".benchmarks" / f"{name}-{ref}"
     if path.exists():
         subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), ref],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(path), ref], cwd=ROOT, check=True
+    )
     try:
         yield path
     finally:
@@ -50,11 +51,30 @@ def python_for(tree: Path) -> str:
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
-                        "--quiet", "--disable-pip-version-check", "--no-deps", "-e", str(tree),
-                        "--config-settings", "editable_mode=compat"], check=True)
-        own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
-                              "['purelib'])"], capture_output=True, text=True, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "--python",
+                str(python),
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "-e",
+                str(tree),
+                "--config-settings",
+                "editable_mode=compat",
+            ],
+            check=True,
+        )
+        own = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         layer = Path(own.stdout.strip()) / "zz_layered_over.pth"
         layer.write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
     return str(python)
@@ -64,23 +84,37 @@ def python_for(tree: Path) -> str:
 #: checkout from before they were grouped into packages (a2d035e): a child run
 #: in such a checkout imports the new names and gets the old modules
 BEFORE_PACKAGES = {
-    "arena.game._frozen": "arena.frozen", "arena.game.testing": "arena.testing",
-    "arena.game.teams": "arena.teams", "arena.botkit.protocol": "arena.protocol",
-    "arena.botkit.messages": "arena.messages", "arena.botkit.inprocess": "arena.inprocess",
-    "arena.plugins.botspec": "arena.bots", "arena.plugins.host": "arena.plugin_host",
-    "arena.plugins.sandboxed": "arena.plugin_sandbox", "arena.records.faults": "arena.faults",
-    "arena.records.verify": "arena.verify", "arena.match.referee": "arena.referee",
-    "arena.match.session": "arena.session", "arena.match.connection": "arena.connection",
-    "arena.match.seeds": "arena.seeds", "arena.match.audit": "arena.audit",
-    "arena.results.store": "arena.store", "arena.results.export": "arena.export",
-    "arena.results.items": "arena.plan_items", "arena.ratings.rating": "arena.rating",
-    "arena.ratings.thurstone": "arena.thurstone", "arena.ratings.stats": "arena.stats",
+    "arena.game._frozen": "arena.frozen",
+    "arena.game.testing": "arena.testing",
+    "arena.game.teams": "arena.teams",
+    "arena.botkit.protocol": "arena.protocol",
+    "arena.botkit.messages": "arena.messages",
+    "arena.botkit.inprocess": "arena.inprocess",
+    "arena.plugins.botspec": "arena.bots",
+    "arena.plugins.host": "arena.plugin_host",
+    "arena.plugins.sandboxed": "arena.plugin_sandbox",
+    "arena.records.faults": "arena.faults",
+    "arena.records.verify": "arena.verify",
+    "arena.match.referee": "arena.referee",
+    "arena.match.session": "arena.session",
+    "arena.match.connection": "arena.connection",
+    "arena.match.seeds": "arena.seeds",
+    "arena.match.audit": "arena.audit",
+    "arena.results.store": "arena.store",
+    "arena.results.export": "arena.export",
+    "arena.results.items": "arena.plan_items",
+    "arena.ratings.rating": "arena.rating",
+    "arena.ratings.thurstone": "arena.thurstone",
+    "arena.ratings.stats": "arena.stats",
     "arena.ratings.sequential": "arena.sequential",
-    "arena.presentation.leaderboard": "arena.leaderboard", "arena.presentation.pages": "arena.pages",
-    "arena.presentation.frames": "arena.frames", "arena.presentation.web": "arena.web",
+    "arena.presentation.leaderboard": "arena.leaderboard",
+    "arena.presentation.pages": "arena.pages",
+    "arena.presentation.frames": "arena.frames",
+    "arena.presentation.web": "arena.web",
     "arena.presentation.board_cache": "arena.board_cache",
     "arena.presentation.match_summary": "arena.match_summary",
-    "arena.tournament.sprt": "arena.sprt", "arena.authoring.checkbot": "arena.checkbot",
+    "arena.tournament.sprt": "arena.sprt",
+    "arena.authoring.checkbot": "arena.checkbot",
     "arena.authoring.newbot": "arena.newbot",
 }
 #: run first in a child: in a checkout from before the packages, the new names
@@ -138,9 +172,13 @@ def run_child(script: str, tree: Path, *args: object) -> dict:
     """Run ``script`` as a child in ``tree`` (:func:`child_command`) and
     return the JSON object its last line prints; the child names the tree it
     measured (``"tree"``), checked here."""
-    done = subprocess.run(child_command(python_for(tree), script, *args), cwd=tree,
-                          env={**os.environ, "PYTHONPATH": str(tree)},
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        child_command(python_for(tree), script, *args),
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"{tree}: {done.stderr.strip()[-600:]}")
     result = json.loads(done.stdout.strip().splitlines()[-1])

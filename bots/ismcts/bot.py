@@ -26,15 +26,15 @@ from engines import unit_for
 class Settings:
     """The bot's settings and their defaults (``docs/bots.md`` explains them)."""
 
-    iterations: int = 0          # > 0: exactly this many per move; 0: search by the clock
-    time_fraction: float = 0.5   # share of the move time to think
+    iterations: int = 0  # > 0: exactly this many per move; 0: search by the clock
+    time_fraction: float = 0.5  # share of the move time to think
     bank_fraction: float = 0.05  # share of the time bank left to add per move
-    margin: float = 0.05         # seconds always left unused of move + bank
-    exploration: float = 0.7     # UCB exploration constant (rewards are in [0, 1])
-    rollout: str = "default"     # rollout policy: default, random, or a game's own
-    depth: int = 0               # rollout cut-off in moves (0: the game's default)
-    turns: int = 0               # horizon changes before the evaluation (0: the game's default)
-    advice: bool = True          # play the game's heuristic move unless the search beats it clearly
+    margin: float = 0.05  # seconds always left unused of move + bank
+    exploration: float = 0.7  # UCB exploration constant (rewards are in [0, 1])
+    rollout: str = "default"  # rollout policy: default, random, or a game's own
+    depth: int = 0  # rollout cut-off in moves (0: the game's default)
+    turns: int = 0  # horizon changes before the evaluation (0: the game's default)
+    advice: bool = True  # play the game's heuristic move unless the search beats it clearly
     advice_margin: float = 0.03  # by more than this mean reward
 
     @classmethod
@@ -93,15 +93,18 @@ class IsmctsBot(Bot):
         hard = started + budget
         thinking = budget if settings.iterations else settings.think_time(clock)
         if knowledge.rule is not None:
-            ruled = knowledge.rule(observation, legal, self.rng, started + thinking, settings.iterations)
+            ruled = knowledge.rule(
+                observation, legal, self.rng, started + thinking, settings.iterations
+            )
             if ruled is not None:
                 return ruled
         advice = None  # asked first, so its time counts against the move's
         left = thinking - (time.monotonic() - started)
         if settings.advice and knowledge.advice is not None and left >= knowledge.advice_seconds:
             advice = knowledge.advice(observation, legal, self.rng)
-        search = Search(self.engine, knowledge, self.rng, settings.exploration,
-                        settings.depth, self.rollout)
+        search = Search(
+            self.engine, knowledge, self.rng, settings.exploration, settings.depth, self.rollout
+        )
         if settings.iterations:
             search.run(observation, settings.iterations, deadline=hard)
         else:

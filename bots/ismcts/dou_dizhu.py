@@ -49,8 +49,13 @@ def _is_bomb(play: str) -> bool:
     return play == "BR" or (len(play) == 4 and play.count(play[0]) == 4)
 
 
-def greedy_bid(observation: Observation, legal: list, rng: random.Random | None = None,
-               deadline: float = 0.0, iterations: int = 0) -> Action | None:
+def greedy_bid(
+    observation: Observation,
+    legal: list,
+    rng: random.Random | None = None,
+    deadline: float = 0.0,
+    iterations: int = 0,
+) -> Action | None:
     """``dou-dizhu-greedy``'s bid by hand strength (None: not an auction;
     the bot's chance, deadline and budget are not needed)."""
     if not legal[0].startswith("bid:"):
@@ -89,6 +94,11 @@ def greedy_play(observation: Observation, legal: list, rng: random.Random) -> Ac
     return _GREEDY.act(observation, legal, {})
 
 
-KNOWLEDGE = Knowledge(rollout=greedy, rollouts=(("shed", shed), ("greedy", greedy)), rule=greedy_bid,
-                      advice=greedy_play, advice_seconds=0.15,
-                      reward=partial(rank_rewards, score_scale=SCORE_SCALE))
+KNOWLEDGE = Knowledge(
+    rollout=greedy,
+    rollouts=(("shed", shed), ("greedy", greedy)),
+    rule=greedy_bid,
+    advice=greedy_play,
+    advice_seconds=0.15,
+    reward=partial(rank_rewards, score_scale=SCORE_SCALE),
+)

@@ -67,13 +67,23 @@ def evaluate(state: State) -> list[float]:
     less than an early one, when every round's points count the same."""
     view = state.observation(0)
     players, scores = view["players"], view["scores"]
-    standing = Outcome.from_scores(scores[:players],
-                                   dummies=dict(zip(view["dummies"], scores[players:])) or None)
+    standing = Outcome.from_scores(
+        scores[:players], dummies=dict(zip(view["dummies"], scores[players:])) or None
+    )
     ranks = rank_rewards(standing)
     gained = view["history"][-1]["points"] if view["history"] else [0] * players
-    return [0.5 * rank + 0.5 * min(1.0, max(0.0, 0.5 + gain / (2 * ROUND_SCALE)))
-            for rank, gain in zip(ranks, gained)]
+    return [
+        0.5 * rank + 0.5 * min(1.0, max(0.0, 0.5 + gain / (2 * ROUND_SCALE)))
+        for rank, gain in zip(ranks, gained)
+    ]
 
 
-KNOWLEDGE = Knowledge(rollouts=(("seek", seek),), horizon=this_round, rule=decide,
-                      advice=counter_move, advice_seconds=0.4, evaluate=evaluate, evaluate_end=True)
+KNOWLEDGE = Knowledge(
+    rollouts=(("seek", seek),),
+    horizon=this_round,
+    rule=decide,
+    advice=counter_move,
+    advice_seconds=0.4,
+    evaluate=evaluate,
+    evaluate_end=True,
+)

@@ -96,9 +96,12 @@ def _top_most(hand: list[int], trick: list[int]) -> int:
 #: its card ids: the solve's innermost question, asked millions of times
 #: (``trick_winner`` itself builds a list of numbers each time)
 _THREE = DECK_SIZE * DECK_SIZE
-_WINNER_OF_THREE = [trick_winner([CARD_NUMBER[first], CARD_NUMBER[second], CARD_NUMBER[third]])
-                    for first in range(DECK_SIZE) for second in range(DECK_SIZE)
-                    for third in range(DECK_SIZE)]
+_WINNER_OF_THREE = [
+    trick_winner([CARD_NUMBER[first], CARD_NUMBER[second], CARD_NUMBER[third]])
+    for first in range(DECK_SIZE)
+    for second in range(DECK_SIZE)
+    for third in range(DECK_SIZE)
+]
 
 
 def _winner(trick: list[int]) -> int | None:
@@ -173,10 +176,9 @@ def _seek_finals(rnd: _Round, hands, leader, trick, won, top: int) -> list[int]:
     count = won[me]
     finals = [ducked(count)] * (top + 1)  # every bid already reached ducks from now
     while count < top:
-        leader, trick, _, over = _advance(rnd, hands, leader, trick, won, bid=more,
-                                          until=count + 1)
+        leader, trick, _, over = _advance(rnd, hands, leader, trick, won, bid=more, until=count + 1)
         if over:  # the rest never reach their bid: "always more" to the end
-            finals[count + 1:] = [won[me]] * (top - count)
+            finals[count + 1 :] = [won[me]] * (top - count)
             return finals
         count = won[me]
         finals[count] = ducked(count)
@@ -194,8 +196,9 @@ def _after(rnd: _Round, worlds, card):
     return groups
 
 
-def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
-                 turns: int) -> dict[int, list[int]]:
+def _card_values(
+    rnd: _Round, worlds, hand: list[int], bids: range, turns: int
+) -> dict[int, list[int]]:
     """Per playable card, per bid in ``bids``: the summed round score over
     ``worlds`` (all alike to the player, its turn in each) of playing it and
     then the best play towards the bid -- searched for ``turns`` more of the
@@ -209,8 +212,9 @@ def _card_values(rnd: _Round, worlds, hand: list[int], bids: range,
         for (_shown, over), group in _after(rnd, worlds, card).items():
             if over:
                 for index, bid in enumerate(bids):
-                    total[index] += sum(round_score(bid, won[rnd.me], rnd.points)
-                                        for _, _, _, won in group)
+                    total[index] += sum(
+                        round_score(bid, won[rnd.me], rnd.points) for _, _, _, won in group
+                    )
             else:
                 solve = _one_values if len(group) == 1 else _values
                 for index, value in enumerate(solve(rnd, group, rest, bids, turns - 1)):
@@ -227,7 +231,7 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
         return _seek_values(rnd, worlds, hand, bids)
     if time.monotonic() > rnd.deadline:
         raise _OutOfTime
-    (hands, leader, trick, won), = worlds
+    ((hands, leader, trick, won),) = worlds
     me, points = rnd.me, rnd.points
     values = []
     for card in _playable(hand, trick):
@@ -264,8 +268,14 @@ def _worlds(rnd: _Round, observation: Observation, rng: random.Random, count: in
     return worlds
 
 
-def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Random,
-           count: int, turns: int = TURNS) -> list[int]:
+def _solve(
+    rnd: _Round,
+    observation: Observation,
+    legal: list,
+    rng: random.Random,
+    count: int,
+    turns: int = TURNS,
+) -> list[int]:
     """Per legal action: its summed round score over ``count`` sampled deals
     (searched for ``turns`` of the player's turns)."""
     worlds = _worlds(rnd, observation, rng, count)
@@ -277,8 +287,9 @@ def _solve(rnd: _Round, observation: Observation, legal: list, rng: random.Rando
     return [values[CARD_ID[code]][0] for code in legal]
 
 
-def decide(observation: Observation, legal: list, rng: random.Random,
-           deadline: float, iterations: int = 0) -> Action | None:
+def decide(
+    observation: Observation, legal: list, rng: random.Random, deadline: float, iterations: int = 0
+) -> Action | None:
     """The solved bid or card solitaire (None at a table of several
     players).  A quick solve (``FIRST`` deals, one turn searched, ``seek``
     after: the counter bot's own judgement) is the answer if nothing better

@@ -82,8 +82,7 @@ def team_values(view) -> list[float]:
                 value += PROGRESS * (250 if set_wilds(cards) else 500) * (len(cards) - 2)
         for seat, member in enumerate(view["teams"]):
             if member == team:
-                value -= HELD * (view["hand_counts"][seat]
-                                 + (0 if view["in_foot"][seat] else size))
+                value -= HELD * (view["hand_counts"][seat] + (0 if view["in_foot"][seat] else size))
         values.append(value)
     return values
 
@@ -95,13 +94,18 @@ def evaluate(state) -> list[float]:
     share = []
     for team, mine in enumerate(now):
         others = [theirs for other, theirs in enumerate(now) if other != team]
-        share.append(sum(1 / (1 + math.exp((theirs - mine) / SCALE)) for theirs in others)
-                     / len(others))
+        share.append(
+            sum(1 / (1 + math.exp((theirs - mine) / SCALE)) for theirs in others) / len(others)
+        )
     return [share[state.team_of(seat)] for seat in range(state.players)]
 
 
-KNOWLEDGE = Knowledge(rollout=meld_first, rollouts=(("meld-first", meld_first), ("builder", builder)),
-                      advice=builder_move, advice_seconds=0.1,
-                      depth=DEPTH, horizon=whose_turn, evaluate=evaluate)
-
-
+KNOWLEDGE = Knowledge(
+    rollout=meld_first,
+    rollouts=(("meld-first", meld_first), ("builder", builder)),
+    advice=builder_move,
+    advice_seconds=0.1,
+    depth=DEPTH,
+    horizon=whose_turn,
+    evaluate=evaluate,
+)

@@ -47,8 +47,10 @@ def rank_rewards(outcome: Outcome, score_scale: float = 0.0) -> list[float]:
         share[team] = (below + 0.5 * tied) / others
     rewards = [share[team] for team in outcome.teams]
     if score_scale > 0:
-        rewards = [0.5 * reward + 0.25 * (1 + math.tanh(score / score_scale))
-                   for reward, score in zip(rewards, outcome.scores)]
+        rewards = [
+            0.5 * reward + 0.25 * (1 + math.tanh(score / score_scale))
+            for reward, score in zip(rewards, outcome.scores)
+        ]
     return rewards
 
 

@@ -58,9 +58,15 @@ class Node:
 class Search:
     """A search from one observation; call :meth:`run` then :meth:`best`."""
 
-    def __init__(self, engine: Engine, knowledge: Knowledge, rng: random.Random,
-                 exploration: float = 0.7, depth: int = 0,
-                 rollout: Callable[[State, int, random.Random], Action] | None = None):
+    def __init__(
+        self,
+        engine: Engine,
+        knowledge: Knowledge,
+        rng: random.Random,
+        exploration: float = 0.7,
+        depth: int = 0,
+        rollout: Callable[[State, int, random.Random], Action] | None = None,
+    ):
         self.engine = engine
         self.knowledge = knowledge
         self.rng = rng
@@ -69,20 +75,23 @@ class Search:
         self.rollout_policy = rollout or knowledge.rollout
         self.root = Node()
 
-    def run(self, observation: Observation, iterations: int | None = None,
-            deadline: float | None = None) -> int:
+    def run(
+        self, observation: Observation, iterations: int | None = None, deadline: float | None = None
+    ) -> int:
         """Iterate until ``iterations`` are done or the monotonic ``deadline``
         (seconds, :func:`time.monotonic`) is reached, whichever comes first;
         return how many iterations ran."""
         done = 0
         while (iterations is None or done < iterations) and (
-                deadline is None or time.monotonic() < deadline):
+            deadline is None or time.monotonic() < deadline
+        ):
             self.iterate(self.engine.sample_state(observation, self.rng))
             done += 1
         return done
 
-    def best(self, seat: int, legal: list[Action], advice: Action | None = None,
-             margin: float = 0.0) -> Action:
+    def best(
+        self, seat: int, legal: list[Action], advice: Action | None = None, margin: float = 0.0
+    ) -> Action:
         """The most visited of ``legal`` at the root (ties: the first in
         ``legal``; nothing searched: the first legal action) -- or, given
         ``advice`` (a heuristic's move), that move unless the most visited
@@ -183,8 +192,9 @@ class _Horizon:
         return self.left <= 0
 
 
-def _ucb_choice(table: dict[Action, list], legal: list[Action], c: float,
-                rng: random.Random) -> Action:
+def _ucb_choice(
+    table: dict[Action, list], legal: list[Action], c: float, rng: random.Random
+) -> Action:
     """The action of highest upper confidence bound; exact ties broken at
     random (else two seats of a symmetric simultaneous move would always pick
     alike, and only ever learn about the joint actions where they agree)."""

@@ -32,10 +32,26 @@ PLAYS = ("play:", "tractor:", "take:")
 DRAW = "draw:"
 _PLANNER = PlannerBot()
 #: what the learned evaluation reads of each seat's Terms (see features)
-FEATURES = ("score", "unfinished x opp_block", "unfinished x no_reserve", "reserve (capped)",
-            "tractors", "opp_options", "secured", "runs (capped)", "runs", "held (Wells low)",
-            "reserve", "hand", "grounds", "unfinished", "wells", "opp_locked", "opp_tractors",
-            "opp_none")
+FEATURES = (
+    "score",
+    "unfinished x opp_block",
+    "unfinished x no_reserve",
+    "reserve (capped)",
+    "tractors",
+    "opp_options",
+    "secured",
+    "runs (capped)",
+    "runs",
+    "held (Wells low)",
+    "reserve",
+    "hand",
+    "grounds",
+    "unfinished",
+    "wells",
+    "opp_locked",
+    "opp_tractors",
+    "opp_none",
+)
 
 
 def end_turn(state: State, seat: int, rng: random.Random) -> Action:
@@ -80,11 +96,26 @@ def features(terms: Terms) -> list[float]:
     planner's parts, its caps and the end-game Hand count kept as it
     weighs them, block chances as stacks at stake."""
     late = 1.0 if terms.wells <= 4 else 0.0
-    return [terms.score, terms.unfinished * terms.opp_block, terms.unfinished * terms.no_reserve,
-            min(terms.reserve, _PLANNER.reserve_cap), terms.tractors, terms.opp_options,
-            terms.secured, min(terms.runs, _PLANNER.run_cap), terms.runs, late * terms.held,
-            terms.reserve, terms.hand, terms.grounds, terms.unfinished, terms.wells,
-            terms.opp_locked, terms.opp_tractors, terms.opp_none]
+    return [
+        terms.score,
+        terms.unfinished * terms.opp_block,
+        terms.unfinished * terms.no_reserve,
+        min(terms.reserve, _PLANNER.reserve_cap),
+        terms.tractors,
+        terms.opp_options,
+        terms.secured,
+        min(terms.runs, _PLANNER.run_cap),
+        terms.runs,
+        late * terms.held,
+        terms.reserve,
+        terms.hand,
+        terms.grounds,
+        terms.unfinished,
+        terms.wells,
+        terms.opp_locked,
+        terms.opp_tractors,
+        terms.opp_none,
+    ]
 
 
 def evaluate(state: State) -> list[float]:
@@ -98,7 +129,11 @@ def evaluate(state: State) -> list[float]:
     return [chance, 1 - chance] if just == 0 else [1 - chance, chance]
 
 
-KNOWLEDGE = Knowledge(rollout=end_turn, rollouts=(("end-turn", end_turn), ("play-first", play_first),
-                                           ("planner", planner)),
-                      advice=planner_move, advice_seconds=0.1,
-                      horizon=whose_turn, evaluate=evaluate)
+KNOWLEDGE = Knowledge(
+    rollout=end_turn,
+    rollouts=(("end-turn", end_turn), ("play-first", play_first), ("planner", planner)),
+    advice=planner_move,
+    advice_seconds=0.1,
+    horizon=whose_turn,
+    evaluate=evaluate,
+)

@@ -34,8 +34,8 @@ from engines.vegetables.game import Vegetables
 WEIGHTS_FILE = Path(__file__).with_name("vegetables_weights.py")
 #: (first seed, games, chance of a random action)
 GAMES = ((100_000, 3000, 0.0), (200_000, 1500, 0.05))
-HELD_OUT = 5       # games with seed % HELD_OUT == 0 are not fitted on
-L2 = 1e-3          # ridge, per sample, on standardised features
+HELD_OUT = 5  # games with seed % HELD_OUT == 0 are not fitted on
+L2 = 1e-3  # ridge, per sample, on standardised features
 NEWTON_STEPS = 30
 
 
@@ -62,7 +62,13 @@ def positions(first: int, games: int, explore: float):
                 ends.append((seat, features(just) + features(mover), planned))
         scores = state.outcome().scores
         for seat, row, planned in ends:
-            won = 1.0 if scores[seat] > scores[1 - seat] else 0.5 if scores[seat] == scores[1 - seat] else 0.0
+            won = (
+                1.0
+                if scores[seat] > scores[1 - seat]
+                else 0.5
+                if scores[seat] == scores[1 - seat]
+                else 0.0
+            )
             rows.append((row, won, planned, seed))
     return rows
 
@@ -100,16 +106,22 @@ def fit(rows) -> tuple[np.ndarray, dict[str, float]]:
     weights = logistic(scaled[~held], y[~held])
     raw = np.r_[weights[:-1] / spread, weights[-1] - np.sum(weights[:-1] * mean / spread)]
     planner_fit = logistic(planned[~held, None], y[~held])
-    losses = {"planner's values": log_loss(predict(planner_fit, planned[held, None]), y[held]),
-              "learned": log_loss(predict(weights, scaled[held]), y[held])}
+    losses = {
+        "planner's values": log_loss(predict(planner_fit, planned[held, None]), y[held]),
+        "learned": log_loss(predict(weights, scaled[held]), y[held]),
+    }
     return raw, losses
 
 
 def write(raw: np.ndarray, losses: dict[str, float], samples: int) -> None:
-    lines = [f'"""Written by ``python -m bots.ismcts.vegetables_fit`` ({samples} turn ends);',
-             "held-out log-loss: " + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()) + '."""',
-             "", "#: per feature (bots.ismcts.vegetables.FEATURES), the seat that has just",
-             "#: moved first, then the seat to move", "WEIGHTS = ("]
+    lines = [
+        f'"""Written by ``python -m bots.ismcts.vegetables_fit`` ({samples} turn ends);',
+        "held-out log-loss: " + ", ".join(f"{k} {v:.4f}" for k, v in losses.items()) + '."""',
+        "",
+        "#: per feature (bots.ismcts.vegetables.FEATURES), the seat that has just",
+        "#: moved first, then the seat to move",
+        "WEIGHTS = (",
+    ]
     for half, seat in enumerate(("just moved", "to move")):
         for index, name in enumerate(FEATURES):
             lines.append(f"    {float(raw[half * len(FEATURES) + index])!r},  # {seat}: {name}")
@@ -121,7 +133,9 @@ def main() -> None:
     rows = [row for first, games, explore in GAMES for row in positions(first, games, explore)]
     raw, losses = fit(rows)
     write(raw, losses, len(rows))
-    print(f"{len(rows)} turn ends; held-out log-loss: {losses}; wrote {WEIGHTS_FILE}", file=sys.stderr)
+    print(
+        f"{len(rows)} turn ends; held-out log-loss: {losses}; wrote {WEIGHTS_FILE}", file=sys.stderr
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,12 @@ CARD_BITS = 54
 def all_plays() -> tuple[str, ...]:
     """Every play a full deck allows, shortest first, then in rank order."""
     rank = moves.RANK_INDEX.__getitem__
-    return tuple(sorted(moves.lead_moves(list(DECK_COUNTS)),
-                        key=lambda play: (len(play), [rank(ch) for ch in play])))
+    return tuple(
+        sorted(
+            moves.lead_moves(list(DECK_COUNTS)),
+            key=lambda play: (len(play), [rank(ch) for ch in play]),
+        )
+    )
 
 
 def card_bits(ranks: str) -> list[float]:
@@ -64,19 +68,23 @@ class DouDizhuEncoding(Encoding):
                 if action != PASS:
                     played[who] += action
         seen = observation["hand"] + "".join(played)
-        unseen = "".join(moves.RANKS[r] * (DECK_COUNTS[r] - seen.count(moves.RANKS[r]))
-                         for r in range(moves.NRANKS))
+        unseen = "".join(
+            moves.RANKS[r] * (DECK_COUNTS[r] - seen.count(moves.RANKS[r]))
+            for r in range(moves.NRANKS)
+        )
         out = card_bits(observation["hand"]) + card_bits(unseen)
         out += card_bits(observation["bottom"] or "")
         out += card_bits(observation["to_beat"] or "")
         for seat in order:
             out += card_bits(played[seat])
             out += card_bits(last[seat] if last[seat] not in (None, PASS) else "")
-            out += [1.0 if last[seat] == PASS else 0.0, observation["hand_sizes"][seat] / 20,
-                    1.0 if seat == lord else 0.0,
-                    1.0 if seat == observation["to_beat_seat"] else 0.0]
+            out += [
+                1.0 if last[seat] == PASS else 0.0,
+                observation["hand_sizes"][seat] / 20,
+                1.0 if seat == lord else 0.0,
+                1.0 if seat == observation["to_beat_seat"] else 0.0,
+            ]
         out += one_hot(PHASES.index(observation["phase"]), len(PHASES))
         out += one_hot(observation["bid"], 4)
-        out += [observation["redeals"] / 3,
-                min(observation["multiplier"].bit_length() - 1, 8) / 8]
+        out += [observation["redeals"] / 3, min(observation["multiplier"].bit_length() - 1, 8) / 8]
         return out

@@ -151,7 +151,7 @@ class DouDizhuState(State):
         self._counts = counts
         self._packed = packs if packs is not None else [M.pack(c) for c in counts]
         self._bottom = bottom
-        self._bottom_text = ""     # its string once an observation has shown it
+        self._bottom_text = ""  # its string once an observation has shown it
         self._first = first
         self._bids: list[int] = []
         self._high = 0
@@ -159,14 +159,14 @@ class DouDizhuState(State):
         self._turn = first
         self._landlord = -1
         self._plays: list[str] = []
-        self._last = None          # Info of the play to beat, None when leading
+        self._last = None  # Info of the play to beat, None when leading
         self._last_seat = -1
         self._passes = 0
         self._bombs = 0
-        self._made = [0, 0, 0]     # non-pass plays per seat
+        self._made = [0, 0, 0]  # non-pass plays per seat
         self._winner = -1
         self._payoffs = [0, 0, 0]
-        self._legal = None         # legal tuple of the seat to act, once computed
+        self._legal = None  # legal tuple of the seat to act, once computed
         self._planes = [None, None, None]  # each hand's moves.planes_of, once asked
 
     # ------------------------------------------------------------ contract
@@ -382,8 +382,9 @@ class DouDizhuState(State):
         return hand_string(self._counts[seat])
 
 
-def state_from_hands(hands, landlord: int | None = None, bottom: str = "",
-                     bid: int = 1, seed: int = 0) -> DouDizhuState:
+def state_from_hands(
+    hands, landlord: int | None = None, bottom: str = "", bid: int = 1, seed: int = 0
+) -> DouDizhuState:
     """A play-phase state from explicit hands (for tests and analysis).
 
     ``hands`` are three rank strings; with ``landlord`` given, play starts
@@ -438,14 +439,14 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
     at = 0
     for s in others:
         c = counts[s]
-        for r in pool[at:at + need[s]]:
+        for r in pool[at : at + need[s]]:
             c[r] += 1
         at += need[s]
         if s == lord:
             for r in range(NRANKS):
                 c[r] += forced[r]
     if lord is None:
-        for r in pool[at:at + 3]:
+        for r in pool[at : at + 3]:
             bottom[r] += 1
     state._start_auction(counts, bottom, obs["first_bidder"])
     state._bids = list(obs["bids"])
@@ -497,6 +498,10 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(DouDizhu(), encoding="engines.dou_dizhu.encoding:DouDizhuEncoding",
-                knowledge="bots.ismcts.dou_dizhu:KNOWLEDGE",
-                view="engines.dou_dizhu.view:DouDizhuView", rules="../../docs/games/dou-dizhu.md")
+UNIT = GameUnit(
+    DouDizhu(),
+    encoding="engines.dou_dizhu.encoding:DouDizhuEncoding",
+    knowledge="bots.ismcts.dou_dizhu:KNOWLEDGE",
+    view="engines.dou_dizhu.view:DouDizhuView",
+    rules="../../docs/games/dou-dizhu.md",
+)

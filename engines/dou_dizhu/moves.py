@@ -40,11 +40,37 @@ UNIT = [1 << (4 * r) for r in range(NRANKS)]
 FOURS = sum(4 << (4 * r) for r in range(13))
 
 # kinds
-SOLO, PAIR, TRIO, TRIO1, TRIO2, STRAIGHT, PAIRS, PLANE, PLANE1, PLANE2, FOUR2, FOUR22, BOMB, ROCKET = range(14)
+(
+    SOLO,
+    PAIR,
+    TRIO,
+    TRIO1,
+    TRIO2,
+    STRAIGHT,
+    PAIRS,
+    PLANE,
+    PLANE1,
+    PLANE2,
+    FOUR2,
+    FOUR22,
+    BOMB,
+    ROCKET,
+) = range(14)
 KIND_NAMES = (
-    "single", "pair", "trio", "trio+single", "trio+pair", "straight",
-    "pair straight", "airplane", "airplane+singles", "airplane+pairs",
-    "four+two singles", "four+two pairs", "bomb", "rocket",
+    "single",
+    "pair",
+    "trio",
+    "trio+single",
+    "trio+pair",
+    "straight",
+    "pair straight",
+    "airplane",
+    "airplane+singles",
+    "airplane+pairs",
+    "four+two singles",
+    "four+two pairs",
+    "bomb",
+    "rocket",
 )
 #: shortest chain per chain kind; longest follows from 12 ranks / 20 cards
 MIN_CHAIN = {STRAIGHT: 5, PAIRS: 3, PLANE: 2, PLANE1: 2, PLANE2: 2}
@@ -63,8 +89,10 @@ def pack(counts) -> int:
     """Packed counts of the count vector ``counts``: the even ranks' counts
     are the low halves of its bytes, the odd ranks' the high halves (two
     ``bytes`` of the slices, not a shift per rank)."""
-    return (int.from_bytes(bytes(counts[::2]), "little")
-            | int.from_bytes(bytes(counts[1::2]), "little") << 4)
+    return (
+        int.from_bytes(bytes(counts[::2]), "little")
+        | int.from_bytes(bytes(counts[1::2]), "little") << 4
+    )
 
 
 #: each byte's low and high 4-bit field, for :func:`counts_of_packed`
@@ -223,10 +251,12 @@ def _planes_formula(p: int) -> int:
     """The four bit planes of packed counts ``p`` (each 0..4), field by
     field: the bits of one 4-bit field only ever land in that field."""
     high = p >> 2
-    return (((p | p >> 1 | high) & LOW)
-            | (((p >> 1 | high) & LOW) << 1)
-            | ((((p & (p >> 1)) | high) & LOW) << 2)
-            | ((high & LOW) << 3))
+    return (
+        ((p | p >> 1 | high) & LOW)
+        | (((p >> 1 | high) & LOW) << 1)
+        | ((((p & (p >> 1)) | high) & LOW) << 2)
+        | ((high & LOW) << 3)
+    )
 
 
 #: the formula for every byte (two fields): a hand's planes are then one
@@ -258,7 +288,11 @@ def _chain_table(kind, width):
             top = start + length - 1
             mask = ((1 << length) - 1) << start
             packed = sum(width * UNIT[r] for r in range(start, top + 1))
-            text = _register(packed, typekey(kind, length), top) if kind in (STRAIGHT, PAIRS, PLANE) else None
+            text = (
+                _register(packed, typekey(kind, length), top)
+                if kind in (STRAIGHT, PAIRS, PLANE)
+                else None
+            )
             rows.append((start, top, mask, packed, text))
         table[length] = rows
     return table
@@ -341,10 +375,14 @@ def _gen_trio(c, length, lo, out):
     out += [TRIOS_S[r] for r in range(lo + 1, 13) if c[r] >= 3]
 
 
-TRIO1_S = [[_register(3 * UNIT[t] + UNIT[k], typekey(TRIO1), t) if k != t else None
-            for k in range(NRANKS)] for t in range(13)]
-TRIO2_S = [[_register(3 * UNIT[t] + 2 * UNIT[k], typekey(TRIO2), t) if k != t else None
-            for k in range(13)] for t in range(13)]
+TRIO1_S = [
+    [_register(3 * UNIT[t] + UNIT[k], typekey(TRIO1), t) if k != t else None for k in range(NRANKS)]
+    for t in range(13)
+]
+TRIO2_S = [
+    [_register(3 * UNIT[t] + 2 * UNIT[k], typekey(TRIO2), t) if k != t else None for k in range(13)]
+    for t in range(13)
+]
 
 
 def _gen_trio1(c, length, lo, out):
@@ -371,6 +409,7 @@ def _gen_chain(table, which):
     def gen(c, length, lo, out):
         m = _masks(c)[which]
         out += [text for _, top, mask, _, text in table[length] if top > lo and m & mask == mask]
+
     return gen
 
 
@@ -406,7 +445,7 @@ def _two_singles(c, others, base, tkey, rank, out):
             break
         row = table[a]
         partial = base + UNIT[a]
-        out += [row[b] or _wing_text(row, partial, b, 1, tkey, rank) for b in others[j + 1:]]
+        out += [row[b] or _wing_text(row, partial, b, 1, tkey, rank) for b in others[j + 1 :]]
         if c[a] >= 2:
             out.append(row[a] or _wing_text(row, partial, a, 1, tkey, rank))
 
@@ -418,7 +457,7 @@ def _two_pairs(pairs, base, tkey, rank, out):
     for j, a in enumerate(pairs):
         row = table[a]
         partial = base + 2 * UNIT[a]
-        out += [row[b] or _wing_text(row, partial, b, 2, tkey, rank) for b in pairs[j + 1:]]
+        out += [row[b] or _wing_text(row, partial, b, 2, tkey, rank) for b in pairs[j + 1 :]]
 
 
 def _plane_wings(kind, c, length, start, top, packed, out):
@@ -446,6 +485,7 @@ def _gen_plane_wings(kind):
         for start, top, mask, packed, _ in table[length]:
             if top > lo and m3 & mask == mask:
                 _plane_wings(kind, c, length, start, top, packed, out)
+
     return gen
 
 
@@ -475,11 +515,20 @@ def _gen_rocket(c, length, lo, out):
 
 
 GENERATORS = {
-    SOLO: _gen_solo, PAIR: _gen_pair, TRIO: _gen_trio, TRIO1: _gen_trio1,
-    TRIO2: _gen_trio2, STRAIGHT: _gen_chain(STRAIGHT_T, 0),
-    PAIRS: _gen_chain(PAIRS_T, 1), PLANE: _gen_chain(PLANE_T, 2),
-    PLANE1: _gen_plane_wings(PLANE1), PLANE2: _gen_plane_wings(PLANE2),
-    FOUR2: _gen_four2, FOUR22: _gen_four22, BOMB: _gen_bomb, ROCKET: _gen_rocket,
+    SOLO: _gen_solo,
+    PAIR: _gen_pair,
+    TRIO: _gen_trio,
+    TRIO1: _gen_trio1,
+    TRIO2: _gen_trio2,
+    STRAIGHT: _gen_chain(STRAIGHT_T, 0),
+    PAIRS: _gen_chain(PAIRS_T, 1),
+    PLANE: _gen_chain(PLANE_T, 2),
+    PLANE1: _gen_plane_wings(PLANE1),
+    PLANE2: _gen_plane_wings(PLANE2),
+    FOUR2: _gen_four2,
+    FOUR22: _gen_four22,
+    BOMB: _gen_bomb,
+    ROCKET: _gen_rocket,
 }
 
 
@@ -515,11 +564,11 @@ def _chains_by_start(which, table, bits):
     shortest chains start (a chain of length L at s is there iff the
     shortest ones at s..s+L-shortest are), so that is this memo's key:
     hands that differ elsewhere share one entry, and most hands have none."""
-    if which == 0:      # 5 in a row
+    if which == 0:  # 5 in a row
         starts = bits & bits >> 4 & bits >> 8 & bits >> 12 & bits >> 16
-    elif which == 1:    # 3 in a row
+    elif which == 1:  # 3 in a row
         starts = bits & bits >> 4 & bits >> 8
-    else:               # 2 in a row
+    else:  # 2 in a row
         starts = bits & bits >> 4
     if not starts:
         return ()
@@ -530,8 +579,9 @@ def _chains_by_start(which, table, bits):
         for r in range(12):
             if starts >> (4 * r + which) & 1:
                 m |= ((1 << _SHORTEST[which]) - 1) << r
-        got = memo[starts] = tuple(text for rows in table.values()
-                                   for _, _, mask, _, text in rows if m & mask == mask)
+        got = memo[starts] = tuple(
+            text for rows in table.values() for _, _, mask, _, text in rows if m & mask == mask
+        )
     return got
 
 
@@ -607,6 +657,8 @@ _P0_CHAIN = _plane(0, range(12))
 _P1_CHAIN = _plane(1, range(12))
 _P2_CHAIN = _plane(2, range(12))
 _P3 = _plane(3, range(13))
+
+
 def _by_halves(k: int, strings: list[str]) -> tuple[dict, dict]:
     """For the ranks 3..T and J.. separately: bit plane ``k`` of a set of
     those ranks -> the set's ``strings`` (by rank) in rank order.  A hand's
@@ -661,9 +713,12 @@ def _plane_cores(bits):
     got = _PLANE_CORES.get(bits)
     if got is None:
         m = sum(1 << r for r in range(12) if bits >> (4 * r + 2) & 1)
-        got = _PLANE_CORES[bits] = tuple((length, start, top, packed)
-                                         for length, rows in PLANE_T.items()
-                                         for start, top, mask, packed, _ in rows if m & mask == mask)
+        got = _PLANE_CORES[bits] = tuple(
+            (length, start, top, packed)
+            for length, rows in PLANE_T.items()
+            for start, top, mask, packed, _ in rows
+            if m & mask == mask
+        )
     return got
 
 
@@ -835,7 +890,12 @@ def readings(text: str) -> list[tuple]:
         for top in range(start, 12):
             length = top - start + 1
             window = range(start, top + 1)
-            if all(c[r] >= 1 for r in window) and length >= 5 and n == length and all(c[r] == 1 for r in window):
+            if (
+                all(c[r] >= 1 for r in window)
+                and length >= 5
+                and n == length
+                and all(c[r] == 1 for r in window)
+            ):
                 found.append((STRAIGHT, length, top))
             if length >= 3 and n == 2 * length and all(c[r] == 2 for r in window):
                 found.append((PAIRS, length, top))
@@ -847,14 +907,20 @@ def readings(text: str) -> list[tuple]:
                 if wing_n == 0:
                     found.append((PLANE, length, top))
                 elif wing_n == length:
-                    ok = all(rest[r] == 0 for r in window) and all(v <= 2 for v in rest) \
+                    ok = (
+                        all(rest[r] == 0 for r in window)
+                        and all(v <= 2 for v in rest)
                         and not (rest[SMALL_JOKER] and rest[BIG_JOKER])
+                    )
                     if ok:
                         found.append((PLANE1, length, top))
                 elif wing_n == 2 * length:
                     wing_ranks = [r for r in range(NRANKS) if rest[r]]
-                    ok = all(rest[r] == 0 for r in window) and len(wing_ranks) == length \
+                    ok = (
+                        all(rest[r] == 0 for r in window)
+                        and len(wing_ranks) == length
                         and all(rest[r] == 2 and r < 13 for r in wing_ranks)
+                    )
                     if ok:
                         found.append((PLANE2, length, top))
     return found

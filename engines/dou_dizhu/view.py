@@ -22,24 +22,42 @@ class DouDizhuView(View):
     def show(self, observation):
         me, lord = observation["seat"], observation["landlord"]
         role = lambda s: " (landlord)" if s == lord else ""  # noqa: E731
-        lines = [f"[bold]Dou Dizhu[/] — {observation['phase']}, bid {observation['bid']}, "
-                 f"multiplier {observation['multiplier']}"
-                 + (f", redeal {observation['redeals']}" if observation["redeals"] else "")]
-        lines.append("Cards left: " + ", ".join(
-            f"{self.seat_name(s, me)}{role(s)} {n}" for s, n in enumerate(observation["hand_sizes"])))
+        lines = [
+            f"[bold]Dou Dizhu[/] — {observation['phase']}, bid {observation['bid']}, "
+            f"multiplier {observation['multiplier']}"
+            + (f", redeal {observation['redeals']}" if observation["redeals"] else "")
+        ]
+        lines.append(
+            "Cards left: "
+            + ", ".join(
+                f"{self.seat_name(s, me)}{role(s)} {n}"
+                for s, n in enumerate(observation["hand_sizes"])
+            )
+        )
         if lord is None and observation["bids"]:
             first = observation["first_bidder"]
-            lines.append("Bids: " + ", ".join(f"{self.seat_name((first + i) % 3, me)} {b or 'pass'}"
-                                              for i, b in enumerate(observation["bids"])))
+            lines.append(
+                "Bids: "
+                + ", ".join(
+                    f"{self.seat_name((first + i) % 3, me)} {b or 'pass'}"
+                    for i, b in enumerate(observation["bids"])
+                )
+            )
         if observation["bottom"]:
             lines.append(f"Bottom cards: {_dou_cards(observation['bottom'])}")
         if lord is not None and observation["plays"]:
             recent = list(enumerate(observation["plays"]))[-6:]
-            lines.append("Recent plays: " + ", ".join(
-                f"{self.seat_name((lord + i) % 3, me)} {self.label(p)}" for i, p in recent))
+            lines.append(
+                "Recent plays: "
+                + ", ".join(
+                    f"{self.seat_name((lord + i) % 3, me)} {self.label(p)}" for i, p in recent
+                )
+            )
         if observation["to_beat"]:
-            lines.append(f"To beat: {_dou_cards(observation['to_beat'])} "
-                         f"by {self.seat_name(observation['to_beat_seat'], me)}")
+            lines.append(
+                f"To beat: {_dou_cards(observation['to_beat'])} "
+                f"by {self.seat_name(observation['to_beat_seat'], me)}"
+            )
         lines.append(f"Your hand: {_dou_cards(observation['hand'])}")
         return lines
 

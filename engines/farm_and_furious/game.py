@@ -30,7 +30,12 @@ from typing import Any
 from arena.game import Engine, GameInfo, GameUnit, Observation, Option, Outcome, State
 
 DOG, HEN, DUCKLING, RABBIT, WHISTLE, ROOSTER = (
-    "dog", "hen", "duckling", "rabbit", "whistle", "rooster",
+    "dog",
+    "hen",
+    "duckling",
+    "rabbit",
+    "whistle",
+    "rooster",
 )
 BASE_HAND = (DOG, HEN, DUCKLING, RABBIT, WHISTLE)
 
@@ -152,7 +157,9 @@ class FarmAndFuriousState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(FarmAndFurious(),
-                encoding="engines.farm_and_furious.encoding:FarmAndFuriousEncoding",
-                view="engines.farm_and_furious.view:FarmAndFuriousView",
-                rules="../../docs/games/farm-and-furious.md")
+UNIT = GameUnit(
+    FarmAndFurious(),
+    encoding="engines.farm_and_furious.encoding:FarmAndFuriousEncoding",
+    view="engines.farm_and_furious.view:FarmAndFuriousView",
+    rules="../../docs/games/farm-and-furious.md",
+)

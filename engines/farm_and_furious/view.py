@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from arena.cli.views import View, grid
 
-ANIMAL_STYLE = {"dog": "bold red", "hen": "bold yellow", "duckling": "bold bright_yellow",
-                "rabbit": "bold white", "whistle": "bold cyan", "rooster": "bold magenta"}
+ANIMAL_STYLE = {
+    "dog": "bold red",
+    "hen": "bold yellow",
+    "duckling": "bold bright_yellow",
+    "rabbit": "bold white",
+    "whistle": "bold cyan",
+    "rooster": "bold magenta",
+}
 
 
 class FarmAndFuriousView(View):
@@ -20,11 +26,15 @@ class FarmAndFuriousView(View):
             bar = "█" * min(position, finish) + "·" * max(0, finish - position)
             face_up = " ".join(self.label(c) for c in observation["face_up"][seat]) or "-"
             table.add_row(self.seat_name(seat, me), f"{bar} {position}", face_up)
-        lines = [f"[bold]Farm & Furious[/] — turn {observation['turn'] + 1}, finish at {finish}",
-                 table]
+        lines = [
+            f"[bold]Farm & Furious[/] — turn {observation['turn'] + 1}, finish at {finish}",
+            table,
+        ]
         if observation["history"]:
             last = observation["history"][-1]
-            lines.append("Last turn: " + ", ".join(f"{self.seat_name(s, me)} {self.label(c)}"
-                                                   for s, c in enumerate(last)))
+            lines.append(
+                "Last turn: "
+                + ", ".join(f"{self.seat_name(s, me)} {self.label(c)}" for s, c in enumerate(last))
+            )
         lines.append("Your hand: " + " ".join(self.label(c) for c in observation["hand"]))
         return lines

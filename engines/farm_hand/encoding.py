@@ -31,14 +31,15 @@ class FarmHandEncoding(Encoding):
             bid = observation["bids"][other]
             out += [1.0 if other >= players else 0.0]
             out += one_hot(bid, MAX_BID + 1)
-            out += [observation["won"][other] / MAX_BID,
-                    observation["scores"][other] / SCORE_SCALE,
-                    1.0 if other == observation["leader"] else 0.0,
-                    1.0 if other == observation["dealer"] else 0.0]
+            out += [
+                observation["won"][other] / MAX_BID,
+                observation["scores"][other] / SCORE_SCALE,
+                1.0 if other == observation["leader"] else 0.0,
+                1.0 if other == observation["dealer"] else 0.0,
+            ]
             out += counts(observation["hand_suits"][other], SUIT_INDEX, MAX_BID)
         trick = observation["trick"]
         out += counts(trick, CARD_ID)
         out += one_hot(CARD_SUIT[CARD_ID[trick[0]]] if trick else None, len(SUITS))
-        out += counts([card for done in observation["tricks"] for card in done["cards"]],
-                      CARD_ID)
+        out += counts([card for done in observation["tricks"] for card in done["cards"]], CARD_ID)
         return out

@@ -108,8 +108,13 @@ class FarmHand(Engine):
         ]
         state._scores = list(observation["scores"])
         state._history = [
-            (entry["round"], entry["replay"], tuple(entry["bids"]), tuple(entry["won"]),
-             tuple(entry["points"]))
+            (
+                entry["round"],
+                entry["replay"],
+                tuple(entry["bids"]),
+                tuple(entry["won"]),
+                tuple(entry["points"]),
+            )
             for entry in observation["history"]
         ]
         return state
@@ -219,8 +224,13 @@ class FarmHandState(State):
             ],
             "scores": list(self._scores),
             "history": [
-                {"round": rnd, "replay": replay, "bids": list(bids), "won": list(won),
-                 "points": list(points)}
+                {
+                    "round": rnd,
+                    "replay": replay,
+                    "bids": list(bids),
+                    "won": list(won),
+                    "points": list(points),
+                }
                 for rnd, replay, bids, won, points in self._history
             ],
         }
@@ -228,8 +238,11 @@ class FarmHandState(State):
     def secrets(self, seat):
         """For the referee's leak audit: the numbers of every other hand
         (dummies included; their suits are public, their numbers are not)."""
-        return [[CARD_CODE[card] for card in hand]
-                for other, hand in enumerate(self._hands) if other != seat]
+        return [
+            [CARD_CODE[card] for card in hand]
+            for other, hand in enumerate(self._hands)
+            if other != seat
+        ]
 
     def outcome(self):
         if self._phase != OVER:
@@ -323,7 +336,7 @@ class FarmHandState(State):
         players = self.players
         hands = []
         for seat in range(table):
-            hand = deck[seat * size:(seat + 1) * size]
+            hand = deck[seat * size : (seat + 1) * size]
             if seat < players:
                 hand.sort()
             hands.append(hand)
@@ -351,11 +364,16 @@ class FarmHandState(State):
             raise ValueError(f"farm-hand: need {self._table} hands of {size} cards")
         if len(set(flat)) != len(flat):
             raise ValueError("farm-hand: a card is dealt twice")
-        self._hands = [sorted(hand) if seat < self.players else hand
-                       for seat, hand in enumerate(cards)]
+        self._hands = [
+            sorted(hand) if seat < self.players else hand for seat, hand in enumerate(cards)
+        ]
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(FarmHand(), encoding="engines.farm_hand.encoding:FarmHandEncoding",
-                knowledge="bots.ismcts.farm_hand:KNOWLEDGE",
-                view="engines.farm_hand.view:FarmHandView", rules="../../docs/games/farm-hand.md")
+UNIT = GameUnit(
+    FarmHand(),
+    encoding="engines.farm_hand.encoding:FarmHandEncoding",
+    knowledge="bots.ismcts.farm_hand:KNOWLEDGE",
+    view="engines.farm_hand.view:FarmHandView",
+    rules="../../docs/games/farm-hand.md",
+)

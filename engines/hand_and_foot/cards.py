@@ -81,7 +81,7 @@ def shuffle(rng, cards: list) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for index, bound, bits in _SPANS[MOST_CARDS - size:]:
+    for index, bound, bits in _SPANS[MOST_CARDS - size :]:
         other = getrandbits(bits)
         while other >= bound:
             other = getrandbits(bits)
@@ -93,8 +93,7 @@ MOST_CARDS = 10 * len(DECK)
 #: (index, the bound of the swap partner drawn for it, that bound's bit
 #: length) for each step of ``random.Random.shuffle`` of MOST_CARDS cards, in
 #: its order; a shorter list's steps are the last ones
-_SPANS = [(index, index + 1, (index + 1).bit_length())
-          for index in range(MOST_CARDS - 1, 0, -1)]
+_SPANS = [(index, index + 1, (index + 1).bit_length()) for index in range(MOST_CARDS - 1, 0, -1)]
 
 
 def sort_cards(cards) -> list[str]:
@@ -149,8 +148,9 @@ def max_meld_value(hand, sets: dict) -> int:
                 twos += 1
             elif rank != "3":
                 naturals[rank] = naturals.get(rank, 0) + 1
-    return meld_value(laid, slots, [(rank, count, rank in sets)
-                                    for rank, count in naturals.items()], jokers, twos)
+    return meld_value(
+        laid, slots, [(rank, count, rank in sets) for rank, count in naturals.items()], jokers, twos
+    )
 
 
 def meld_value(laid: int, slots: int, naturals, jokers: int, twos: int) -> int:
@@ -180,5 +180,5 @@ def meld_value(laid: int, slots: int, naturals, jokers: int, twos: int) -> int:
         pairs.sort(reverse=True)
         completed = min(len(pairs), len(wilds))
         value += sum(pairs[:completed])
-        value += sum(wilds[:min(len(wilds), 2 * completed + slots)])
+        value += sum(wilds[: min(len(wilds), 2 * completed + slots)])
     return value

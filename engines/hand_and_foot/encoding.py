@@ -23,10 +23,17 @@ CODE_INDEX = {code: index for index, code in enumerate(CODES)}
 PHASES = ("draw", "meld", "over")
 BOOK = 7
 
-ACTIONS = (("draw", "pile") + tuple(f"pile:{r}" for r in NATURAL_RANKS)
-           + tuple(f"{kind}:{r}{wild}" for kind in ("meld", "new") for wild in ("", ":2", ":jk")
-                   for r in NATURAL_RANKS)
-           + tuple(f"discard:{code}" for code in CODES))
+ACTIONS = (
+    ("draw", "pile")
+    + tuple(f"pile:{r}" for r in NATURAL_RANKS)
+    + tuple(
+        f"{kind}:{r}{wild}"
+        for kind in ("meld", "new")
+        for wild in ("", ":2", ":jk")
+        for r in NATURAL_RANKS
+    )
+    + tuple(f"discard:{code}" for code in CODES)
+)
 
 
 class HandAndFootEncoding(Encoding):
@@ -40,22 +47,33 @@ class HandAndFootEncoding(Encoding):
         decks = players + 1
         out = counts(observation["hand"], CODE_INDEX, 8)
         for team in relative(observation["team"], teams):
-            out += [observation["scores"][team] / (2 * target),
-                    observation["thresholds"][team] / 150,
-                    1.0 if observation["melded"][team] else 0.0]
+            out += [
+                observation["scores"][team] / (2 * target),
+                observation["thresholds"][team] / 150,
+                1.0 if observation["melded"][team] else 0.0,
+            ]
             sets = observation["sets"][team]
             for rank in NATURAL_RANKS:
                 cards = sets.get(rank, [])
                 wilds = sum(1 for card in cards if is_wild(card))
-                out += [(len(cards) - wilds) / BOOK, wilds / 3, 1.0 if cards else 0.0,
-                        1.0 if len(cards) >= BOOK else 0.0]
+                out += [
+                    (len(cards) - wilds) / BOOK,
+                    wilds / 3,
+                    1.0 if cards else 0.0,
+                    1.0 if len(cards) >= BOOK else 0.0,
+                ]
         for seat in relative(me, players):
-            out += [observation["hand_counts"][seat] / 30,
-                    1.0 if observation["in_foot"][seat] else 0.0,
-                    1.0 if observation["to_act"] == seat else 0.0]
+            out += [
+                observation["hand_counts"][seat] / 30,
+                1.0 if observation["in_foot"][seat] else 0.0,
+                1.0 if observation["to_act"] == seat else 0.0,
+            ]
         discard = observation["discard"]
         out += one_hot(CODE_INDEX[discard[-1]] if discard else None, len(CODES))
-        out += [len(discard) / (20 * decks), observation["stock"] / (54 * decks),
-                observation["round"] / observation["options"]["max_rounds"]]
+        out += [
+            len(discard) / (20 * decks),
+            observation["stock"] / (54 * decks),
+            observation["round"] / observation["options"]["max_rounds"],
+        ]
         out += one_hot(PHASES.index(observation["phase"]), len(PHASES))
         return out

@@ -109,7 +109,8 @@ def team_count(players: int, teams: int) -> int:
     if teams < 2 or players % teams:
         raise OptionError(
             f"game 'hand-and-foot' option 'teams': {teams} teams cannot split "
-            f"{players} players evenly")
+            f"{players} players evenly"
+        )
     return teams
 
 
@@ -154,8 +155,18 @@ def _moves(rank: str, has_set: bool, count: int, two: bool, joker: bool) -> tupl
 # per set (NO_SET for a rank without one) are kept up to date by the moves, so
 # the legal actions are table look-ups instead of scans of the cards.
 TWOS, JOKERS, THREES, GROUPS = 11, 12, 13, 14
-_GROUP = {card: (JOKERS if card == JOKER else TWOS if card[0] == "2" else
-                 THREES if card[0] == "3" else NATURAL_RANKS.index(card[0])) for card in ORDER}
+_GROUP = {
+    card: (
+        JOKERS
+        if card == JOKER
+        else TWOS
+        if card[0] == "2"
+        else THREES
+        if card[0] == "3"
+        else NATURAL_RANKS.index(card[0])
+    )
+    for card in ORDER
+}
 NO_SET = 3
 _INDEX = {rank: NATURAL_RANKS.index(rank) for rank in NATURAL_RANKS}
 _RANK_INDICES = range(len(NATURAL_RANKS))
@@ -169,19 +180,40 @@ MOST_OF_A_RANK = 4 * (max(PLAYERS) + 1)
 # wilds held (2 for a 2, plus 1 for a joker) -> rank index -> the set's wilds
 # (0-2, NO_SET) -> naturals held -> what _moves says; indexed by the exact
 # count (the entries from 3 on are the same) so a look-up needs no clamping
-_SHAPES = [[[[_moves(rank, wilds != NO_SET, min(count, 3), bool(held & 2) and wilds != 2,
-                     bool(held & 1) and wilds != 2)
-              for count in range(MOST_OF_A_RANK + 1)] for wilds in range(4)]
-            for rank in NATURAL_RANKS] for held in range(4)]
+_SHAPES = [
+    [
+        [
+            [
+                _moves(
+                    rank,
+                    wilds != NO_SET,
+                    min(count, 3),
+                    bool(held & 2) and wilds != 2,
+                    bool(held & 1) and wilds != 2,
+                )
+                for count in range(MOST_OF_A_RANK + 1)
+            ]
+            for wilds in range(4)
+        ]
+        for rank in NATURAL_RANKS
+    ]
+    for held in range(4)
+]
 #: the same, the actions only (what a player who has melded and is not in the
 #: Foot may play: every shape is fine then)
-_FREE_MELDS = [[[[actions for actions, _ in by_count] for by_count in by_wilds]
-                for by_wilds in by_rank] for by_rank in _SHAPES]
+_FREE_MELDS = [
+    [[[actions for actions, _ in by_count] for by_count in by_wilds] for by_wilds in by_rank]
+    for by_rank in _SHAPES
+]
 #: a meld action -> (its rank, the naturals it moves, its wild, whether it starts a set)
-_MELDS = {action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
-          for by_rank in _SHAPES for index, by_wilds in enumerate(by_rank)
-          for by_count in by_wilds for _, moves in by_count[:4]
-          for action, naturals, wild in moves}
+_MELDS = {
+    action: (NATURAL_RANKS[index], naturals, wild, action[0] == "n")
+    for by_rank in _SHAPES
+    for index, by_wilds in enumerate(by_rank)
+    for by_count in by_wilds
+    for _, moves in by_count[:4]
+    for action, naturals, wild in moves
+}
 _DISCARD = {card: "discard:" + card for card in ORDER}
 _DISCARDED = {action: card for card, action in _DISCARD.items()}
 #: the discard of each card in hand order (what _copies counts): a seat's
@@ -211,17 +243,27 @@ class HandAndFoot(Engine):
         version="1.0",
         players=PLAYERS,
         options=(
-            Option("target", 10000, "the game ends after a round in which a team "
-                   "has more than this many points", minimum=1),
-            Option("hand_size", 10, "cards in each Hand and each Foot", minimum=2,
-                   maximum=20),
-            Option("go_out_bonus", 0, "points for the team of the player who goes out",
-                   minimum=0),
-            Option("stock_exhausted", "end", "empty draw pile: end the round, or "
-                   "reshuffle the discards under the top card", choices=("end", "reshuffle")),
+            Option(
+                "target",
+                10000,
+                "the game ends after a round in which a team has more than this many points",
+                minimum=1,
+            ),
+            Option("hand_size", 10, "cards in each Hand and each Foot", minimum=2, maximum=20),
+            Option("go_out_bonus", 0, "points for the team of the player who goes out", minimum=0),
+            Option(
+                "stock_exhausted",
+                "end",
+                "empty draw pile: end the round, or reshuffle the discards under the top card",
+                choices=("end", "reshuffle"),
+            ),
             Option("max_rounds", 20, "the game ends after this many rounds", minimum=1),
-            Option("teams", 0, "number of teams (0: 2->2, 4->2, 6->3, 8->4, 9->3); "
-                   "must divide the player count", minimum=0),
+            Option(
+                "teams",
+                0,
+                "number of teams (0: 2->2, 4->2, 6->3, 8->4, 9->3); must divide the player count",
+                minimum=0,
+            ),
         ),
         teams="fixed",
         summary="partnership canasta-like rummy: meld books from a Hand, then a Foot",
@@ -249,8 +291,9 @@ class HandAndFoot(Engine):
         state._turn = observation["to_act"]
         state._in_foot = list(observation["in_foot"])
         state._melded = list(observation["melded"])
-        state._sets = [{rank: list(cards) for rank, cards in sets.items()}
-                       for sets in observation["sets"]]
+        state._sets = [
+            {rank: list(cards) for rank, cards in sets.items()} for sets in observation["sets"]
+        ]
         state._discard = list(observation["discard"])
         # the cards not seen, in hand order: every copy of the decks less
         # those in the seat's hand, the discards and the sets
@@ -271,8 +314,12 @@ class HandAndFoot(Engine):
         for _ in range(max(1, SAMPLE_TRIES)):
             shuffle(rng, unknown)
             state._deal_hidden(seat, observation, unknown)
-            if (actor is None or actor == seat or state._phase != MELD
-                    or state._turn_finishable(actor)):
+            if (
+                actor is None
+                or actor == seat
+                or state._phase != MELD
+                or state._turn_finishable(actor)
+            ):
                 break
         else:
             state._repair_hand(actor, seat, rng)
@@ -291,8 +338,8 @@ class HandAndFootState(State):
         self._num_teams = count
         self._reshuffles = options["stock_exhausted"] == "reshuffle"
         self._scores = [0] * count
-        self._history: list[list[int]] = []   # per round: each team's round score
-        self._outs: list = []                 # per round: seat that went out, or None
+        self._history: list[list[int]] = []  # per round: each team's round score
+        self._outs: list = []  # per round: seat that went out, or None
         self._round = 0
         self._first = -1
         self._phase = DRAW
@@ -310,8 +357,8 @@ class HandAndFootState(State):
         # outdated; None when the counts below must first be made from the
         # cards (a new round, or a state whose cards were set by hand).
         self._legal: list | bool | None = None
-        self._held: list[list[int]] = []       # per seat: cards in hand per group
-        self._copies: list[list[int]] = []     # per seat: copies held of each card, in ORDER
+        self._held: list[list[int]] = []  # per seat: cards in hand per group
+        self._copies: list[list[int]] = []  # per seat: copies held of each card, in ORDER
         # per seat: the cards it holds (ORDER indices, sorted) and their
         # discards, kept as its copies go from or to 0 (no scan of all 53)
         self._kinds: list[list[int]] = []
@@ -354,8 +401,10 @@ class HandAndFootState(State):
         self._copies = [self._copies_of(hand) for hand in hands]
         self._discards = [list(compress(_DISCARDS, copies)) for copies in self._copies]
         self._kinds = [list(map(_KIND, discards)) for discards in self._discards]
-        self._set_wilds = [[min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET
-                            for rank in NATURAL_RANKS] for sets in self._sets]
+        self._set_wilds = [
+            [min(set_wilds(sets[rank]), 2) if rank in sets else NO_SET for rank in NATURAL_RANKS]
+            for sets in self._sets
+        ]
 
     def _recount(self, seat: int) -> None:
         """The counts of ``seat`` made afresh from its new Hand (the Foot
@@ -391,12 +440,12 @@ class HandAndFootState(State):
                 hands.append(list(observation["hand"]))
             else:
                 count = observation["hand_counts"][other]
-                hands.append(sort_cards(unknown[at:at + count]))
+                hands.append(sort_cards(unknown[at : at + count]))
                 at += count
             if self._in_foot[other]:
                 feet.append([])
             else:
-                feet.append(unknown[at:at + size])
+                feet.append(unknown[at : at + size])
                 at += size
         self._hand_lists = hands
         self._feet = feet
@@ -428,9 +477,10 @@ class HandAndFootState(State):
             if best is None:
                 break
             _, place, index = best
-            out = min(range(len(hand)),
-                      key=lambda i: (max_meld_value(hand[:i] + hand[i + 1:], sets) * -1,
-                                     rng.random()))
+            out = min(
+                range(len(hand)),
+                key=lambda i: (max_meld_value(hand[:i] + hand[i + 1 :], sets) * -1, rng.random()),
+            )
             hand[out], place[index] = place[index], hand[out]
             hand.sort(key=_KEY)
         for cards in self._hands:
@@ -495,8 +545,10 @@ class HandAndFootState(State):
         self._history.append(scores)
         self._outs.append(goer)
         self._scores = [total + add for total, add in zip(self._scores, scores)]
-        if (max(self._scores) > self._options["target"]
-                or self._round >= self._options["max_rounds"]):
+        if (
+            max(self._scores) > self._options["target"]
+            or self._round >= self._options["max_rounds"]
+        ):
             self._phase = OVER
             self._turn = None
         else:
@@ -531,10 +583,14 @@ class HandAndFootState(State):
                 elif not free:
                     legal = ["draw"] + self._pile_options(seat)
                 elif rank == "*":  # onto each set with room for a wild
-                    legal = ["draw", *compress(_PILES, map(_ROOM.__getitem__,
-                                                           self._set_wilds[team]))]
-                elif (self._set_wilds[team][_INDEX[rank]] != NO_SET
-                      or self._held[seat][_INDEX[rank]] >= 2):
+                    legal = [
+                        "draw",
+                        *compress(_PILES, map(_ROOM.__getitem__, self._set_wilds[team])),
+                    ]
+                elif (
+                    self._set_wilds[team][_INDEX[rank]] != NO_SET
+                    or self._held[seat][_INDEX[rank]] >= 2
+                ):
                     legal = _DRAW_OR_PILE
                 else:
                     legal = _DRAW_ONLY
@@ -555,8 +611,9 @@ class HandAndFootState(State):
             self._legal = legal
         return list(legal)
 
-    def _placement_ok(self, seat: int, hand: list[str], sets: dict,
-                      laid: int | None = None) -> bool:
+    def _placement_ok(
+        self, seat: int, hand: list[str], sets: dict, laid: int | None = None
+    ) -> bool:
         """Whether a player left with ``hand`` and team ``sets`` after a meld
         or a pile pickup can still finish the turn legally (``laid``: the
         points in ``sets``, when the caller knows them)."""
@@ -604,7 +661,8 @@ class HandAndFootState(State):
                 return []
             for target, cards in sets.items():
                 if set_wilds(cards) < 2 and self._placement_ok(
-                        seat, hand + rest, {**sets, target: cards + [top]}):
+                    seat, hand + rest, {**sets, target: cards + [top]}
+                ):
                     options.append("pile:" + target)
             return sorted(options, key=lambda a: NATURAL_RANKS.index(a[-1]))
         if rank in sets:
@@ -637,8 +695,10 @@ class HandAndFootState(State):
             laid = _laid(sets)
             # what cards.meld_value needs, from the counts; a move changes one rank
             slots = sum(2 - set_wilds(cards) for cards in sets.values())
-            naturals = [(rank, count, wilds != NO_SET) for rank, count, wilds
-                        in zip(NATURAL_RANKS, held, self._set_wilds[team])]
+            naturals = [
+                (rank, count, wilds != NO_SET)
+                for rank, count, wilds in zip(NATURAL_RANKS, held, self._set_wilds[team])
+            ]
             if meld_value(laid, slots, naturals, held[JOKERS], held[TWOS]) < need:
                 return []
         options = []
@@ -652,9 +712,16 @@ class HandAndFootState(State):
                     index = _INDEX[rank]
                     after = list(naturals)
                     after[index] = (rank, held[index] - natural_count, True)
-                    ok = meld_value(laid + points, slots + (2 if new else 0) - 1, after,
-                                    held[JOKERS] - (wild == JOKER),
-                                    held[TWOS] - (wild == "2")) >= need
+                    ok = (
+                        meld_value(
+                            laid + points,
+                            slots + (2 if new else 0) - 1,
+                            after,
+                            held[JOKERS] - (wild == JOKER),
+                            held[TWOS] - (wild == "2"),
+                        )
+                        >= need
+                    )
             elif not in_foot or sum(held) - natural_count - bool(wild) >= 2:
                 ok = True
             else:  # the last cards of the Foot: the rare case needs the cards
@@ -672,8 +739,8 @@ class HandAndFootState(State):
         so the rank's first naturals, the first 2 (2s sort first) or a joker
         (jokers sort last)."""
         at = bisect_left(hand, _FIRST[rank], key=_KEY)
-        moved = hand[at:at + naturals]
-        left = hand[:at] + hand[at + naturals:]
+        moved = hand[at : at + naturals]
+        left = hand[:at] + hand[at + naturals :]
         if wild == "2":
             moved.insert(0, left.pop(0))
         elif wild == JOKER:
@@ -745,7 +812,9 @@ class HandAndFootState(State):
                 if _RANK_OF[top] == "*":
                     self._set_wilds[team][index] += 1
             else:
-                sets[rank] = [top] + self._take_counted(held, copies, kinds, discards, rank, 2, None)
+                sets[rank] = [top] + self._take_counted(
+                    held, copies, kinds, discards, rank, 2, None
+                )
                 self._set_wilds[team][index] = 0
             self._gain_counted(held, copies, kinds, discards, taken)
             self._phase = MELD
@@ -779,8 +848,15 @@ class HandAndFootState(State):
             copies[order] += 1
 
     @staticmethod
-    def _take_counted(held: list[int], copies: list[int], kinds, discards, rank: str,
-                      naturals: int, wild: str | None) -> list[str]:
+    def _take_counted(
+        held: list[int],
+        copies: list[int],
+        kinds,
+        discards,
+        rank: str,
+        naturals: int,
+        wild: str | None,
+    ) -> list[str]:
         """The cards :meth:`_take` moves from a hand with these counts,
         taken off them (and off the kinds held and their discards): the
         rank's first naturals in hand order, the first 2 before them, a
@@ -851,8 +927,7 @@ class HandAndFootState(State):
             "hand": list(self._hands[seat]),
             "hand_counts": [len(hand) for hand in self._hands],
             "in_foot": list(self._in_foot),
-            "sets": [{rank: list(cards) for rank, cards in sets.items()}
-                     for sets in self._sets],
+            "sets": [{rank: list(cards) for rank, cards in sets.items()} for sets in self._sets],
             "melded": list(self._melded),
             "discard": list(self._discard),
             "stock": len(self._stock),
@@ -869,8 +944,9 @@ class HandAndFootState(State):
     def outcome(self):
         if self._phase != OVER:
             raise ValueError("the game is not over")
-        return Outcome.from_scores([self._scores[team] for team in self._team_of],
-                                   teams=list(self._team_of))
+        return Outcome.from_scores(
+            [self._scores[team] for team in self._team_of], teams=list(self._team_of)
+        )
 
     def clone(self):
         copy = object.__new__(HandAndFootState)
@@ -883,8 +959,7 @@ class HandAndFootState(State):
         copy._hand_lists = [None if hand is None else list(hand) for hand in self._hand_lists]
         copy._feet = [list(foot) for foot in self._feet]
         copy._in_foot = list(self._in_foot)
-        copy._sets = [{rank: list(cards) for rank, cards in sets.items()}
-                      for sets in self._sets]
+        copy._sets = [{rank: list(cards) for rank, cards in sets.items()} for sets in self._sets]
         copy._melded = list(self._melded)
         copy._held = [list(held) for held in self._held]
         copy._copies = [list(copies) for copies in self._copies]
@@ -910,7 +985,10 @@ class HandAndFootState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(HandAndFoot(), encoding="engines.hand_and_foot.encoding:HandAndFootEncoding",
-                knowledge="bots.ismcts.hand_and_foot:KNOWLEDGE",
-                view="engines.hand_and_foot.view:HandAndFootView",
-                rules="../../docs/games/hand-and-foot.md")
+UNIT = GameUnit(
+    HandAndFoot(),
+    encoding="engines.hand_and_foot.encoding:HandAndFootEncoding",
+    knowledge="bots.ismcts.hand_and_foot:KNOWLEDGE",
+    view="engines.hand_and_foot.view:HandAndFootView",
+    rules="../../docs/games/hand-and-foot.md",
+)

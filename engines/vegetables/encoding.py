@@ -34,15 +34,19 @@ class VegetablesEncoding(Encoding):
         out += [cards / 8 for cards in observation["wells"]]
         out += [1.0 if observation["third_well_open"] else 0.0]
         for seat in seats:
-            out += [observation["hand_sizes"][seat] / 40,
-                    observation["tractors"][seat] / 4,
-                    observation["tractors_locked"][seat] / 4,
-                    observation["tractors_used"][seat] / 4,
-                    observation["tractors_discarded"][seat] / 4,
-                    observation["scores"][seat] / SCORE_SCALE]
+            out += [
+                observation["hand_sizes"][seat] / 40,
+                observation["tractors"][seat] / 4,
+                observation["tractors_locked"][seat] / 4,
+                observation["tractors_used"][seat] / 4,
+                observation["tractors_discarded"][seat] / 4,
+                observation["scores"][seat] / SCORE_SCALE,
+            ]
         out += one_hot(PHASES.index(observation["phase"]), len(PHASES))
-        out += [min(observation["played_this_turn"], 20) / 20,
-                observation["draw_start"] / 12,
-                observation["turn"] / observation["options"]["max_turns"],
-                1.0 if observation["to_move"] == me else 0.0]
+        out += [
+            min(observation["played_this_turn"], 20) / 20,
+            observation["draw_start"] / 12,
+            observation["turn"] / observation["options"]["max_turns"],
+            1.0 if observation["to_move"] == me else 0.0,
+        ]
         return out

@@ -108,9 +108,7 @@ class Vegetables(Engine):
         id="vegetables",
         version="1.0",
         players=(2,),
-        options=(
-            Option("max_turns", 300, "the game stops after this many turns", minimum=1),
-        ),
+        options=(Option("max_turns", 300, "the game stops after this many turns", minimum=1),),
         summary="two-player step-of-four card shedding with Silos, Wells and Tractors",
     )
 
@@ -125,7 +123,7 @@ class Vegetables(Engine):
         state._hands = [sorted(mid[:12]), sorted(mid[12:24])]
         state._wells = [high[16:24], high[24:32], mid[24:32]]
         # silo columns: the front card (the one that may be taken) is last
-        state._silos = [high[4 * c:4 * c + 4] for c in range(4)]
+        state._silos = [high[4 * c : 4 * c + 4] for c in range(4)]
         state._begin_turn_knowledge()
         return state
 
@@ -197,17 +195,21 @@ class Vegetables(Engine):
         # The game is not over, so an opponent about to start a turn can play:
         # redeal until the sampled Hand has a playable card (rejection), and
         # after many misses put one playable unknown card in it first.
-        must_play = (state._phase == PLAYING and state._to_move == other
-                     and not state._played and not state._tractors[other]
-                     and not any(state._tops[STACK[c]] == NEEDS[c]
-                                 for c in state._grounds[other] + list(known)))
+        must_play = (
+            state._phase == PLAYING
+            and state._to_move == other
+            and not state._played
+            and not state._tractors[other]
+            and not any(
+                state._tops[STACK[c]] == NEEDS[c] for c in state._grounds[other] + list(known)
+            )
+        )
         tops = state._tops
         for attempt in range(40):
             first_mid = first_high = None
             if must_play and attempt == 39:
                 pool = (unknown_mid if opp_mid else []) + (unknown_high if opp_high else [])
-                playable = [c for c in pool
-                            if tops[STACK[c]] == NEEDS[c] and c not in forbidden]
+                playable = [c for c in pool if tops[STACK[c]] == NEEDS[c] and c not in forbidden]
                 pick = rng.choice(playable)
                 if NUMBER[pick] <= 12:
                     first_mid = pick
@@ -222,7 +224,7 @@ class Vegetables(Engine):
         state._hands = [[], []]
         state._hands[seat] = sorted(own)
         state._hands[other] = sorted(hand)
-        state._wells = [well_high[:wells[0]], well_high[wells[0]:], well_mid]
+        state._wells = [well_high[: wells[0]], well_high[wells[0] :], well_mid]
         return state
 
 
@@ -484,8 +486,12 @@ class VegetablesState(State):
 
     def _after_play(self, seat: int) -> None:
         """Going out, and the Tractor offers the next decision reveals."""
-        if (not self._hands[seat] and not self._tractors[seat]
-                and not self._grounds[seat] and self.wells_empty()):
+        if (
+            not self._hands[seat]
+            and not self._tractors[seat]
+            and not self._grounds[seat]
+            and self.wells_empty()
+        ):
             self._scores[seat] += 10 * self.unfinished()
             self._finish("out")
             return
@@ -548,7 +554,10 @@ class VegetablesState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(Vegetables(), encoding="engines.vegetables.encoding:VegetablesEncoding",
-                knowledge="bots.ismcts.vegetables:KNOWLEDGE",
-                view="engines.vegetables.view:VegetablesView",
-                rules="../../docs/games/vegetables.md")
+UNIT = GameUnit(
+    Vegetables(),
+    encoding="engines.vegetables.encoding:VegetablesEncoding",
+    knowledge="bots.ismcts.vegetables:KNOWLEDGE",
+    view="engines.vegetables.view:VegetablesView",
+    rules="../../docs/games/vegetables.md",
+)

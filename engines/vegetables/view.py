@@ -30,23 +30,28 @@ class VegetablesView(View):
             row = [observation["stacks"][colour_index * 4 + base] for base in range(4)]
             stacks.add_row(_veg_card(colour), *[_veg_card(s[-1]) if s else "·" for s in row])
         silos = "  ".join(_veg_card(col[0]) if col else "·" for col in observation["silos"])
-        lines = [f"[bold]VEGEtables[/] — turn {observation['turn'] + 1}, phase "
-                 f"{observation['phase']}, scores: you {observation['scores'][me]}, "
-                 f"opponent {observation['scores'][1 - me]}",
-                 stacks,
-                 f"Silo fronts: {silos}    Wells: {observation['wells']}"
-                 + ("" if observation["third_well_open"] else " (third closed)"),
-                 f"Opponent: {observation['hand_sizes'][1 - me]} cards in hand, grounds "
-                 + (" ".join(_veg_card(c) for c in observation["grounds"][1 - me]) or "-")]
+        lines = [
+            f"[bold]VEGEtables[/] — turn {observation['turn'] + 1}, phase "
+            f"{observation['phase']}, scores: you {observation['scores'][me]}, "
+            f"opponent {observation['scores'][1 - me]}",
+            stacks,
+            f"Silo fronts: {silos}    Wells: {observation['wells']}"
+            + ("" if observation["third_well_open"] else " (third closed)"),
+            f"Opponent: {observation['hand_sizes'][1 - me]} cards in hand, grounds "
+            + (" ".join(_veg_card(c) for c in observation["grounds"][1 - me]) or "-"),
+        ]
         if observation["opponent_known"]:
-            lines.append("Opponent holds: " + " ".join(_veg_card(c)
-                                                        for c in observation["opponent_known"]))
+            lines.append(
+                "Opponent holds: " + " ".join(_veg_card(c) for c in observation["opponent_known"])
+            )
         if observation["last_turn"]:
             lines.append("Opponent's last turn: " + escape(" ".join(observation["last_turn"][1:])))
         if observation["this_turn"]:
             lines.append("This turn so far: " + escape(" ".join(observation["this_turn"])))
-        lines.append(f"Your tractors: {observation['tractors'][me]}    Your grounds: "
-                     + (" ".join(_veg_card(c) for c in observation["grounds"][me]) or "-"))
+        lines.append(
+            f"Your tractors: {observation['tractors'][me]}    Your grounds: "
+            + (" ".join(_veg_card(c) for c in observation["grounds"][me]) or "-")
+        )
         lines.append("Your hand: " + (" ".join(_veg_card(c) for c in observation["hand"]) or "-"))
         return lines
 

@@ -61,15 +61,16 @@ def candidate_seeds(hello_seed):
 class Cheater(Bot):
     def new_match(self, hello):
         self.hello_seed = hello["seed"]
-        self.seen = {}          # bottom cards -> this seat's hand in that game
+        self.seen = {}  # bottom cards -> this seat's hand in that game
         self.found = None
 
     def new_game(self, game):
         self.seat = game["seat"]
         self.hand = None
         if MODE == "early":
-            threading.Timer(0.1, protocol.write_message,
-                            (WIRE, {"type": "action", "action": "pass"})).start()
+            threading.Timer(
+                0.1, protocol.write_message, (WIRE, {"type": "action", "action": "pass"})
+            ).start()
 
     def act(self, observation, legal, clock):
         if self.hand is None:

@@ -108,8 +108,10 @@ def watch():
     fd = libc.inotify_init1(os.O_NONBLOCK)
     if fd < 0:
         return None
-    return fd, {libc.inotify_add_watch(fd, path.encode(), 0x20): bit  # IN_OPEN
-                for bit, path in enumerate(SHARED)}
+    return fd, {
+        libc.inotify_add_watch(fd, path.encode(), 0x20): bit  # IN_OPEN
+        for bit, path in enumerate(SHARED)
+    }
 
 
 def decode(present):
@@ -125,7 +127,7 @@ def receive(watches):
         while len(events) >= 16:
             wd, _, _, length = struct.unpack_from("iIII", events)
             seen.add(bit_of.get(wd))
-            events = events[16 + length:]
+            events = events[16 + length :]
         found["inotify"] = decode(lambda b: b in seen)
     fds = [os.open(path, os.O_RDONLY) for path in SHARED]  # after reading inotify's events
 
@@ -140,8 +142,12 @@ def receive(watches):
         return False
 
     found["flock"] = decode(flock_held)
-    found["posix"] = decode(lambda b: attempt(lambda: lock_query(fds[b], fcntl.F_GETLK)) == fcntl.F_RDLCK)
-    found["ofd"] = decode(lambda b: attempt(lambda: lock_query(fds[b], F_OFD_GETLK)) == fcntl.F_RDLCK)
+    found["posix"] = decode(
+        lambda b: attempt(lambda: lock_query(fds[b], fcntl.F_GETLK)) == fcntl.F_RDLCK
+    )
+    found["ofd"] = decode(
+        lambda b: attempt(lambda: lock_query(fds[b], F_OFD_GETLK)) == fcntl.F_RDLCK
+    )
     found["dev-shm"] = decode(lambda b: os.path.exists(shm_name(b)))
     found["sysv-sem"] = decode(lambda b: libc.semget(IPC_KEY + b, 1, 0) >= 0)
     found["mqueue"] = decode(lambda b: libc.mq_open(mq_name(b), os.O_RDONLY, 0, None) >= 0)

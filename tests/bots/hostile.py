@@ -103,7 +103,7 @@ def attack(legal):
             if os.fork() == 0:
                 time.sleep(3600)
             os._exit(0)
-        ESCAPED.append(True)   # once: more would only exhaust our own process limit
+        ESCAPED.append(True)  # once: more would only exhaust our own process limit
         return legal[0]
     if MODE == "network":
         try:
@@ -120,11 +120,15 @@ def attack(legal):
         return legal[0]
     if MODE == "other-seat":
         # another seat's folder and memory: any bait that is not our own
-        for path in glob.glob("/tmp/**/bait.txt", recursive=True) + glob.glob("/proc/[0-9]*/root/tmp/bait.txt"):
+        for path in glob.glob("/tmp/**/bait.txt", recursive=True) + glob.glob(
+            "/proc/[0-9]*/root/tmp/bait.txt"
+        ):
             found = readable(path)
             if found and found != BAIT:
                 return f"PWNED:{path}"
-        for pid in (p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (os.getpid(), 1)):
+        for pid in (
+            p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (os.getpid(), 1)
+        ):
             if any(memory_of(pid, budget=1)):
                 return f"PWNED:mem-{pid}"
         return legal[0]
@@ -134,16 +138,22 @@ def attack(legal):
                 return f"PWNED:ptrace-{pid}"
         return legal[0]
     if MODE == "kill":
-        for pid in [REFEREE_PID] + [int(p) for p in os.listdir("/proc")
-                                    if p.isdigit() and int(p) not in (os.getpid(), 1)]:
+        for pid in [REFEREE_PID] + [
+            int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in (os.getpid(), 1)
+        ]:
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
         return legal[0]
     if MODE == "write-outside":
-        for path in ("/work/PWNED", "/root/PWNED", "/etc/PWNED", "/usr/PWNED",
-                     os.path.join(os.path.dirname(protocol.__file__), "PWNED")):
+        for path in (
+            "/work/PWNED",
+            "/root/PWNED",
+            "/etc/PWNED",
+            "/usr/PWNED",
+            os.path.join(os.path.dirname(protocol.__file__), "PWNED"),
+        ):
             try:
                 with open(path, "w") as f:
                     f.write("x")
@@ -153,7 +163,9 @@ def attack(legal):
     if MODE == "inherited-fds":
         # anything the referee left open to us: its state, its store, other pipes
         for fd in os.listdir("/proc/self/fd"):
-            target = os.readlink(f"/proc/self/fd/{fd}") if os.path.exists(f"/proc/self/fd/{fd}") else ""
+            target = (
+                os.readlink(f"/proc/self/fd/{fd}") if os.path.exists(f"/proc/self/fd/{fd}") else ""
+            )
             if int(fd) > 2 and "/proc" not in target and target:
                 return f"PWNED:fd-{fd}-{target}"[:100]
         return legal[0]

@@ -18,16 +18,23 @@ rng = random.Random(0)
 while (message := protocol.read_message(wire_in)) is not None:
     kind = message["type"]
     if kind == "hello":
-        print(f"hello seed={message['seed']} players={message['players']}", file=sys.stderr,
-              flush=True)
+        print(
+            f"hello seed={message['seed']} players={message['players']}",
+            file=sys.stderr,
+            flush=True,
+        )
         protocol.write_message(wire_out, {"type": "ready"})
     elif kind == "new_game" and MODE == "at-new-game":
         sys.exit(1)
     elif kind == "act":
         protocol.write_message(wire_out, {"type": "action", "action": rng.choice(message["legal"])})
     elif kind == "game_over":
-        print(f"game_over scores={message['scores']} ranks={message['ranks']} "
-              f"table={message['observation'].get('table')}", file=sys.stderr, flush=True)
+        print(
+            f"game_over scores={message['scores']} ranks={message['ranks']} "
+            f"table={message['observation'].get('table')}",
+            file=sys.stderr,
+            flush=True,
+        )
         if MODE == "after-game-over":
             sys.exit(0)
     elif kind == "goodbye":

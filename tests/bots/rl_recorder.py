@@ -17,8 +17,10 @@ class Recorder(PolicyBot):
         self.out = open(sys.argv[1], "a")
 
     def choose(self, observation, action_mask):
-        self.out.write(json.dumps({"observation": observation.tolist(),
-                                   "action_mask": action_mask.tolist()}) + "\n")
+        self.out.write(
+            json.dumps({"observation": observation.tolist(), "action_mask": action_mask.tolist()})
+            + "\n"
+        )
         self.out.flush()
         return self.rng.choice([i for i, ok in enumerate(action_mask) if ok])
 
