@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, _MoveDeadline, play_match
 from arena.plugins import installed
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import choose_level, strict_available
@@ -61,7 +61,7 @@ def referee_move_cost(games: int) -> float:
     entrants = [Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))]
     started = time.perf_counter()
     records = play_match(
-        engine, entrants, [Deal(s, (0, 1)) for s in range(games)], limit=Limit(move=5.0)
+        engine, entrants, [Deal(s, (0, 1)) for s in range(games)], limit=TimeControl(move=5.0)
     )
     moves = sum(seat.moves for record in records for seat in record.seats)
     return (time.perf_counter() - started) / moves * 1e6

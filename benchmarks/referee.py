@@ -137,7 +137,7 @@ def measure(level: str, pinned: bool, games: int) -> dict:
         entrants = [referee.Entrant("a", spec), referee.Entrant("b", spec)]
         deals = [referee.Deal(seed, (0, 1) if seed % 2 else (1, 0)) for seed in range(games)]
         records = referee.play_match(
-            engine, entrants, deals, limit=referee.Limit(move=5.0), sandbox=level
+            engine, entrants, deals, limit=referee.TimeControl(move=5.0), sandbox=level
         )
     faults = [seat.fault for record in records for seat in record.seats if seat.fault]
     if faults or len(bots) != 2:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
 from arena.sandbox import view
 
@@ -65,7 +65,7 @@ def play(registry, spec, level):
         registry.engine("farm-and-furious"),
         entrants,
         [Deal(5, (0, 1))],
-        limit=Limit(startup=10.0, move=2.0),
+        limit=TimeControl(startup=10.0, move=2.0),
         sandbox=level,
     )
     return record.seats[0]

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import arena.cli.checkbot  # noqa: F401  (registers the command)
 from arena.authoring.checkbot import check, find_positions, render_text
 from arena.cli import app
-from arena.match.referee import Limit
+from arena.match.referee import TimeControl
 
 runner = CliRunner()
 
@@ -145,7 +145,7 @@ def test_timeout_on_the_largest_list(registry, quirky):
         registry=registry,
         games=["dou-dizhu"],
         rounds=1,
-        limit=Limit(move=1.0),
+        limit=TimeControl(move=1.0),
     )
     problem = next(p for p in report.problems if p.case.startswith("largest legal-action list"))
     assert problem.kind == "timeout" and problem.detail == "no answer within 1s"
@@ -155,7 +155,11 @@ def test_timeout_on_the_largest_list(registry, quirky):
 
 def test_a_bot_that_never_starts_stops_the_game_check_early(registry, quirky):
     [report] = check(
-        quirky("mute"), registry=registry, games=["vegetables"], rounds=1, limit=Limit(startup=0.5)
+        quirky("mute"),
+        registry=registry,
+        games=["vegetables"],
+        rounds=1,
+        limit=TimeControl(startup=0.5),
     )
     assert [(p.kind, p.message["type"]) for p in report.problems][-1] == ("timeout", "hello")
     assert report.problems[-1].case == "start-up (hello, 2 players)"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 
 COLLUDER = Path(__file__).parent / "bots" / "colluder.py"
 CHANNELS = {"flock", "posix", "ofd", "inotify", "dev-shm", "sysv-sem", "mqueue", "abstract-socket"}
@@ -39,7 +39,7 @@ def collude(registry, token, value, level):
         registry.engine("farm-and-furious"),
         entrants,
         [Deal(5, (0, 1))],
-        limit=Limit(startup=10.0, move=2.0),
+        limit=TimeControl(startup=10.0, move=2.0),
         sandbox=level,
     )
     sender, receiver = record.seats

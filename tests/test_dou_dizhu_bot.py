@@ -126,7 +126,7 @@ def test_endgame_leads_the_unbeatable_play_first():
 
 def test_match_through_the_referee_with_leak_audit():
     """The bot in its own process, the referee's leak audit on every message."""
-    from arena.match.referee import Deal, Entrant, Limit, play_match
+    from arena.match.referee import Deal, Entrant, TimeControl, play_match
     from arena.plugins.botspec import BotSpec
 
     greedy = BotSpec(
@@ -139,7 +139,7 @@ def test_match_through_the_referee_with_leak_audit():
         DouDizhu(),
         entrants,
         deals,
-        limit=Limit(move=5.0, startup=30.0),
+        limit=TimeControl(move=5.0, startup=30.0),
         sandbox="basic",
         audit=True,
     )

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
 from arena.results.store import Store
 
@@ -99,7 +99,7 @@ def test_one_process_never_meets_a_deal_twice(tmp_path):
     from arena.plugins import installed
 
     engine = installed().engine("dou-dizhu")
-    records = play_match(engine, entrants, deals, limit=Limit(move=5.0), sandbox="basic")
+    records = play_match(engine, entrants, deals, limit=TimeControl(move=5.0), sandbox="basic")
     caught = [s.fault_detail for r in records for s in r.seats if s.bot == "cheater" and s.fault]
     assert any("PWNED:remembered" in detail for detail in caught), caught
     # the tournament still replays every deal in every seating, never to one process twice
@@ -127,7 +127,7 @@ def test_frames_nobody_asked_for_are_protocol_faults(mode, broken_bot):
         Entrant("slow2", slow),
     ]
     [record] = play_match(
-        engine, entrants, [Deal(21, (0, 1, 2))], limit=Limit(move=2.0), sandbox="basic"
+        engine, entrants, [Deal(21, (0, 1, 2))], limit=TimeControl(move=2.0), sandbox="basic"
     )
     mine, *others = record.seats
     assert mine.fault == "protocol", mine.fault_detail

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.game import replay
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.sandbox import ResourceLimits
 from arena.sandbox.layers import strict_available
 
@@ -61,7 +61,7 @@ def play_hostile(registry, monkeypatch, mode, port, seats=("hostile", "random"),
         engine,
         entrants,
         [Deal(5, tuple(range(len(seats))))],
-        limit=Limit(startup=10.0, move=move),
+        limit=TimeControl(startup=10.0, move=move),
         sandbox="strict",
         resources=LIMITS,
     )

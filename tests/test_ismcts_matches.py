@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from arena.game import replay
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 
 #: (game, players, options, the heuristic bot to sit beside): short games
 TABLES = [
@@ -20,7 +20,7 @@ TABLES = [
 FEW = {"iterations": 8}
 
 
-def match(registry, game, players, options, other, settings, seed=7, limit=Limit(move=2.0)):
+def match(registry, game, players, options, other, settings, seed=7, limit=TimeControl(move=2.0)):
     engine = registry.engine(game)
     entrants = [Entrant("ismcts", registry.bot("ismcts"), settings=settings)]
     entrants += [Entrant(f"{other}-{i}", registry.bot(other)) for i in range(1, players)]
@@ -70,7 +70,9 @@ def load():
 def test_clock_mode_keeps_within_the_move_time_under_load(registry, load, game, players):
     # (Farm Hand solitaire: its deals search answers every decision, by the clock)
     move = 0.15
-    record = match(registry, game, players, None, "random", {}, limit=Limit(move=move, grace=0.0))
+    record = match(
+        registry, game, players, None, "random", {}, limit=TimeControl(move=move, grace=0.0)
+    )
     seat = record.seats[0]
     assert seat.fault is None, seat.fault_detail
     assert seat.moves > 5

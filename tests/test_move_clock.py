@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.match.referee import WALL_CEILING, Deal, Entrant, TimeControl, _MoveDeadline, play_match
 from arena.results.store import Store
 from arena.sandbox.usage import Usage
 from arena.tournament import load, run
@@ -26,7 +26,7 @@ def thinker(seconds: float) -> str:
 
 def test_starved_honest_bots_are_not_faulted(tmp_path, registry):
     cores = len(os.sched_getaffinity(0))
-    move, grace, think = 0.06, Limit().grace, 0.04
+    move, grace, think = 0.06, TimeControl().grace, 0.04
     path = tmp_path / "starved.toml"
     path.write_text(f"""
 name = "starved"
@@ -80,7 +80,7 @@ def play(registry, bots, limit):
 
 def test_a_bot_that_spins_past_its_time_still_times_out(registry, broken_bot):
     started = time.monotonic()
-    record = play(registry, ["random", broken_bot("spin")], Limit(move=0.2))
+    record = play(registry, ["random", broken_bot("spin")], TimeControl(move=0.2))
     spinner = record.seats[1]
     assert spinner.fault == "timeout", spinner.fault_detail
     assert "charged" in spinner.fault_detail and "0.2s" in spinner.fault_detail
@@ -88,7 +88,7 @@ def test_a_bot_that_spins_past_its_time_still_times_out(registry, broken_bot):
 
 
 def test_a_bot_that_sleeps_is_charged_its_sleep(registry, broken_bot):
-    record = play(registry, [broken_bot("slow", "0.5"), "random"], Limit(move=0.2))
+    record = play(registry, [broken_bot("slow", "0.5"), "random"], TimeControl(move=0.2))
     assert record.seats[0].fault == "timeout"
     assert "charged 0.2" in record.seats[0].fault_detail
 

@@ -16,7 +16,7 @@ import arena.cli.newbot  # noqa: F401  (registers the command)
 from arena import plugins
 from arena.authoring.newbot import Names, NewBotError, create
 from arena.cli import app
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
 
 runner = CliRunner()
@@ -170,7 +170,7 @@ def test_the_written_bot_plays_through_the_real_referee(folder, registry):
         deals = [
             Deal(seed, tuple((s + seed) % players for s in range(players))) for seed in range(2)
         ]
-        records = play_match(engine, entrants, deals, limit=Limit(move=2.0))
+        records = play_match(engine, entrants, deals, limit=TimeControl(move=2.0))
         for record in records:
             assert [s.fault for s in record.seats] == [None] * players, record.seats
 

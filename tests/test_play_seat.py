@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
 from arena.sandbox import SandboxError
 
@@ -21,7 +21,7 @@ def _race(registry, slow: Entrant):
         [slow, others],
         [Deal(3, (0, 1))],
         {"track_length": 3},
-        limit=Limit(move=0.1),
+        limit=TimeControl(move=0.1),
         sandbox="basic",
     )
     return record
@@ -31,7 +31,7 @@ def test_an_entrant_with_its_own_time_control_is_not_held_to_the_matchs(registry
     slow = registry.bot(broken_bot("slow", "0.3"))
     control = _race(registry, Entrant("slow", slow))
     assert control.seats[0].fault == "timeout"
-    record = _race(registry, Entrant("slow", slow, limit=Limit(move=5.0)))
+    record = _race(registry, Entrant("slow", slow, limit=TimeControl(move=5.0)))
     assert [seat.fault for seat in record.seats] == [None, None]
     assert record.seats[0].moves >= 1
 

@@ -13,7 +13,7 @@ from importlib.metadata import entry_points
 import pytest
 
 from arena import plugins
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins import sandboxed as plugin_sandbox
 
 PLUGIN = """
@@ -69,7 +69,7 @@ def test_a_bot_plugin_registers_without_running_here_and_its_bot_plays(marker_bo
         loaded.engine("farm-and-furious"),
         [Entrant("m", loaded.bot("marker-bot")), Entrant("r", loaded.bot("random"))],
         [Deal(5, (0, 1))],
-        limit=Limit(startup=10.0),
+        limit=TimeControl(startup=10.0),
         sandbox="strict",
     )
     assert [seat.fault for seat in record.seats] == [None, None]

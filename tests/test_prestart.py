@@ -9,7 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from arena.match.referee import Deal, Entrant, Limit, play_match, prestart
+from arena.match.referee import Deal, Entrant, TimeControl, play_match, prestart
 from arena.plugins.botspec import BotSpec
 
 TRANSCRIPT = Path(__file__).parent / "bots" / "transcript.py"
@@ -25,7 +25,7 @@ def transcript(log: Path) -> Entrant:
 def test_a_prestarted_bot_hears_nothing_before_its_match_and_plays_the_same(tmp_path, registry):
     engine = registry.engine("farm-and-furious")
     deals = [Deal(seed, (0, 1)) for seed in (3, 4)]
-    limit = Limit(startup=1.0, move=2.0)
+    limit = TimeControl(startup=1.0, move=2.0)
     logs = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
     entrants = [transcript(log) for log in logs]
     started = prestart(entrants, deals, sandbox="basic")
@@ -79,7 +79,7 @@ def test_a_prestarted_bot_is_charged_the_cpu_of_its_start_up(tmp_path, registry)
             deals,
             OPTIONS,
             sandbox="basic",
-            limit=Limit(startup=startup, move=2.0),
+            limit=TimeControl(startup=startup, move=2.0),
             started=started,
         )
         return record.seats[0]

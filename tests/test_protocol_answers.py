@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from arena.botkit import protocol
-from arena.match.referee import Deal, Entrant, Limit, _SeatClock, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, _SeatClock, play_match
 from arena.plugins.botspec import BotSpec
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
@@ -74,7 +74,7 @@ def test_bin_strings_are_not_strings():
 
 
 def test_floats_sent_are_float64():
-    hello = protocol.encode(protocol.hello("g", {}, 2, 1, Limit().as_dict()))
+    hello = protocol.encode(protocol.hello("g", {}, 2, 1, TimeControl().as_dict()))
     act = protocol.encode(protocol.act({"seat": 0}, ["x"], 1.0, 0.25))
     for frame in (hello, act):
         assert b"\xcb" in frame and b"\xca" not in frame
@@ -89,7 +89,7 @@ def test_the_bank_pays_the_overrun_only_and_the_grace_is_50_ms():
     assert clock.bank == pytest.approx(1.75)
     clock.charge(9.0, move=1.0)
     assert clock.bank == 0.0
-    assert Limit().grace == 0.05 and "**grace of 50 ms**" in DOC
+    assert TimeControl().grace == 0.05 and "**grace of 50 ms**" in DOC
 
 
 def test_a_cmd_line_is_split_like_a_shell_without_a_shell(tmp_path, monkeypatch):

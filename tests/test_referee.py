@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from arena.game import replay
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
 from arena.sandbox.process import UNDERTAKER
 
-FAST = Limit(startup=10.0, move=0.5)
+FAST = TimeControl(startup=10.0, move=0.5)
 
 
 def play(registry, bots, deals=1, limit=FAST, game="farm-and-furious", options=None):
@@ -80,7 +80,9 @@ def test_simultaneous_movers_think_at_the_same_time(registry, broken_bot):
     # each bot takes 0.6 s of a 1 s move: waited on one after the other the
     # second would run out of time
     slow = broken_bot("slow", "0.6")
-    [record] = play(registry, [slow, slow], limit=Limit(move=1.0), options={"track_length": 4})
+    [record] = play(
+        registry, [slow, slow], limit=TimeControl(move=1.0), options={"track_length": 4}
+    )
     assert [s.fault for s in record.seats] == [None, None]
     assert record.seats[0].moves >= 1
 
@@ -88,12 +90,12 @@ def test_simultaneous_movers_think_at_the_same_time(registry, broken_bot):
 def test_time_bank_absorbs_overruns_until_spent(registry, broken_bot):
     slow = broken_bot("slow", "0.4")
     # control: without a bank the first 0.4 s answer to a 0.1 s move is a timeout
-    [control] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.0))
+    [control] = play(registry, [slow, "random"], limit=TimeControl(move=0.1, bank=0.0))
     assert control.seats[0].fault == "timeout" and control.seats[0].moves == 0
     assert "ceiling" not in control.seats[0].fault_detail  # charged past its time, not walled
     # a 0.75 s bank pays two ~0.3 s overruns (0.2 s to spare for latency), and
     # the third move runs out of time
-    [record] = play(registry, [slow, "random"], limit=Limit(move=0.1, bank=0.75))
+    [record] = play(registry, [slow, "random"], limit=TimeControl(move=0.1, bank=0.75))
     seat = record.seats[0]
     assert seat.fault == "timeout"
     assert seat.moves == 2
@@ -174,7 +176,7 @@ def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(tmp_
         entrants,
         [Deal(1, (0, 2)), Deal(2, (0, 1)), Deal(3, (2, 0))],
         {"track_length": 4},
-        limit=Limit(move=5.0),
+        limit=TimeControl(move=5.0),
         sandbox="basic",
         on_fault=lambda *fault: faults.append(fault),
     )

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from arena.game import DummyResult, Outcome, competition_ranks
-from arena.match.referee import WALL_CEILING, Deal, Entrant, Limit, _ranks_with_faults, play_match
+from arena.match.referee import (
+    WALL_CEILING,
+    Deal,
+    Entrant,
+    TimeControl,
+    _ranks_with_faults,
+    play_match,
+)
 from arena.plugins.botspec import BotSpec
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
@@ -34,7 +41,7 @@ def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(tmp_path, 
         FarmAndFurious(),
         [transcribed(log), Entrant("random", registry.bot("random"))],
         [Deal(5, (0, 1))],
-        limit=Limit(move=0.5, bank=2.0),
+        limit=TimeControl(move=0.5, bank=2.0),
         sandbox="basic",
     )
     clocks = [message["clock"] for message in received(log, "act")]
@@ -48,7 +55,7 @@ def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, regist
         FarmAndFurious(),
         [transcribed(log, 0.4), Entrant("random", registry.bot("random"))],
         [Deal(5, (0, 1))],
-        limit=Limit(move=0.1, bank=1.0),
+        limit=TimeControl(move=0.1, bank=1.0),
         sandbox="basic",
     )
     assert record.seats[0].fault is None
@@ -110,16 +117,16 @@ def test_a_faulted_seat_ranks_last_below_the_dummies():
 @pytest.mark.parametrize("field", ["move", "startup"])
 def test_a_time_limit_of_zero_is_refused_where_it_must_be_positive(field):
     with pytest.raises(ValueError, match="must be positive"):
-        Limit(**{field: 0})
+        TimeControl(**{field: 0})
     with pytest.raises(ValueError, match=f"'{field}' must not be negative"):
-        Limit(**{field: -1})
+        TimeControl(**{field: -1})
 
 
 def test_a_bank_and_a_grace_of_zero_are_allowed_but_not_below():
-    assert Limit(bank=0, grace=0).as_dict() == {"startup": 10.0, "move": 1.0, "bank": 0}
+    assert TimeControl(bank=0, grace=0).as_dict() == {"startup": 10.0, "move": 1.0, "bank": 0}
     for field in ("bank", "grace"):
         with pytest.raises(ValueError, match=f"'{field}' must not be negative"):
-            Limit(**{field: -0.01})
+            TimeControl(**{field: -0.01})
 
 
 class StarvedBot:

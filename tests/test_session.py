@@ -13,13 +13,13 @@ import pytest
 from arena.authoring.checkbot import check
 from arena.botkit import protocol
 from arena.match.connection import Channel
-from arena.match.referee import Deal, Entrant, Limit, _MoveDeadline, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, _MoveDeadline, play_match
 from arena.match.session import Session, answers, bank_after
 from arena.records.faults import Fault, FaultKind, Stage
 from arena.sandbox import BotProcess, ResourceLimits
 
 BOTS = Path(__file__).parent / "bots"
-QUICK = Limit(startup=10.0, move=2.0)
+QUICK = TimeControl(startup=10.0, move=2.0)
 
 
 def tag(observation):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from arena.game.teams import Teams
-from arena.match.referee import Limit
+from arena.match.referee import TimeControl
 from arena.tournament import keys
 from arena.tournament.config import ConfigError, load
 
@@ -60,7 +60,7 @@ def test_left_out_keys_get_the_tables_defaults(write_tournament, registry):
     )
     for name in ("seed", "deals", "match_deals", "sandbox"):
         assert getattr(t, name) == keys.spec("top", name).default
-    assert t.time == Limit() and t.time.move == keys.spec("time", "move").default
+    assert t.time == TimeControl() and t.time.move == keys.spec("time", "move").default
     assert (t.sigma, t.budget, t.batch) == tuple(
         keys.spec("rated", n).default for n in ("sigma", "budget", "batch")
     )

@@ -36,7 +36,7 @@ from arena.game import Action, Engine, State
 from arena.match import seeds
 from arena.match.connection import Channel
 from arena.match.deals import Deal
-from arena.match.referee import Entrant, Limit, play_match
+from arena.match.referee import Entrant, TimeControl, play_match
 from arena.match.session import Session, bank_after
 from arena.plugins.botspec import ANY_GAME, BotSpec
 from arena.records import GameRecord
@@ -137,7 +137,7 @@ class _Conversation:
     a :class:`~arena.match.session.Session`; a fault raises :class:`_Mishandled`
     with the case and the message."""
 
-    def __init__(self, spec: BotSpec, level: str, limit: Limit, resources: ResourceLimits):
+    def __init__(self, spec: BotSpec, level: str, limit: TimeControl, resources: ResourceLimits):
         self.limit = limit
         try:
             process = BotProcess(spec.argv(), resources, level, spec.files)
@@ -291,7 +291,7 @@ class _Checker:
         name: str,
         spec: BotSpec,
         registry,
-        limit: Limit,
+        limit: TimeControl,
         level: str | None,
         resources: ResourceLimits,
         seed: int,
@@ -547,7 +547,7 @@ def check(
     registry=None,
     games: list[str] | None = None,
     rounds: int = 3,
-    limit: Limit = Limit(),
+    limit: TimeControl = TimeControl(),
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
     seed: int = 0,

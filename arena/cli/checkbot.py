@@ -39,7 +39,7 @@ def check_bot(
     from arena.authoring.checkbot import check, render_text, to_json
     from arena.cli.catalog import warn_plugin_errors
     from arena.game import GameError
-    from arena.match.referee import Limit
+    from arena.match.referee import TimeControl
     from arena.plugins import UnknownName, installed
     from arena.plugins.botspec import BotSpecError
     from arena.sandbox import SandboxError
@@ -53,7 +53,7 @@ def check_bot(
             typer.echo(f"checking {text} ...", err=True)
 
     try:
-        limit = Limit(startup=startup, move=move, bank=bank)
+        limit = TimeControl(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
         reports = check(
             bot,

@@ -22,7 +22,7 @@ from arena.cli._app import app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
 from arena.game.teams import Teams
-from arena.match.referee import Entrant, Limit
+from arena.match.referee import Entrant, TimeControl
 from arena.match.seeds import BadKey, SecretKey, load_or_create
 from arena.plugins import UnknownName, installed
 from arena.plugins.botspec import BotSpecError
@@ -145,7 +145,7 @@ def play_match_item(
     results: Path | None,
     report,
     *,
-    limit: Limit,
+    limit: TimeControl,
     sandbox: str,
     audit: bool,
 ) -> None:
@@ -226,9 +226,9 @@ def match(
     ),
     games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
-    startup: float = typer.Option(Limit.startup, help="seconds for a bot to start"),
-    move: float = typer.Option(Limit.move, help="seconds per move"),
-    bank: float = typer.Option(Limit.bank, help="time bank per game, seconds"),
+    startup: float = typer.Option(TimeControl.startup, help="seconds for a bot to start"),
+    move: float = typer.Option(TimeControl.move, help="seconds per move"),
+    bank: float = typer.Option(TimeControl.bank, help="time bank per game, seconds"),
     sandbox: str = typer.Option(
         "auto", help="auto (strict where available), strict, basic or none"
     ),
@@ -256,7 +256,7 @@ def match(
         engine.info.check_players(len(bot))
         options = engine.info.resolve_options(parse_options(option))
         entrants = entrants_for(game, bot)
-        limit = Limit(startup=startup, move=move, bank=bank)
+        limit = TimeControl(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
         secret = match_key(seed, key, results)
     except (

@@ -21,7 +21,7 @@ from arena.cli.catalog import warn_plugin_errors
 from arena.cli.match import entrants_for, parse_options
 from arena.game import GameError
 from arena.match.deals import Deal
-from arena.match.referee import Entrant, Limit, play_match
+from arena.match.referee import Entrant, TimeControl, play_match
 from arena.plugins import UnknownName, installed
 from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.sandbox import SandboxError
@@ -41,7 +41,7 @@ def human_entrant(tty: str, move: float | None) -> Entrant:
         version="human",
         description="a person at this terminal",
     )
-    return Entrant("you", spec, limit=Limit(startup=30.0, move=move or DAY), sandbox="none")
+    return Entrant("you", spec, limit=TimeControl(startup=30.0, move=move or DAY), sandbox="none")
 
 
 @app.command()
@@ -70,7 +70,7 @@ def play(
         if not 0 <= seat < players:
             raise ValueError(f"--seat {seat}: seats are 0 to {players - 1}")
         bots = entrants_for(game, bot)
-        limit = Limit(move=move)
+        limit = TimeControl(move=move)
         level = choose_level(sandbox)
     except (UnknownName, GameError, BotSpecError, SandboxError, ValueError) as error:
         raise fail(str(error)) from None

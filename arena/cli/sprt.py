@@ -38,7 +38,7 @@ def sprt(
     reads from the signature; the test itself is :func:`arena.tournament.sprt.run`.)"""
     from arena.cli.match import PREDICTABLE, match_key, parse_options
     from arena.game import GameError
-    from arena.match.referee import Entrant, Limit
+    from arena.match.referee import Entrant, TimeControl
     from arena.plugins import UnknownName, installed
     from arena.plugins.botspec import BotSpecError
     from arena.ratings.sequential import H1, SPRT
@@ -94,7 +94,7 @@ def sprt(
             players=seats,
             key=secret,
             options=options,
-            limit=Limit(move=move),
+            limit=TimeControl(move=move),
             sandbox=level,
             max_deals=max_deals,
             batch=batch,

@@ -65,8 +65,8 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Limit:
-    """A time control, in seconds (after python-chess's ``Limit``).
+class TimeControl:
+    """A time control, in seconds (after python-chess's ``TimeControl``).
 
     ``bank`` is extra time per game, drawn on when a move overruns ``move``;
     ``grace`` is slack the referee adds to every deadline for its own and
@@ -100,7 +100,7 @@ class Entrant:
     name: str
     spec: BotSpec
     resources: ResourceLimits | None = None
-    limit: Limit | None = None
+    limit: TimeControl | None = None
     sandbox: str | None = None
     settings: Mapping[str, Any] | None = None
 
@@ -110,7 +110,7 @@ def play_match(
     entrants: Sequence[Entrant],
     deals: Sequence[Deal],
     options: Mapping[str, Any] | None = None,
-    limit: Limit = Limit(),
+    limit: TimeControl = TimeControl(),
     on_game: Callable[[GameRecord], None] | None = None,
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
@@ -473,7 +473,7 @@ class _Match:
         self._sweep(seats, index_at)
         return chosen
 
-    def _limit(self, index: int) -> Limit:
+    def _limit(self, index: int) -> TimeControl:
         return self.entrants[index].limit or self.limit
 
     def _fault(self, index: int, seat: int, fault: Fault) -> None:

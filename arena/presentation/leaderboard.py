@@ -172,7 +172,7 @@ def _pair(interval: stats.Interval | None) -> list[float] | None:
 
 
 def row(
-    summary: stats.Summary, *, rated: Rated | None, scores: bool, payoff: bool = False
+    summary: stats.BotStats, *, rated: Rated | None, scores: bool, payoff: bool = False
 ) -> dict[str, Any]:
     """One participant's line of a table (``rank`` is filled in by the
     caller; ``payoff``: with the fitted expected payoff)."""
@@ -205,7 +205,7 @@ def row(
 
 
 def _ranked(
-    summaries: dict[str, stats.Summary], rated: Rated | None, scores: bool, payoff: bool = False
+    summaries: dict[str, stats.BotStats], rated: Rated | None, scores: bool, payoff: bool = False
 ) -> list[dict[str, Any]]:
     if payoff:
         names = sorted(summaries, key=lambda n: (-(summaries[n].payoff or 0.0), n))

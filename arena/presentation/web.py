@@ -24,7 +24,7 @@ from arena.presentation.frames import TABLE, ReplayError
 from arena.results.store import Store, StoreError
 
 
-class Board:
+class LiveBoard:
     """The leaderboard document, recomputed when the store has grown, but
     not more often than every few times its cost (a big store during a run
     would otherwise keep a core busy)."""
@@ -63,7 +63,7 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
 
         registry = installed()
     app = Flask(__name__)
-    board = Board(folder)
+    board = LiveBoard(folder)
 
     def title(board_doc: dict) -> str:
         return f"{board_doc['tournament']['name'] or 'Tournament'} — leaderboard"

@@ -117,7 +117,7 @@ def showings(record: GameRecord) -> dict[str, Showing]:
 
 
 @dataclass
-class Summary:
+class BotStats:
     """One participant's statistics over a set of games."""
 
     name: str
@@ -165,7 +165,7 @@ class Table:
     game: str
     players: int
     games: int
-    bots: dict[str, Summary]
+    bots: dict[str, BotStats]
     head_to_head: dict[str, dict[str, Meeting]]
 
 
@@ -173,8 +173,8 @@ class Table:
 class Statistics:
     """Everything the leaderboard shows besides ratings."""
 
-    overall: dict[str, Summary]  # bots only, place only
-    games: dict[str, dict[str, Summary]]  # per game id, dummies included
+    overall: dict[str, BotStats]  # bots only, place only
+    games: dict[str, dict[str, BotStats]]  # per game id, dummies included
     tables: dict[str, dict[int, Table]]  # per game id and table size
     counts: dict[str, int]  # games per game id
 
@@ -403,7 +403,7 @@ class Tally:
 
     def summaries(
         self, tables: Sequence[TableKey], *, scores: bool = True, dummies: bool = True
-    ) -> dict[str, Summary]:
+    ) -> dict[str, BotStats]:
         """Per participant of ``tables`` taken together: see :func:`summarise`."""
         held: dict[str, list[_Seat]] = defaultdict(list)
         for table in tables:
@@ -412,7 +412,7 @@ class Tally:
                     held[name].append(seat)
         result, sums, asked = {}, [], []
         for name, seated in held.items():
-            summary = result[name] = Summary(
+            summary = result[name] = BotStats(
                 name,
                 games=sum(s.games for s in seated),
                 seats=sum(s.seats for s in seated),
@@ -481,8 +481,8 @@ class Tally:
         return dict(result)
 
     def payoffs(
-        self, tables: Sequence[TableKey], summaries: dict[str, Summary]
-    ) -> dict[str, Summary]:
+        self, tables: Sequence[TableKey], summaries: dict[str, BotStats]
+    ) -> dict[str, BotStats]:
         """``summaries`` (of ``tables``) with each participant's fitted
         expected payoff: the score a game it makes above the average
         participant, from every head-to-head mean score difference at once
@@ -639,7 +639,7 @@ class Tally:
 
 def summarise(
     games: Iterable[StoredGame], *, scores: bool = True, dummies: bool = True
-) -> dict[str, Summary]:
+) -> dict[str, BotStats]:
     """Per participant: games, seats, wins, faults, place (and mean score,
     unless ``scores`` is False: across games scores mean different things)."""
     tally = Tally()

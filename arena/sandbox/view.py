@@ -64,7 +64,7 @@ SYSTEM = ("/usr", "/etc")
 
 
 @dataclass(frozen=True)
-class View:
+class FileView:
     """What to mount, in this order: ``sites`` (site folders of the system
     and the interpreter, covered by an empty folder), ``binds`` (host paths
     bound read-only at the same place, some inside those sites) and
@@ -387,7 +387,7 @@ def _under(path: str, folders) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def view_for(argv: list[str], files: tuple[str, ...] = ()) -> View:
+def view_for(argv: list[str], files: tuple[str, ...] = ()) -> FileView:
     """The read-only view of a bot started as ``argv`` (its kit, its own
     distribution's closure or its command's files, and ``files``); worked
     out once per process and bot (reading every distribution's metadata
@@ -413,7 +413,7 @@ def forget_installed() -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
+def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> FileView:
     """:func:`view_for` itself.  Three shapes of command are known: the bot
     kit running a ``module:Class``, the plugin host loading a distribution's
     plugins, and any other command (a ``cmd:`` bot)."""
@@ -453,4 +453,4 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> View:
         for p in foreign
         if _under(p, binds) and p not in binds and not _under(p, covered) and not _under(p, files)
     ]
-    return View(sites=tuple(covered), binds=tuple(binds), masks=tuple(masks))
+    return FileView(sites=tuple(covered), binds=tuple(binds), masks=tuple(masks))

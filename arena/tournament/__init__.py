@@ -3,12 +3,12 @@ executors (where matches run) and the runner that ties them to the store."""
 
 from arena.tournament.config import ConfigError, Tournament, load
 from arena.tournament.plan import MatchItem, make_planner, plan
-from arena.tournament.runner import Summary, run
+from arena.tournament.runner import RunSummary, run
 
 __all__ = [
     "ConfigError",
     "MatchItem",
-    "Summary",
+    "RunSummary",
     "Tournament",
     "load",
     "make_planner",

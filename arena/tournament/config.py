@@ -22,7 +22,7 @@ from typing import Any
 
 from arena.game import GameError
 from arena.game.teams import Teams
-from arena.match.referee import Limit
+from arena.match.referee import TimeControl
 from arena.plugins.botspec import BotSpec, BotSpecError
 from arena.sandbox import ResourceLimits
 from arena.tournament.keys import (
@@ -78,7 +78,7 @@ class Tournament:
     match_deals: int
     results: str
     sandbox: str  # auto (strict where available), none, basic, strict
-    time: Limit  # the referee's own time control, defaults there
+    time: TimeControl  # the referee's own time control, defaults there
     bots: tuple[BotEntry, ...]
     games: tuple[GameEntry, ...]
     challenger: str | None = None  # gauntlet
@@ -325,11 +325,11 @@ def parse(
     )
 
 
-def _parse_time(c: TableReader, table: dict) -> Limit:
-    """``[time]``: the referee's :class:`~arena.match.referee.Limit`, its defaults
+def _parse_time(c: TableReader, table: dict) -> TimeControl:
+    """``[time]``: the referee's :class:`~arena.match.referee.TimeControl`, its defaults
     where a key is left out."""
     c.unknown(table, names("time"), "time.")
-    return Limit(
+    return TimeControl(
         **{
             name: c.read(table, "time", name, f"time.{name}")
             for name in ("startup", "move", "bank")

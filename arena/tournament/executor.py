@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.match.referee import Deal, Entrant, Limit, Prestarted, play_match, prestart
+from arena.match.referee import Deal, Entrant, Prestarted, TimeControl, play_match, prestart
 from arena.records import GameRecord
 from arena.sandbox.leftovers import remove_leftovers
 from arena.sandbox.process import UNDERTAKER
@@ -58,7 +58,7 @@ class MatchJob:
     entrants: tuple[Entrant, ...]  # name, launch spec, resource limits
     deals: tuple[tuple[int, tuple[int, ...], int | None], ...]  # (seed, seating, chance)
     indices: tuple[int, ...]  # each deal's index in the item
-    limit: Limit = Limit()
+    limit: TimeControl = TimeControl()
     sandbox: str | None = None  # a level of arena.sandbox (None/auto: strongest available)
     audit: bool = False  # check every message for hidden information (arena.audit)
 

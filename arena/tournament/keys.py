@@ -21,7 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from arena.match.referee import Limit
+from arena.match.referee import TimeControl
 
 
 class Format(StrEnum):
@@ -225,18 +225,23 @@ TIME = (
     KeySpec(
         "startup",
         float,
-        Limit.startup,
+        TimeControl.startup,
         "Time for a bot to start and answer hello, once per match.",
         minimum=0.001,
         shown_type="seconds > 0",
     ),
     KeySpec(
-        "move", float, Limit.move, "Time for each move.", minimum=0.001, shown_type="seconds > 0"
+        "move",
+        float,
+        TimeControl.move,
+        "Time for each move.",
+        minimum=0.001,
+        shown_type="seconds > 0",
     ),
     KeySpec(
         "bank",
         float,
-        Limit.bank,
+        TimeControl.bank,
         "Extra time per game, drawn on when a move runs over `move`.",
         minimum=0.0,
         shown_type="seconds ≥ 0",

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from arena.game import Result
 from arena.match import seeds
-from arena.match.referee import Entrant, Limit
+from arena.match.referee import Entrant, TimeControl
 from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
@@ -53,7 +53,7 @@ RETRIES = 2
 
 
 @dataclass
-class Summary:
+class RunSummary:
     results: Path
     played: int = 0  # games played and stored by this run
     stored: int = 0  # games in the store at the end
@@ -299,7 +299,7 @@ class Seats:
     lineup name, the time control, the sandbox level, the leak audit."""
 
     entrant: Callable[[str], Entrant]
-    limit: Limit = Limit()
+    limit: TimeControl = TimeControl()
     sandbox: str | None = None
     audit: bool = False
 
@@ -425,7 +425,7 @@ def table_plan(
     planner,
     registry,
     *,
-    limit: Limit,
+    limit: TimeControl,
     sandbox: str | None,
     audit: bool = False,
 ) -> Plan:
@@ -504,7 +504,7 @@ def run(
     console=None,
     executor: Executor | None = None,
     write_leaderboard: bool = True,
-) -> Summary:
+) -> RunSummary:
     """Play (or resume) a tournament; return what happened.  ``key``: the
     tournament's secret (default: the results folder's, made on first use);
     a given key must match a stored one."""
@@ -536,7 +536,7 @@ def run_plan(
     console=None,
     write_leaderboard: bool = True,
     log_to_folder: bool = True,
-) -> Summary:
+) -> RunSummary:
     """Play (or resume) ``plan`` into the results folder ``folder``; return
     what happened.  ``report`` hears of every game (default: a progress
     bar, if ``progress``); ``log_to_folder`` sends the log to the folder's
@@ -597,14 +597,14 @@ def _run_locked(
     console,
     write_leaderboard: bool,
     log_to_folder: bool,
-) -> Summary:
+) -> RunSummary:
     """The run under the folder's lock: a bad store or a changed plan is
     refused before anything starts; then the workers start, the store is
     opened and :class:`_Run` plays; whatever happened, the workers are
     stopped and the leaderboard written."""
     if (folder / FILE_NAME).exists():
         _claim(Store(folder), plan).close()
-    summary = Summary(results=folder)
+    summary = RunSummary(results=folder)
     undo_logging = _setup_logging(folder) if log_to_folder else lambda: None
     remove_leftovers()  # of earlier runs killed outright
     executor = plan.executor()
@@ -662,10 +662,10 @@ def _planner_for(
     return planner
 
 
-def _finish(store: Store, summary: Summary, folder: Path, write_leaderboard: bool) -> None:
+def _finish(store: Store, summary: RunSummary, folder: Path, write_leaderboard: bool) -> None:
     """Count what is stored and write the leaderboard page, rating the
     store once: the same document goes back in the summary for the caller
-    to print (:attr:`Summary.board`)."""
+    to print (:attr:`RunSummary.board`)."""
     summary.stored = store.count()
     if write_leaderboard:
         from arena.presentation.leaderboard import from_store, write_html
@@ -683,7 +683,7 @@ class _Run:
     writes the store.  Raises :class:`Enough` when the stopping rule is met
     (at once, for a resumed run that already meets it)."""
 
-    def __init__(self, plan: Plan, store: Store, planner, summary: Summary, report: Report):
+    def __init__(self, plan: Plan, store: Store, planner, summary: RunSummary, report: Report):
         self.plan, self.store = plan, store
         self.planner, self.summary, self.report = planner, summary, report
         self.results = _results_view(store, games=planner.reads_games)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from arena.match.referee import Entrant, Limit
+from arena.match.referee import Entrant, TimeControl
 from arena.match.seeds import SecretKey
 from arena.ratings.sequential import SPRT
 from arena.ratings.stats import showings
@@ -28,7 +28,7 @@ from arena.tournament.runner import run_table, table_plan
 
 
 @dataclass
-class Outcome:
+class SprtResult:
     decision: str | None  # H1, H0, or None (stopped by max_deals)
     deals: int  # deals counted
     games: int  # games counted
@@ -71,7 +71,7 @@ class Duel:
         self.key, self.game_id, self.options, self.lineup = key, game, options, lineup
         self.a, self.b, self.max_deals, self.batch, self.on_deal = a, b, max_deals, batch, on_deal
         self.rotations = list(enumerate(seatings(lineup, "rotate")))
-        self.outcome = Outcome(None, 0, 0, test)
+        self.outcome = SprtResult(None, 0, 0, test)
         self.batch_deals = range(0)
         #: (deal, rotation) -> the game, until its deal is counted
         self.played: dict[tuple[int, tuple[int, ...]], GameRecord] = {}
@@ -134,12 +134,12 @@ def run(
     players: int,
     key: SecretKey,
     options: dict | None = None,
-    limit: Limit = Limit(),
+    limit: TimeControl = TimeControl(),
     sandbox: str | None = None,
     max_deals: int = 2000,
     batch: int = 8,
     on_deal: Callable[[int, float, SPRT], None] | None = None,
-) -> Outcome:
+) -> SprtResult:
     """Play deals until ``test`` decides or ``max_deals`` are counted.  Every
     seed comes from ``key``, and each rotation of a batch is a match of its
     own (fresh processes), so no bot process meets a deal twice.  Raises

@@ -9,7 +9,7 @@ edge cases use `arena check-bot example-bot`.
 import pytest
 
 from arena.plugins import installed
-from arena.match.referee import Deal, Entrant, Limit, play_match
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
 
 BOT = "example-bot"
 
@@ -33,7 +33,7 @@ def test_plays_against_random_without_faults(game):
     # two games, the bot in a different seat each time
     deals = [Deal(seed, tuple((seat + seed) % players for seat in range(players)))
              for seed in range(2)]
-    records = play_match(engine, entrants, deals, limit=Limit(move=1.0, bank=5.0))
+    records = play_match(engine, entrants, deals, limit=TimeControl(move=1.0, bank=5.0))
     for record in records:
         for seat in record.seats:
             assert seat.fault is None, (
