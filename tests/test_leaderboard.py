@@ -224,24 +224,13 @@ def test_a_payoff_game_is_ranked_by_its_payoff_and_says_so(tmp_path):
     for k in range(40):
         big = k % 4 == 0  # "rare" wins one game in four, by 9
         scores = [9.0, -9.0] if big else [-1.0, 1.0]
-        games.append(
-            StoredGame(
-                id=k,
-                key=f"{k}/0",
-                item="i",
-                order=k,
-                index=0,
-                game="stakes",
-                players=2,
-                bots=["rare", "often"],
-                scores=scores,
-                ranks=[1, 2] if big else [2, 1],
-                teams=[0, 1],
-                faults=[None, None],
-                dummies=[],
-                seed=k,
-            )
-        )
+        ranks = [1, 2] if big else [2, 1]
+        seats = [
+            SeatRecord("rare", scores[0], ranks[0], 0),
+            SeatRecord("often", scores[1], ranks[1], 1),
+        ]
+        record = GameRecord("stakes", "1", {}, k, 2, seats)
+        games.append(StoredGame(record, k, f"{k}/0", "i", k, 0, "t", 0.0))
     by_payoff = build(games, payoff={"stakes"})["stakes"]
     by_rating = build(games)["stakes"]
     assert by_payoff["ranked_by"] == "payoff" and by_rating["ranked_by"] == "rating"

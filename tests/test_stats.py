@@ -220,22 +220,10 @@ def test_the_fitted_payoff_counts_whom_a_bot_met():
     from arena.results.store import StoredGame
 
     def played(a, b, diff, k):
-        return StoredGame(
-            id=k,
-            key=f"{k}/0",
-            item="i",
-            order=k,
-            index=0,
-            game="stakes",
-            players=2,
-            bots=[a, b],
-            scores=[diff / 2, -diff / 2],
-            ranks=[1, 2] if diff > 0 else [2, 1],
-            teams=[0, 1],
-            faults=[None, None],
-            dummies=[],
-            seed=k,
-        )
+        ranks = [1, 2] if diff > 0 else [2, 1]
+        seats = [SeatRecord(a, diff / 2, ranks[0], 0), SeatRecord(b, -diff / 2, ranks[1], 1)]
+        record = GameRecord("stakes", "1", {}, k, 2, seats)
+        return StoredGame(record, k, f"{k}/0", "i", k, 0, "t", 0.0)
 
     games = [played("low", "top", -1.0, k) for k in range(10)]
     games += [played("mid", "floor", 1.0, 10 + k) for k in range(10)]
