@@ -17,7 +17,7 @@ import importlib
 #: package, and neither the engine contract nor typing
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from arena.game import GameUnit
+    from arena.game import Engine, GameUnit
 
 
 def unit_for(game_id: str) -> GameUnit:
@@ -33,6 +33,26 @@ def unit_for(game_id: str) -> GameUnit:
     from arena.plugins import installed
 
     return installed().unit(game_id)
+
+
+def built_in_unit(engine: Engine, *, knowledge: bool = True) -> GameUnit:
+    """A built-in game's unit: its parts where every built-in game keeps
+    them -- ``engines/<game>/encoding.py``'s ``<Engine>Encoding`` and
+    ``view.py``'s ``<Engine>View``, the search bot's ``KNOWLEDGE`` in
+    ``bots/ismcts/<game>.py`` (unless ``knowledge`` is false) and the rules
+    page ``docs/games/<id>.md``.  A game of another distribution names its
+    parts itself (:class:`arena.game.GameUnit`); ``check_unit`` checks both."""
+    from arena.game import GameUnit
+
+    package, _, _ = type(engine).__module__.rpartition(".")
+    name = type(engine).__name__
+    return GameUnit(
+        engine,
+        encoding=f"{package}.encoding:{name}Encoding",
+        knowledge=f"bots.ismcts.{package.rpartition('.')[2]}:KNOWLEDGE" if knowledge else "",
+        view=f"{package}.view:{name}View",
+        rules=f"../../docs/games/{engine.info.id}.md",
+    )
 
 
 def lazy_exports(package: str, module: str, names: tuple[str, ...]):

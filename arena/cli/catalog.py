@@ -80,28 +80,33 @@ def bot_info(registry: Registry, name: str) -> dict:
     }
 
 
+def _catalog(listed: list[dict], as_json: bool, headers: list[str], row) -> None:
+    """``listed`` as a JSON list, or as a table of ``row(entry)`` under ``headers``."""
+    if as_json:
+        typer.echo(json.dumps(listed))
+    else:
+        print_table(headers, [row(entry) for entry in listed])
+
+
 @app.command()
 def games(as_json: bool = typer.Option(False, "--json", help="print a JSON list")) -> None:
     """List the installed games: version, player counts, options and plugin."""
     registry = installed()
     warn_plugin_errors(registry)
     listed = [game_info(registry, game_id) for game_id in sorted(registry.games)]
-    if as_json:
-        typer.echo(json.dumps(listed))
-        return
-    print_table(
-        ["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"],
-        [
-            [
-                g["id"],
-                g["version"],
-                ",".join(map(str, g["players"])),
-                "simultaneous" if g["simultaneous"] else "in turn",
-                g["teams"],
-                " ".join(f"{o['name']}={o['default']}" for o in g["options"]) or "-",
-                g["plugin"],
-            ]
-            for g in listed
+    headers = ["GAME", "VERSION", "PLAYERS", "MOVES", "TEAMS", "OPTIONS (defaults)", "PLUGIN"]
+    _catalog(
+        listed,
+        as_json,
+        headers,
+        lambda g: [
+            g["id"],
+            g["version"],
+            ",".join(map(str, g["players"])),
+            "simultaneous" if g["simultaneous"] else "in turn",
+            g["teams"],
+            " ".join(f"{o['name']}={o['default']}" for o in g["options"]) or "-",
+            g["plugin"],
         ],
     )
 
@@ -112,19 +117,16 @@ def bots(as_json: bool = typer.Option(False, "--json", help="print a JSON list")
     registry = installed()
     warn_plugin_errors(registry)
     listed = [bot_info(registry, name) for name in sorted(registry.bots)]
-    if as_json:
-        typer.echo(json.dumps(listed))
-        return
-    print_table(
-        ["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"],
-        [
-            [
-                b["name"],
-                b["version"],
-                "any" if "*" in b["games"] else ",".join(b["games"]),
-                b["plugin"],
-                b["description"],
-            ]
-            for b in listed
+    headers = ["BOT", "VERSION", "GAMES", "PLUGIN", "DESCRIPTION"]
+    _catalog(
+        listed,
+        as_json,
+        headers,
+        lambda b: [
+            b["name"],
+            b["version"],
+            "any" if "*" in b["games"] else ",".join(b["games"]),
+            b["plugin"],
+            b["description"],
         ],
     )

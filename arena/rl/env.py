@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from arena.rl.table import Table, TextRendering
+from arena.rl.table import TableEnvironment
 
 
-class ArenaAECEnv(TextRendering, AECEnv):
+class ArenaAECEnv(TableEnvironment, AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
@@ -25,17 +25,7 @@ class ArenaAECEnv(TextRendering, AECEnv):
 
     def __init__(self, engine, players, options, render_mode=None):
         super().__init__()
-        self.table = Table(engine, players, options)
-        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
-        self.possible_agents = list(self.table.agents)
-        self.render_mode = render_mode
-        self.encoding = self.table.encoding
-
-    def observation_space(self, agent):
-        return self.table.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.table.action_spaces[agent]
+        self._set_table(engine, players, options, render_mode)
 
     def reset(self, seed=None, options=None):
         self.table.new_game(seed)

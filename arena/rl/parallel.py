@@ -13,25 +13,15 @@ from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 
-from arena.rl.table import Table, TextRendering
+from arena.rl.table import TableEnvironment
 
 
-class ArenaParallelEnv(TextRendering, ParallelEnv):
+class ArenaParallelEnv(TableEnvironment, ParallelEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, engine, players, options, render_mode=None):
-        self.table = Table(engine, players, options)
-        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
-        self.possible_agents = list(self.table.agents)
+        self._set_table(engine, players, options, render_mode)
         self.agents = []
-        self.render_mode = render_mode
-        self.encoding = self.table.encoding
-
-    def observation_space(self, agent):
-        return self.table.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.table.action_spaces[agent]
 
     def _observations(self):
         acting = self.table.state.to_act()

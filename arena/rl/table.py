@@ -116,12 +116,33 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-class TextRendering:
-    """``render`` and ``close`` of both environment kinds: the table as text
-    (printed in ``render_mode="human"``), nothing to release."""
+class TableEnvironment:
+    """What both environment kinds share: the table they run (set up by
+    :meth:`_set_table`), each agent's spaces, ``render`` (the table as text,
+    printed in ``render_mode="human"``) and ``close`` (nothing to release)."""
 
     table: Table
     render_mode: str | None
+    metadata: dict[str, Any]
+
+    def _set_table(
+        self,
+        engine: Engine,
+        players: int | None,
+        options: Mapping[str, Any],
+        render_mode: str | None,
+    ) -> None:
+        self.table = Table(engine, players, options)
+        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
+        self.possible_agents = list(self.table.agents)
+        self.render_mode = render_mode
+        self.encoding = self.table.encoding
+
+    def observation_space(self, agent):
+        return self.table.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.table.action_spaces[agent]
 
     def render(self):
         text = self.table.render_text()

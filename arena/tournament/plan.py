@@ -46,7 +46,7 @@ import hashlib
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,49 +113,8 @@ def _labels(tournament: Tournament) -> list[str]:
     return labels
 
 
-def _table_items(
-    tournament: Tournament,
-    key: SecretKey,
-    entry: GameEntry,
-    label: str,
-    players: int,
-    table: tuple[str, ...],
-    deals: int,
-    round_: int,
-    order: int,
-    first_deal: int = 0,
-) -> list[MatchItem]:
-    """For each block of ``match_deals`` deals, one item per seating playing
-    every deal of the block in that seating: a bot process meets each deal
-    once, and the block's items together replay each deal in every seating."""
-    items: list[MatchItem] = []
-    seating_list = seatings(table, entry.seating)
-    tag = f"/r{round_}" if tournament.format in (Format.SWISS, Format.RATED) else ""
-    chunk = tournament.match_deals
-    for start in range(first_deal, first_deal + deals, chunk):
-        block = range(start, min(first_deal + deals, start + chunk))
-        for number, seating in enumerate(seating_list):
-            item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}/s{number}"
-            planned = tuple(
-                PlannedDeal(
-                    deal_seed(key, deal, label, players), seating, chance_seed(key, item_id, index)
-                )
-                for index, deal in enumerate(block)
-            )
-            items.append(
-                MatchItem(
-                    id=item_id,
-                    order=order + len(items),
-                    game=entry.id,
-                    label=label,
-                    players=players,
-                    options=dict(entry.options),
-                    lineup=table,
-                    deals=planned,
-                    round=round_,
-                )
-            )
-    return items
+#: a game entry of the tournament at one table size: the entry, its label, the seats
+Group = tuple[GameEntry, str, int]
 
 
 def table_item(
@@ -222,10 +181,64 @@ class Planner:
         self.labels = _labels(tournament)
         self.next_order = 0
 
-    def groups(self):
+    def groups(self) -> Iterator[Group]:
         for entry, label in zip(self.tournament.games, self.labels):
             for players in entry.players:
                 yield entry, label, players
+
+    def unplanned(
+        self, results: Results, round_: int, batch: list[MatchItem]
+    ) -> Iterator[tuple[Group, str]]:
+        """Each group to plan round ``round_`` of, with its name: a group a
+        resumed run planned that round of already gets its stored items
+        added to ``batch`` instead (:meth:`reuse`)."""
+        for where in self.groups():
+            _, label, players = where
+            group = f"{label}/{players}p"
+            known = self.reuse(results, group, round_)
+            if known:
+                batch.extend(known)
+            else:
+                yield where, group
+
+    def table_items(
+        self, group: Group, table: tuple[str, ...], deals: range, round_: int, order: int
+    ) -> list[MatchItem]:
+        """For each block of ``match_deals`` of the deals numbered ``deals``, one
+        item per seating playing every deal of the block in that seating: a bot
+        process meets each deal once, and the block's items together replay each
+        deal in every seating."""
+        entry, label, players = group
+        items: list[MatchItem] = []
+        seating_list = seatings(table, entry.seating)
+        tag = f"/r{round_}" if self.tournament.format in (Format.SWISS, Format.RATED) else ""
+        chunk = self.tournament.match_deals
+        for start in range(deals.start, deals.stop, chunk):
+            block = range(start, min(deals.stop, start + chunk))
+            for number, seating in enumerate(seating_list):
+                item_id = f"{label}/{players}p/{'+'.join(table)}{tag}/d{start}/s{number}"
+                planned = tuple(
+                    PlannedDeal(
+                        deal_seed(self.key, deal, label, players),
+                        seating,
+                        chance_seed(self.key, item_id, index),
+                    )
+                    for index, deal in enumerate(block)
+                )
+                items.append(
+                    MatchItem(
+                        id=item_id,
+                        order=order + len(items),
+                        game=entry.id,
+                        label=label,
+                        players=players,
+                        options=dict(entry.options),
+                        lineup=table,
+                        deals=planned,
+                        round=round_,
+                    )
+                )
+        return items
 
     def next_batch(self, results: Results) -> list[MatchItem]:
         """The next items to play ([] when the plan is complete)."""
@@ -285,21 +298,10 @@ class StaticPlanner(ItemsPlanner, Planner):
 
     def _build(self) -> list[MatchItem]:
         items: list[MatchItem] = []
-        for entry, label, players in self.groups():
+        for group in self.groups():
+            entry, _, players = group
             for table in self._tables(entry, players):
-                items.extend(
-                    _table_items(
-                        self.tournament,
-                        self.key,
-                        entry,
-                        label,
-                        players,
-                        table,
-                        entry.deals,
-                        0,
-                        len(items),
-                    )
-                )
+                items += self.table_items(group, table, range(entry.deals), 0, len(items))
         return items
 
 
@@ -326,25 +328,11 @@ class SwissPlanner(Planner):
         round_ = self.round
         self.round += 1
         batch: list[MatchItem] = []
-        for entry, label, players in self.groups():
-            group = f"{label}/{players}p"
-            known = self.reuse(results, group, round_)
-            if known:
-                batch.extend(known)
-                continue
+        for where, _ in self.unplanned(results, round_, batch):
+            entry, label, players = where
+            deals = range(round_ * entry.deals, (round_ + 1) * entry.deals)
             for table in self.pair(entry, label, players, round_, results):
-                items = _table_items(
-                    self.tournament,
-                    self.key,
-                    entry,
-                    label,
-                    players,
-                    table,
-                    entry.deals,
-                    round_,
-                    self.next_order,
-                    first_deal=round_ * entry.deals,
-                )
+                items = self.table_items(where, table, deals, round_, self.next_order)
                 self.next_order += len(items)
                 batch.extend(items)
         return batch
@@ -444,28 +432,13 @@ class RatedPlanner(Planner):
         step = self.step
         self.step += 1
         size = self.tournament.batch or max(2, 2 * max(1, self.tournament.workers))
-        for entry, label, players in self.groups():
-            group = f"{label}/{players}p"
-            known = self.reuse(results, group, step)
-            if known:
-                batch.extend(known)
-                continue
+        for where, group in self.unplanned(results, step, batch):
             if group in self.finished:
                 continue
+            entry, _, players = where
             for table in self._tables(entry, group, players, step, size, results):
-                deal_index = step * 1000 + len(batch)
-                items = _table_items(
-                    self.tournament,
-                    self.key,
-                    entry,
-                    label,
-                    players,
-                    table,
-                    1,
-                    step,
-                    self.next_order,
-                    first_deal=deal_index,
-                )
+                deal = step * 1000 + len(batch)
+                items = self.table_items(where, table, range(deal, deal + 1), step, self.next_order)
                 self.next_order += len(items)
                 batch.extend(items)
         return batch

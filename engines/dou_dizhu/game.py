@@ -41,7 +41,8 @@ from __future__ import annotations
 import _random
 import random
 
-from arena.game import TYPE_CHECKING, Engine, GameInfo, GameUnit, Outcome, State
+from arena.game import TYPE_CHECKING, Engine, GameInfo, Outcome, State
+from engines import built_in_unit
 
 if TYPE_CHECKING:  # annotations only: typing is not imported in a fresh process
     from typing import Any
@@ -498,10 +499,4 @@ def _sample(obs: Observation, rng: random.Random) -> DouDizhuState:
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(
-    DouDizhu(),
-    encoding="engines.dou_dizhu.encoding:DouDizhuEncoding",
-    knowledge="bots.ismcts.dou_dizhu:KNOWLEDGE",
-    view="engines.dou_dizhu.view:DouDizhuView",
-    rules="../../docs/games/dou-dizhu.md",
-)
+UNIT = built_in_unit(DouDizhu())

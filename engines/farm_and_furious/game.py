@@ -27,7 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Engine, GameInfo, GameUnit, Observation, Option, Outcome, State
+from arena.game import Engine, GameInfo, Observation, Option, Outcome, State
+from engines import built_in_unit
 
 DOG, HEN, DUCKLING, RABBIT, WHISTLE, ROOSTER = (
     "dog",
@@ -157,9 +158,4 @@ class FarmAndFuriousState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(
-    FarmAndFurious(),
-    encoding="engines.farm_and_furious.encoding:FarmAndFuriousEncoding",
-    view="engines.farm_and_furious.view:FarmAndFuriousView",
-    rules="../../docs/games/farm-and-furious.md",
-)
+UNIT = built_in_unit(FarmAndFurious(), knowledge=False)

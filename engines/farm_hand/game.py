@@ -45,7 +45,8 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from arena.game import Engine, GameInfo, GameUnit, Observation, Outcome, State
+from arena.game import Engine, GameInfo, Observation, Outcome, State
+from engines import built_in_unit
 from engines.farm_hand.cards import (
     CARD_CODE,
     CARD_ID,
@@ -370,10 +371,4 @@ class FarmHandState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(
-    FarmHand(),
-    encoding="engines.farm_hand.encoding:FarmHandEncoding",
-    knowledge="bots.ismcts.farm_hand:KNOWLEDGE",
-    view="engines.farm_hand.view:FarmHandView",
-    rules="../../docs/games/farm-hand.md",
-)
+UNIT = built_in_unit(FarmHand())

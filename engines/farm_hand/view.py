@@ -1,5 +1,5 @@
-"""How ``arena play`` draws Farm Hand for a person (the ``view`` part of the
-game's unit; :mod:`arena.cli.views` has the base and the fallback)."""
+"""Farm Hand as ``arena play`` draws it for a person: the game unit's ``view``
+part (the base and the fallback are :mod:`arena.cli.views`')."""
 
 from __future__ import annotations
 

@@ -75,7 +75,8 @@ from bisect import bisect, bisect_left
 from itertools import chain, compress, repeat
 from typing import Any, cast
 
-from arena.game import Engine, GameInfo, GameUnit, Observation, Option, OptionError, Outcome, State
+from arena.game import Engine, GameInfo, Observation, Option, OptionError, Outcome, State
+from engines import built_in_unit
 from engines.hand_and_foot.cards import (
     DECK,
     JOKER,
@@ -326,6 +327,18 @@ class HandAndFoot(Engine):
         if len(state._stock) != observation["stock"]:
             raise ValueError("observation is inconsistent: card counts do not add up")
         return state
+
+
+def _take_first(copies: list[int], kinds: list[int], discards: list, order: int) -> int:
+    """Take one held card of the first kind from ``order`` on off the counts
+    (and off the kinds held and their discards when it was the last): its kind."""
+    while not copies[order]:
+        order += 1
+    copies[order] -= 1
+    if not copies[order]:
+        at = bisect_left(kinds, order)
+        del kinds[at], discards[at]
+    return order
 
 
 class HandAndFootState(State):
@@ -866,23 +879,11 @@ class HandAndFootState(State):
         moved = []
         order = _FIRST[rank]
         for _ in range(naturals):
-            while not copies[order]:
-                order += 1
-            copies[order] -= 1
-            if not copies[order]:
-                at = bisect_left(kinds, order)
-                del kinds[at], discards[at]
+            order = _take_first(copies, kinds, discards, order)
             moved.append(_CARDS[order])
         if wild == "2":
             held[TWOS] -= 1
-            order = _TWO
-            while not copies[order]:
-                order += 1
-            copies[order] -= 1
-            if not copies[order]:
-                at = bisect_left(kinds, order)
-                del kinds[at], discards[at]
-            moved.insert(0, _CARDS[order])
+            moved.insert(0, _CARDS[_take_first(copies, kinds, discards, _TWO)])
         elif wild == JOKER:
             held[JOKERS] -= 1
             copies[_JOKER] -= 1
@@ -985,10 +986,4 @@ class HandAndFootState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(
-    HandAndFoot(),
-    encoding="engines.hand_and_foot.encoding:HandAndFootEncoding",
-    knowledge="bots.ismcts.hand_and_foot:KNOWLEDGE",
-    view="engines.hand_and_foot.view:HandAndFootView",
-    rules="../../docs/games/hand-and-foot.md",
-)
+UNIT = built_in_unit(HandAndFoot())

@@ -58,13 +58,13 @@ from typing import Any
 from arena.game import (
     Engine,
     GameInfo,
-    GameUnit,
     IllegalAction,
     Observation,
     Option,
     Outcome,
     State,
 )
+from engines import built_in_unit
 
 COLOURS = "pgry"
 NAMES = [f"{COLOURS[c]}{n}" for c in range(4) for n in range(1, 21)]
@@ -418,12 +418,7 @@ class VegetablesState(State):
                     self._phase = TAKING
                     return
             else:
-                self._hands[seat].remove(card)
-                self._public[seat].discard(card)
-                self._private[other].discard(card)
-                self._place(seat, card)
-                self._played += 1
-                self._this_turn.append(log)
+                self._play_from_hand(seat, card, log)
                 if self._phase == OVER:
                     return
             self._after_play(seat)
@@ -444,12 +439,7 @@ class VegetablesState(State):
             if below in self._hands[other]:  # else it is a dead Ground card
                 self._public[other].add(below)
             self._tops[STACK[below]] = NUMBER[below]
-            self._hands[seat].remove(card)
-            self._public[seat].discard(card)
-            self._private[other].discard(card)
-            self._place(seat, card)
-            self._played += 1
-            self._this_turn.append(log)
+            self._play_from_hand(seat, card, log)
             if self._phase != OVER:
                 self._after_play(seat)
         elif action == DISCARD:
@@ -471,6 +461,16 @@ class VegetablesState(State):
                 self._end_turn()
         else:  # pragma: no cover - legal_actions guards this
             raise IllegalAction(f"vegetables: unknown action {action!r}")
+
+    def _play_from_hand(self, seat: int, card: int, log: str) -> None:
+        """``seat`` plays ``card`` from its hand (a play or a tractor): no
+        longer known to either seat as held, placed, counted and logged."""
+        self._hands[seat].remove(card)
+        self._public[seat].discard(card)
+        self._private[1 - seat].discard(card)
+        self._place(seat, card)
+        self._played += 1
+        self._this_turn.append(log)
 
     def _place(self, seat: int, card: int) -> None:
         stack = STACK[card]
@@ -554,10 +554,4 @@ class VegetablesState(State):
 
 
 #: this game as one plugin unit (:class:`arena.game.GameUnit`)
-UNIT = GameUnit(
-    Vegetables(),
-    encoding="engines.vegetables.encoding:VegetablesEncoding",
-    knowledge="bots.ismcts.vegetables:KNOWLEDGE",
-    view="engines.vegetables.view:VegetablesView",
-    rules="../../docs/games/vegetables.md",
-)
+UNIT = built_in_unit(Vegetables())
