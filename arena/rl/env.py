@@ -26,6 +26,7 @@ class ArenaAECEnv(TableEnvironment, AECEnv):
     def __init__(self, engine, players, options, render_mode=None):
         super().__init__()
         self._set_table(engine, players, options, render_mode)
+        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
 
     def reset(self, seed=None, options=None):
         self.table.new_game(seed)

@@ -21,6 +21,7 @@ class ArenaParallelEnv(TableEnvironment, ParallelEnv):
 
     def __init__(self, engine, players, options, render_mode=None):
         self._set_table(engine, players, options, render_mode)
+        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
         self.agents = []
 
     def _observations(self):

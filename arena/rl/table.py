@@ -118,12 +118,11 @@ def _short(value: Any, width: int = 60) -> str:
 
 class TableEnvironment:
     """What both environment kinds share: the table they run (set up by
-    :meth:`_set_table`), each agent's spaces, ``render`` (the table as text,
+    :meth:`_set_table`; each kind names itself in its ``metadata``), each agent's spaces, ``render`` (the table as text,
     printed in ``render_mode="human"``) and ``close`` (nothing to release)."""
 
     table: Table
     render_mode: str | None
-    metadata: dict[str, Any]
 
     def _set_table(
         self,
@@ -133,7 +132,6 @@ class TableEnvironment:
         render_mode: str | None,
     ) -> None:
         self.table = Table(engine, players, options)
-        self.metadata = dict(self.metadata, name=f"arena-{engine.info.id}")
         self.possible_agents = list(self.table.agents)
         self.render_mode = render_mode
         self.encoding = self.table.encoding
