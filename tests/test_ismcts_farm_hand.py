@@ -74,7 +74,9 @@ def test_the_clock_bounds_the_deals_solved(counted):
     assert counted == [quick] * (1 + batches)  # the quick answer, then every batch
     counted.clear()
     # a deadline already past: the first batch gives up, the quick solve answers
-    assert farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic()) in legal
+    assert (
+        farm_hand_deals.decide(observation, legal, random.Random(1), time.process_time()) in legal
+    )
     assert counted == [quick, quick]
 
 
@@ -85,7 +87,9 @@ def test_a_fixed_budget_solves_a_fixed_number_of_deals_whatever_the_clock_leaves
     quick = farm_hand_deals.FIRST
     for left in (0.5, 5.0, 60.0):
         counted.clear()
-        farm_hand_deals.decide(observation, legal, random.Random(1), time.monotonic() + left, 200)
+        farm_hand_deals.decide(
+            observation, legal, random.Random(1), time.process_time() + left, 200
+        )
         assert counted == [quick, 200 // farm_hand_deals.ITERATIONS_PER_DEAL]
     counted.clear()
     farm_hand_deals.decide(observation, legal, random.Random(1), FAR, 4000)

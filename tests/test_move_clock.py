@@ -165,3 +165,27 @@ def test_more_workers_than_the_machine_serves_is_a_one_line_warning(tmp_path):
     warnings = [line for line in result.stderr.splitlines() if line.startswith("arena: warning:")]
     assert len(warnings) == 1 and f"{many} workers" in warnings[0]
     assert "played 2 games" in result.stdout
+
+
+def test_a_kit_bot_budgeting_by_its_charged_clock_thinks_as_long_when_starved(registry):
+    # A bot that thinks until ``clock.used()`` reaches its budget is charged
+    # that budget by the referee, on a CPU it shares with a burner.
+    budget, cpu = 0.1, min(os.sched_getaffinity(0))
+    burner = subprocess.Popen(
+        [sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"]
+    )
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})  # the referee and its bots inherit it
+    try:
+        bot = f"cmd:{sys.executable} {BOTS / 'charged.py'} {budget}"
+        record = play(registry, ["random", bot], TimeControl(move=1.0))
+    finally:
+        os.sched_setaffinity(0, allowed)
+        burner.kill()
+        burner.wait()
+    seat = record.seats[1]
+    assert seat.fault is None, seat.fault_detail
+    assert budget <= seat.time_used / seat.moves < budget + 0.05
+    # the control: it had half a CPU at most, so its moves took longer on the
+    # wall clock than it was charged (a wall-clock budget would think half as long)
+    assert record.duration / seat.moves > 1.6 * budget

@@ -21,6 +21,7 @@ import random
 import sys
 
 from arena.botkit import protocol
+from arena.botkit.clock import ChargedClock
 
 TYPE_CHECKING = False  # typing is a large part of a bot's start-up: annotations only
 if TYPE_CHECKING:
@@ -54,9 +55,12 @@ class Bot:
     def new_game(self, game: Mapping[str, Any]) -> None:
         """Before each game of the match: ``game["seat"]`` is this bot's seat."""
 
-    def act(self, observation: dict[str, Any], legal: list[Any], clock: dict[str, float]) -> Any:
+    def act(self, observation: dict[str, Any], legal: list[Any], clock: ChargedClock) -> Any:
         """Return one element of ``legal``.  ``clock`` has ``move`` (seconds
-        for this move) and ``bank`` (time bank left this game)."""
+        for this move) and ``bank`` (time bank left this game), and reads the
+        time charged so far (``clock.used()``, ``clock.left()``, the cheap
+        ``clock.cpu()``): budget thinking by it, not by the wall clock, which
+        runs on while a loaded machine gives the bot no CPU."""
         raise NotImplementedError
 
     def game_over(self, result: Mapping[str, Any]) -> None:
@@ -91,7 +95,7 @@ def answer(bot: Bot, message: Mapping[str, Any]) -> Action:
     """The bot's reply to an ``act`` message."""
     return {
         "type": protocol.ACTION,
-        "action": bot.act(message["observation"], message["legal"], message["clock"]),
+        "action": bot.act(message["observation"], message["legal"], ChargedClock(message["clock"])),
     }
 
 
@@ -122,4 +126,4 @@ def main(argv: list[str] | None = None) -> None:
     run(load(argv[0]), stdout=wire)
 
 
-__all__ = ["Bot", "answer", "handle", "load", "main", "run"]
+__all__ = ["Bot", "ChargedClock", "answer", "handle", "load", "main", "run"]

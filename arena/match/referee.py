@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.botkit import protocol
+from arena.botkit.clock import WALL_CEILING
 from arena.botkit.messages import Limits
 from arena.game import DummyResult, Engine, Outcome, competition_ranks
 from arena.match import audit as leak_audit
@@ -52,10 +53,6 @@ from arena.sandbox.layers import choose_level
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
 
-#: how long the referee waits for a move at most, in multiples of the time the
-#: bot may be charged: a bot starved of CPU by a loaded machine is waited for,
-#: one that never answers is not waited for forever
-WALL_CEILING = 10
 #: how long a bot may take to exit by itself after ``goodbye``, in seconds
 GOODBYE_GRACE = 0.2
 #: the shortest pause between two looks at a thinking bot's clock

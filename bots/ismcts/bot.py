@@ -85,7 +85,7 @@ class IsmctsBot(Bot):
             self.rng = random.Random(game["seed"])
 
     def act(self, observation, legal, clock):
-        started = time.monotonic()
+        started = time.process_time()
         if len(legal) == 1:
             return legal[0]
         settings, knowledge = self.settings, self.knowledge
@@ -99,7 +99,7 @@ class IsmctsBot(Bot):
             if ruled is not None:
                 return ruled
         advice = None  # asked first, so its time counts against the move's
-        left = thinking - (time.monotonic() - started)
+        left = thinking - (time.process_time() - started)
         if settings.advice and knowledge.advice is not None and left >= knowledge.advice_seconds:
             advice = knowledge.advice(observation, legal, self.rng)
         search = Search(

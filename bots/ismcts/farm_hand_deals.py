@@ -62,7 +62,8 @@ class _OutOfTime(Exception):
 
 class _Round:
     """The fixed facts of the round being solved, from the observation, and
-    the monotonic deadline of the solve."""
+    the deadline of the solve on this process's CPU clock
+    (:func:`time.process_time`)."""
 
     __slots__ = ("deadline", "me", "points", "table")
 
@@ -203,7 +204,7 @@ def _card_values(
     ``worlds`` (all alike to the player, its turn in each) of playing it and
     then the best play towards the bid -- searched for ``turns`` more of the
     player's turns (this one included), then by ``seek``."""
-    if time.monotonic() > rnd.deadline:
+    if time.process_time() > rnd.deadline:
         raise _OutOfTime
     values = {}
     for card in _playable(hand, worlds[0][2]):
@@ -229,7 +230,7 @@ def _one_values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -
     that world."""
     if turns <= 0 and len(hand) > 1:
         return _seek_values(rnd, worlds, hand, bids)
-    if time.monotonic() > rnd.deadline:
+    if time.process_time() > rnd.deadline:
         raise _OutOfTime
     ((hands, leader, trick, won),) = worlds
     me, points = rnd.me, rnd.points
@@ -293,8 +294,8 @@ def decide(
     """The solved bid or card solitaire (None at a table of several
     players).  A quick solve (``FIRST`` deals, one turn searched, ``seek``
     after: the counter bot's own judgement) is the answer if nothing better
-    ends by the monotonic ``deadline``.  With a fixed ``iterations`` budget
-    one full solve of ``iterations / ITERATIONS_PER_DEAL`` deals (``FIRST``
+    ends by the ``deadline`` (this process's CPU clock).  With a fixed
+    ``iterations`` budget one full solve of ``iterations / ITERATIONS_PER_DEAL`` deals (``FIRST``
     to ``WORLDS``) decides, so a fixed seed replays move for move unless the
     clock runs out first; by the clock (0), batches of ``FIRST`` deals are
     solved one after another (``WORLDS`` deals at most) and the batches

@@ -83,9 +83,9 @@ class Knowledge:
     ``rule(observation, legal, rng, deadline, iterations)`` may answer a
     decision without the tree search (None: search it), where a heuristic
     or a game's own exhaustive search measured better; ``deadline`` is the
-    monotonic time its answer is due by, ``iterations`` the bot's fixed
-    budget (0: by the clock), which a rule that searches turns into a fixed
-    amount of work, so a fixed budget replays move for move.
+    time its answer is due by on this process's CPU clock (what the referee
+    charges a computing bot), ``iterations`` the bot's fixed budget (0: by
+    the clock), which a rule that searches turns into a fixed amount of work, so a fixed budget replays move for move.
     ``advice`` is a heuristic's move for the bot's own observation (and
     the bot's chance, for its tie-breaks): the
     search plays it unless its own choice scored clearly better
