@@ -158,7 +158,9 @@ def after_game(name: str, mode: str, mark: Path, **fields) -> Entrant:
     )
 
 
-def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(tmp_path, registry):
+def test_a_bot_that_breaks_while_sitting_out_is_restarted_for_its_next_game(
+    tmp_path, registry, shared_basic
+):
     # entrant 2 plays game 0, sits out game 1 and plays game 2.  After game 0
     # it sends a frame nobody asked for, read while game 1 is played (entrant
     # 0 waits for it before its first answer there): it is ended then, so

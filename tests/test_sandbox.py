@@ -28,7 +28,16 @@ def run_probe(limits=ResourceLimits()):
     return process, report
 
 
+def without_namespaces(monkeypatch):
+    """The basic level as on a kernel that refuses it new namespaces: a
+    private folder of the host's (arena.sandbox.namespaces)."""
+    from arena.sandbox import namespaces
+
+    monkeypatch.setattr(namespaces, "available", lambda: False)
+
+
 def test_limits_environment_and_private_folder(monkeypatch):
+    without_namespaces(monkeypatch)
     monkeypatch.setenv("ARENA_SECRET_TOKEN", "do-not-leak")
     limits = ResourceLimits(memory=1 << 30, cpu_seconds=77, file_size=1 << 20, open_files=64)
     process, report = run_probe(limits)
@@ -54,7 +63,8 @@ def test_limits_environment_and_private_folder(monkeypatch):
     assert not os.path.exists(process.workdir)
 
 
-def test_each_bot_gets_its_own_folder():
+def test_each_bot_gets_its_own_folder(monkeypatch):
+    without_namespaces(monkeypatch)
     first, second = run_probe(), run_probe()
     assert first[1]["cwd"] != second[1]["cwd"]
 

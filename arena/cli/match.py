@@ -30,7 +30,7 @@ from arena.presentation.match_summary import summarize, summary_lines
 from arena.records import GameRecord
 from arena.results.items import MatchItem
 from arena.sandbox import SandboxError
-from arena.sandbox.layers import choose_level
+from arena.sandbox.layers import choose_level, refuse_below
 
 PREDICTABLE = (
     "warning: --seed makes the deals predictable to the bots (a bot that knows "
@@ -62,7 +62,7 @@ def entrants_for(game_id: str, names: list[str]) -> list[Entrant]:
             )
         seen[name] = seen.get(name, 0) + 1
         display = name if seen[name] == 1 else f"{name}#{seen[name]}"
-        entrants.append(Entrant(display, spec))
+        entrants.append(Entrant(display, spec, submitted=registry.submitted(name)))
     return entrants
 
 
@@ -148,6 +148,7 @@ def play_match_item(
     limit: TimeControl,
     sandbox: str,
     audit: bool,
+    least: str = "strict",
 ) -> None:
     """Play the match's item through the tournament's runner, stored as a
     tournament stores its games (plan item ``match``), so ``arena replay``
@@ -169,6 +170,7 @@ def play_match_item(
         limit=limit,
         sandbox=sandbox,
         audit=audit,
+        least=least,
     )
     run_table(plan, results, key, report)
 
@@ -232,6 +234,11 @@ def match(
     sandbox: str = typer.Option(
         "auto", help="auto (strict where available), strict, basic or none"
     ),
+    least_sandbox: str = typer.Option(
+        "strict",
+        "--least-sandbox",
+        help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
+    ),
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rotate: bool = typer.Option(
@@ -258,6 +265,7 @@ def match(
         entrants = entrants_for(game, bot)
         limit = TimeControl(startup=startup, move=move, bank=bank)
         level = choose_level(sandbox)
+        refuse_below(level, least_sandbox, [e.name for e in entrants if e.submitted])
         secret = match_key(seed, key, results)
     except (
         UnknownName,
@@ -289,8 +297,9 @@ def match(
             limit=limit,
             sandbox=level,
             audit=audit,
+            least=least_sandbox,
         )
-    except (StoreError, ValueError) as error:
+    except (StoreError, ValueError, SandboxError) as error:
         raise fail(str(error)) from None
     records = printer.records()
     if as_json:

@@ -36,10 +36,16 @@ def tournament(
         "published tournament (default: the results "
         "folder's, made on the first run)",
     ),
+    least_sandbox: str | None = typer.Option(
+        None,
+        "--least-sandbox",
+        help="the least level a cmd: or third-party bot may run at (overrides the file)",
+    ),
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.match.seeds import BadKey, SecretKey
     from arena.results.store import StoreError
+    from arena.sandbox import SandboxError
     from arena.tournament import ConfigError, load, run
     from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
@@ -51,6 +57,7 @@ def tournament(
             workers=workers,
             executor=executor,
             scheduler=scheduler,
+            least_sandbox=least_sandbox,
         )
     except ConfigError as error:
         for line in error.errors:
@@ -67,7 +74,7 @@ def tournament(
         summary = run(
             config, key=SecretKey.from_hex(key) if key is not None else None, progress=not quiet
         )
-    except (StoreError, ClusterError, BadKey) as error:
+    except (StoreError, ClusterError, BadKey, SandboxError) as error:
         raise fail(str(error)) from None
     _report(config, summary)
 

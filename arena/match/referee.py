@@ -49,7 +49,7 @@ from arena.plugins.botspec import BotSpec
 from arena.records import GameRecord, SeatRecord
 from arena.records.faults import Fault, FaultKind, Stage
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError
-from arena.sandbox.layers import choose_level
+from arena.sandbox.layers import choose_level, rank, refuse_below
 from arena.sandbox.process import UNDERTAKER
 from arena.sandbox.usage import waited as referee_waited
 
@@ -92,7 +92,8 @@ class Entrant:
     resource limits, time control and sandbox level (None: the match's), and
     the settings its hello carries.  A person's seat (``arena play``) is an
     entrant with no time limit in sandbox level ``none``, so it can reach the
-    person's terminal."""
+    person's terminal.  A ``submitted`` one is held to the match's least
+    sandbox level."""
 
     name: str
     spec: BotSpec
@@ -100,6 +101,8 @@ class Entrant:
     limit: TimeControl | None = None
     sandbox: str | None = None
     settings: Mapping[str, Any] | None = None
+    #: a ``cmd:`` or third-party bot: never started below the match's least level
+    submitted: bool = False
 
 
 def play_match(
@@ -115,6 +118,7 @@ def play_match(
     started: Prestarted | None = None,
     linger: bool = False,
     on_fault: Callable[[int, int, Fault], None] | None = None,
+    least: str = "none",
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
     ends) a record per game.  ``started``: the match's bots launched ahead
@@ -130,9 +134,11 @@ def play_match(
     Raises only for a malformed request (bad seating, options, player count
     or an unavailable sandbox level), never for anything a bot does.
     ``audit`` checks every message against the seat's observation rules
-    before it is sent (:mod:`arena.match.audit`) and raises on a leak."""
+    before it is sent (:mod:`arena.match.audit`) and raises on a leak.
+    ``least``: the least level a submitted entrant may run at; a match that
+    would start one below it raises before anything is launched."""
     try:
-        level, resolved = _check_request(engine, entrants, deals, options, sandbox)
+        level, resolved = _check_request(engine, entrants, deals, options, sandbox, least)
     except BaseException:
         if started is not None:
             started.close()  # launched for a match that will not be played
@@ -163,13 +169,14 @@ def play_match(
     return records
 
 
-def _check_request(engine, entrants, deals, options, sandbox) -> tuple[str, dict[str, Any]]:
+def _check_request(engine, entrants, deals, options, sandbox, least) -> tuple[str, dict[str, Any]]:
     """The match's sandbox level and resolved options; raises for a
     malformed request (see :func:`play_match`)."""
     level = choose_level(sandbox)
     for entrant in entrants:
         if entrant.sandbox is not None:
             choose_level(entrant.sandbox)
+        _check_least(entrant, level, least)
     resolved = engine.info.resolve_options(options)
     for deal in deals:
         engine.info.check_players(len(deal.seating))
@@ -217,20 +224,29 @@ def prestart(
     deals: Sequence[Deal],
     sandbox: str | None = None,
     resources: ResourceLimits = ResourceLimits(),
+    least: str = "none",
 ) -> Prestarted:
     """Launch the bots of the match's first deal ahead of it (see
-    :class:`Prestarted`); one that cannot be launched is left to the match,
-    which records the fault."""
+    :class:`Prestarted`); one that cannot be launched (or not at ``least``)
+    is left to the match, which records the fault or refuses."""
     level = choose_level(sandbox)
     processes = {}
     for index in deals[0].seating if deals else ():
         if not 0 <= index < len(entrants):
             continue  # a malformed seating: play_match says so
         try:
+            _check_least(entrants[index], level, least)
             processes[index] = _launch(entrants[index], level, resources)
         except SandboxError:
             continue
     return Prestarted(processes)
+
+
+def _check_least(entrant: Entrant, level: str, least: str) -> None:
+    """Raise :class:`SandboxError` if ``entrant`` is a submitted bot that
+    would run below ``least`` (:func:`arena.sandbox.layers.refuse_below`)."""
+    if entrant.submitted:
+        refuse_below(entrant.sandbox or level, least, [entrant.name])
 
 
 def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProcess:
@@ -437,6 +453,10 @@ class _Match:
             ],
             steps=steps,
             duration=round(time.monotonic() - started, 6),
+            sandbox=min(
+                (self.entrants[index].sandbox or self.level for index in index_at.values()),
+                key=rank,
+            ),
         )
 
     def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:

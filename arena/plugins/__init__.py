@@ -80,6 +80,9 @@ class Registry:
     bots: dict[str, BotSpec] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: bots registered by plugins imported in this process (trusted code:
+    #: the arena's own, third-party games'); the others are submitted
+    builtin: set[str] = field(default_factory=set)
 
     @property
     def games(self) -> dict[str, Engine]:
@@ -106,6 +109,12 @@ class Registry:
             known = ", ".join(sorted(self.bots)) or "none"
             raise UnknownName(f"unknown bot '{name}' (installed: {known})") from None
 
+    def submitted(self, name: str) -> bool:
+        """Whether bot ``name`` is a submitted one -- a ``cmd:`` line or a
+        third-party plugin's, registered from the plugin sandbox -- held to
+        the least sandbox level of its tournament, not a built-in one."""
+        return name.startswith(COMMAND_PREFIX) or name not in self.builtin
+
     def add_plugin(self, name: str, module: object) -> None:
         """Register one plugin module, recording (not raising) what is wrong."""
         manager = pluggy.PluginManager(GROUP)
@@ -123,22 +132,25 @@ class Registry:
         for unit in units:
             self._add("game", unit.id, unit, self.units, name)
         for bot in bots:
-            self._add("bot", bot.name, bot, self.bots, name)
+            if self._add("bot", bot.name, bot, self.bots, name):
+                self.builtin.add(bot.name)
 
     def add_bot(self, plugin: str, spec: BotSpec) -> None:
         """Register a launch spec found by a sandboxed plugin."""
         self._add("bot", spec.name, spec, self.bots, plugin)
 
-    def _add(self, kind: str, key: str, value, table: dict, plugin: str) -> None:
+    def _add(self, kind: str, key: str, value, table: dict, plugin: str) -> bool:
+        """Register ``value``; False (an error noted) if ``key`` is taken."""
         origin_key = f"{kind}:{key}"
         if key in table:
             self.errors.append(
                 f"plugin '{plugin}': {kind} '{key}' is already registered by "
                 f"plugin '{self.origin[origin_key]}'; ignored"
             )
-            return
+            return False
         table[key] = value
         self.origin[origin_key] = plugin
+        return True
 
 
 def _collect(results: list, kind: type | tuple[type, ...]) -> list:

@@ -60,6 +60,9 @@ class GameRecord:
     dummies: Sequence[DummyResult] = ()
     steps: Sequence[Sequence[Sequence[Any]]] = ()
     duration: float = 0.0
+    #: the sandbox level its bots ran at (the weakest of its seats'; "" for a
+    #: game recorded before levels were)
+    sandbox: str = ""
 
     def __post_init__(self) -> None:
         # seats and dummies given as lists are kept as tuples: a record
@@ -85,6 +88,7 @@ class GameRecord:
                 self.dummies,
                 self.steps,
                 self.duration,
+                self.sandbox,
             ),
         )
 
@@ -103,6 +107,7 @@ class GameRecord:
             "dummies": [asdict(cast("DataclassInstance", dummy)) for dummy in self.dummies],
             "steps": self.steps,
             "duration": self.duration,
+            "sandbox": self.sandbox,
         }
 
     @classmethod

@@ -9,7 +9,9 @@ Tables:
   resumed tournament and the ratings see the plan without the TOML file.
 * ``games`` -- one row per finished game, committed the moment it arrives:
   tournament, game, options, seed, bots by seat, scores, ranks, teams,
-  faults, moves, time used, duration, and the whole
+  faults, moves, time used, duration, the sandbox level its bots ran at
+  (a column added later: an older store gets it, empty, when a run opens
+  it; a reader of one reads it as empty), and the whole
   :class:`~arena.records.GameRecord` (with its move record, the replay) as
   zlib-compressed JSON.  ``key`` (``"{item id}/{index}"``) is unique, so no
   game is ever stored twice.
@@ -79,7 +81,8 @@ CREATE TABLE IF NOT EXISTS games (
     time_used TEXT NOT NULL,
     duration REAL NOT NULL,
     finished REAL NOT NULL,
-    record BLOB NOT NULL
+    record BLOB NOT NULL,
+    sandbox TEXT NOT NULL DEFAULT ''  -- the level its bots ran at ('': not recorded)
 );
 CREATE INDEX IF NOT EXISTS games_order ON games (ord, idx);
 """
@@ -206,8 +209,17 @@ class Store:
                         f"({_first_problem(verdict)}); restore it from a copy"
                     )
                 self.db.executescript(SCHEMA)  # indexes added by newer versions
+                if not self._has_sandbox():
+                    self.db.execute("ALTER TABLE games ADD COLUMN sandbox TEXT NOT NULL DEFAULT ''")
+            #: what reads each game's level: its column, or '' in an older store
+            self._sandbox = "sandbox" if self._has_sandbox() else "''"
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
+
+    def _has_sandbox(self) -> bool:
+        """Whether the ``games`` table has the ``sandbox`` column (a store
+        made before levels were recorded has not)."""
+        return any(row[1] == "sandbox" for row in self.db.execute("PRAGMA table_info(games)"))
 
     def _connect(self, writer: bool) -> sqlite3.Connection:
         if writer:
@@ -251,12 +263,18 @@ class Store:
 
     @_sound
     def claim(
-        self, name: str, fingerprint: str, file: str = "", conditions: dict[str, Any] | None = None
+        self,
+        name: str,
+        fingerprint: str,
+        file: str = "",
+        conditions: dict[str, Any] | None = None,
+        sandbox: str | None = None,
     ) -> None:
         """Tie this store to a tournament; refuse another tournament's store,
         and the same tournament under other ``conditions`` (time control,
-        resource limits): games played under two time controls would be
-        rated as one."""
+        resource limits) or at another ``sandbox`` level: games played under
+        two time controls would be rated as one, and games played at two
+        levels shown as one level's."""
         meta = self.meta()
         if meta.get("fingerprint") not in (None, fingerprint):
             raise StoreError(
@@ -270,6 +288,13 @@ class Store:
                 f"{self.path} holds tournament '{meta.get('name')}' played under other "
                 f"conditions ({changed}); restore them or use another results folder"
             )
+        if sandbox is not None and meta.get("sandbox", sandbox) != sandbox:
+            raise StoreError(
+                f"{self.path} holds tournament '{meta.get('name')}' played at sandbox level "
+                f"'{meta['sandbox']}', this run would play at '{sandbox}'; give the level it "
+                f"was played at (sandbox in the tournament file, --sandbox) or use another "
+                f"results folder"
+            )
         with self.db:
             self.db.execute("BEGIN")
             for key, value in (
@@ -277,6 +302,7 @@ class Store:
                 ("fingerprint", fingerprint),
                 ("file", file),
                 ("conditions", given),
+                *((("sandbox", sandbox),) if sandbox is not None else ()),
             ):
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value))
 
@@ -357,13 +383,14 @@ class Store:
             record.duration,
             finished,
             encode_record(record),
+            record.sandbox,
         )
         with self.db:
             cursor = self.db.execute(
                 "INSERT OR IGNORE INTO games (key, item, ord, idx, tournament, game, version, "
                 "options, seed, players, bots, scores, ranks, teams, faults, dummies, moves, "
-                "time_used, duration, finished, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "time_used, duration, finished, record, sandbox) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
         if not cursor.rowcount or cursor.lastrowid is None:
@@ -401,7 +428,7 @@ class Store:
         # one JSON text per row (the columns are JSON): one parse, not seven
         sql = (
             "SELECT id, key, item, ord, idx, tournament, finished, game, version, seed, "
-            "players, duration, '[' || options || ',' || bots || ',' || scores || ',' || "
+            f"players, duration, {self._sandbox}, '[' || options || ',' || bots || ',' || scores || ',' || "
             "ranks || ',' || teams || ',' || faults || ',' || time_used || ',' || dummies "
             "|| ']' FROM games WHERE id > ?"
         )
@@ -424,6 +451,7 @@ class Store:
             seed,
             players,
             duration,
+            sandbox,
             columns,
         ) in self.db.execute(sql, args):
             options, bots, scores, ranks, teams, faults, times, dummies = loads(columns)
@@ -437,6 +465,7 @@ class Store:
                 tuple([DummyResult(*row) for row in dummies]),
                 (),
                 duration,
+                sandbox,
             )
             yield StoredGame(record, id_, key, item, order, index, tournament, finished)
 
@@ -449,6 +478,16 @@ class Store:
         )
         for row in rows:
             yield _whole(row)
+
+    @_sound
+    def levels(self) -> set[str]:
+        """The sandbox levels its games were played at ('' for a game stored
+        before levels were recorded), and the level a run claimed it at."""
+        found = {
+            level for (level,) in self.db.execute(f"SELECT DISTINCT {self._sandbox} FROM games")
+        }
+        claimed = self.meta().get("sandbox")
+        return found | ({claimed} if claimed else set())
 
     @_sound
     def game_ids(self) -> list[str]:

@@ -2,7 +2,9 @@
 
 ``arena doctor`` prints :func:`survey`; the referee asks :func:`choose_level`
 for the level of a match: ``strict`` by default where it works, else
-``basic`` with a warning -- never silently less than asked for.
+``basic`` with a warning -- never silently less than asked for.  Submitted
+bots (``cmd:`` lines, third-party plugins) are held to a least level besides
+(:func:`refuse_below`): a run that cannot give it stops before it plays.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 
-from arena.sandbox import bubblewrap, cgroups, seccomp
+from arena.sandbox import bubblewrap, cgroups, namespaces, seccomp
 from arena.sandbox.limits import PRLIMIT
 from arena.sandbox.process import LEVELS, SETPRIV, SandboxError
 
@@ -74,7 +76,7 @@ def survey(plugged: list[str]) -> list[Layer]:
         ),
         Layer(
             "no network",
-            bwrap,
+            bwrap or namespaces.available(),
             "a new network namespace with no interface up",
             "apt-get install bubblewrap",
         ),
@@ -85,6 +87,21 @@ def survey(plugged: list[str]) -> list[Layer]:
             if root
             else "not root: a user namespace per bot instead",
             "run the arena as root" if not root else "apt-get install util-linux bubblewrap",
+        ),
+        Layer(
+            "basic: uid per seat",
+            namespaces.uid_possible(),
+            "without bubblewrap too, each bot under a uid of its own: the operator's closed "
+            "files, results folders and keys, other bots' /proc are not its to read",
+            "run the arena as root (with util-linux's setpriv)",
+        ),
+        Layer(
+            "basic: namespaces",
+            namespaces.available(),
+            "without bubblewrap, unshare gives each bot its own pid, network, mount, ipc and "
+            "uts namespaces (no network, its own /proc, its leftover processes killed with it) "
+            "and a private, capped /tmp and /dev/shm",
+            "run as root, or allow unprivileged user namespaces (kernel.unprivileged_userns_clone)",
         ),
         Layer(
             "seccomp",
@@ -147,6 +164,33 @@ def choose_level(requested: str | None) -> str:
             "apt-get install bubblewrap (see `arena doctor`)"
         )
     return requested
+
+
+def rank(level: str) -> int:
+    """Where ``level`` stands among :data:`LEVELS`, weakest first."""
+    if level not in LEVELS:
+        raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
+    return LEVELS.index(level)
+
+
+def refuse_below(level: str, least: str, submitted: list[str]) -> None:
+    """Raise a one-line :class:`SandboxError` when the ``submitted`` bots
+    (``cmd:`` lines, third-party plugins) would run at ``level``, below the
+    ``least`` level their tournament or match allows: what is missing and
+    how to accept the lower level.  Built-in bots are not held to it."""
+    if not submitted or rank(level) >= rank(least):
+        return
+    missing = (
+        "bubblewrap with namespaces is not usable here"
+        if least == "strict" and not strict_available()
+        else f"the sandbox level is set to '{level}'"
+    )
+    raise SandboxError(
+        f"{', '.join(sorted(set(submitted)))} would run at sandbox level '{level}', below "
+        f"the least level '{least}' for submitted bots: {missing} (see `arena doctor`); "
+        f"to accept '{level}', set least_sandbox = \"{level}\" in the tournament file or "
+        f"pass --least-sandbox {level}"
+    )
 
 
 @functools.lru_cache(maxsize=1)

@@ -7,7 +7,10 @@ unsafe in multi-threaded workers such as Dask's):
 * ``none`` -- only what cleanup needs: its own session and process group, a
   private working folder.  Used only when asked for explicitly.
 * ``basic`` -- plus rlimits (``prlimit``: address space, CPU seconds, file
-  size, open files) and a scrubbed environment.
+  size, open files) and a scrubbed environment; where the machine allows it
+  without bubblewrap, a uid and cgroups of its own (as root) and new pid,
+  network and mount namespaces with a private ``/tmp``
+  (:mod:`arena.sandbox.namespaces`).
 * ``strict`` -- plus, where the machine allows (see :mod:`arena.sandbox.layers`):
   a cgroup per bot (process count, memory of the whole tree, kill of
   escapees), bubblewrap (private mounts, pid/net/ipc/uts namespaces), a uid
@@ -15,7 +18,9 @@ unsafe in multi-threaded workers such as Dask's):
   and RLIMIT_NPROC under that uid.
 
 Chain for strict as root:
-``sh (join cgroups) → bwrap → setpriv (uid) → prlimit → bot``.
+``sh (join cgroups) → bwrap → setpriv (uid) → prlimit → bot``; for basic as
+root: ``sh (join cgroups) → setpriv (death signal) → unshare → sh (mount /tmp)
+→ setpriv (uid) → prlimit → bot``.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import threading
 import time
 from typing import IO
 
-from arena.sandbox import bubblewrap, seccomp
+from arena.sandbox import bubblewrap, namespaces, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
@@ -128,6 +133,21 @@ def _reap(pids: list[int], patience: float = 1.0) -> None:
             time.sleep(0.002)
 
 
+def _drop_argv(uid: int, death_signal: bool = False) -> list[str]:
+    """setpriv to ``uid`` with no groups and no capabilities (a uid change
+    clears the parent-death signal: ``death_signal`` sets it again)."""
+    return [
+        SETPRIV,
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        *(["--pdeathsig", "KILL"] if death_signal and _death_signal_argv() else []),
+        "--",
+    ]
+
+
 class SandboxError(RuntimeError):
     """The sandbox cannot be set up as asked (nothing was started)."""
 
@@ -172,6 +192,8 @@ class BotProcess:
         self._lease: UidLease | None = None
         self._cgroups: BotCgroups | None = None
         self._seccomp_fd: int | None = None
+        #: how many wrapper processes stand above the bot's own (see _main_pid)
+        self._depth = 0
         try:
             command, env, cwd = self._chain(argv, limits, files)
             self.popen = subprocess.Popen(
@@ -206,25 +228,18 @@ class BotProcess:
         return stdin, stdout, stderr
 
     def _chain(self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...]):
-        if self.level != "strict":
+        if self.level == "none":
             self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
             os.chmod(self.workdir, 0o700)
-            env = bot_environment(self.workdir)
-            head = list(_death_signal_argv())
-            if self.level == "none":
-                return head + argv, env, self.workdir
-            if not os.path.exists(PRLIMIT):
-                raise SandboxError("prlimit not found: install util-linux")
-            return head + limits.prlimit_argv(processes=False) + argv, env, self.workdir
+            return list(_death_signal_argv()) + argv, bot_environment(self.workdir), self.workdir
+        if self.level == "basic":
+            return self._basic_chain(argv, limits)
         if not bubblewrap.available():
             raise SandboxError("the strict sandbox needs bubblewrap: apt-get install bubblewrap")
         as_root = os.geteuid() == 0
         chain = []
         if as_root:
-            self._lease = UidLease.acquire()
-            self.uid = self._lease.uid
-            self._cgroups = BotCgroups(f"arena-bot-{self.uid}", limits.memory, limits.processes)
-            chain += self._cgroups.join_argv()
+            chain += self._own_uid(limits)
         if seccomp.available():
             self._seccomp_fd = seccomp.program_fd()
         env = bot_environment(bubblewrap.HOME)
@@ -232,24 +247,53 @@ class BotProcess:
             argv, limits.disk, env, self._seccomp_fd, user_namespace=not as_root, files=files
         )
         if as_root:
-            chain += [
-                SETPRIV,
-                f"--reuid={self.uid}",
-                f"--regid={self.uid}",
-                "--clear-groups",
-                "--inh-caps=-all",
-                "--bounding-set=-all",
-                "--",
-            ]
+            chain += _drop_argv(self._uid())
         chain += limits.prlimit_argv(processes=True) + argv
+        self._depth = 2  # bubblewrap's two processes
         return chain, env, "/"
+
+    def _basic_chain(self, argv: list[str], limits: ResourceLimits):
+        """The basic level: rlimits and a scrubbed environment; as root (with
+        setpriv) a uid and cgroups of its own; where the kernel allows,
+        :mod:`arena.sandbox.namespaces` (own pid, network and mount
+        namespaces, a private ``/tmp``), else a private folder of the host's."""
+        if not os.path.exists(PRLIMIT):
+            raise SandboxError("prlimit not found: install util-linux")
+        private = namespaces.available() and not namespaces.names_private(argv)
+        own_uid = namespaces.uid_possible(private)
+        chain = self._own_uid(limits) if own_uid else []
+        chain += _death_signal_argv()
+        if private:
+            chain += namespaces.unshare_argv(limits.disk)
+            env, cwd = bot_environment(namespaces.HOME), "/"
+            self._depth = 1  # unshare, then the namespace's first process
+        else:
+            self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
+            os.chmod(self.workdir, 0o700)
+            if own_uid:
+                os.chown(self.workdir, self._uid(), self._uid())
+            env, cwd = bot_environment(self.workdir), self.workdir
+        if own_uid:
+            chain += _drop_argv(self._uid(), death_signal=True)
+        return chain + limits.prlimit_argv(processes=own_uid) + argv, env, cwd
+
+    def _own_uid(self, limits: ResourceLimits) -> list[str]:
+        """Lease a uid for the bot and make its cgroups; the wrapper that joins them."""
+        self._lease = UidLease.acquire()
+        self.uid = self._lease.uid
+        self._cgroups = BotCgroups(f"arena-bot-{self.uid}", limits.memory, limits.processes)
+        return self._cgroups.join_argv()
+
+    def _uid(self) -> int:
+        assert self.uid is not None, "a uid is leased before the chain drops to it"
+        return self.uid
 
     def _main_pid(self) -> int | None:
         """The bot's own first process: the started process itself, or in
         the strict sandbox the one below bubblewrap's two (the outer one and
         the init of the bot's pid namespace); None until it exists."""
         pid = self.pid
-        for _ in range(2 if self.level == "strict" else 0):
+        for _ in range(self._depth):
             below = children(pid)
             if len(below) != 1:
                 return None
@@ -312,7 +356,7 @@ class BotProcess:
             except OSError:
                 pass
         self.popen.wait()
-        _reap(self._strays + (sandbox_orphans() if self.level == "strict" else []))
+        _reap(self._strays + (sandbox_orphans() if self._depth else []))
         self._strays = []
         self._release()
 

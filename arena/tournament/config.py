@@ -88,6 +88,8 @@ class Tournament:
     batch: int = 0  # rated: tables per step (0: twice the workers)
     executor: str = "local"  # local (process pool) or dask (see docs/cluster.md)
     scheduler: str | None = None  # dask: a running scheduler's address (None: a local cluster)
+    #: the least level its submitted bots (``cmd:``, third-party) may run at
+    least_sandbox: str = "strict"
     #: per bot name: its sandbox resource limits ([limits], then the bot's own)
     resources: dict[str, ResourceLimits] = field(default_factory=dict)
     #: per bot name: the host paths it may read besides its own (``files``);
@@ -168,6 +170,7 @@ def load(
     workers: int | None = None,
     executor: str | None = None,
     scheduler: str | None = None,
+    least_sandbox: str | None = None,
 ) -> Tournament:
     """Read and validate a tournament file (flags override the file).
 
@@ -195,6 +198,7 @@ def load(
         workers=workers,
         executor=executor,
         scheduler=scheduler,
+        least_sandbox=least_sandbox,
     )
 
 
@@ -264,6 +268,7 @@ def parse(
     workers: int | None = None,
     executor: str | None = None,
     scheduler: str | None = None,
+    least_sandbox: str | None = None,
 ) -> Tournament:
     """The tournament of a file's TOML ``data`` (flags override the file);
     every mistake is collected first, then raised as one :class:`ConfigError`."""
@@ -283,6 +288,9 @@ def parse(
     results_dir = c.read(data, "top", "results", "results", f"results/{name or 'tournament'}")
     sandbox = c.read(data, "top", "sandbox", "sandbox")
     _check_sandbox(c, sandbox)
+    if least_sandbox is None:
+        least_sandbox = c.read(data, "top", "least_sandbox", "least_sandbox")
+    _check_least(c, least_sandbox)
     executor, scheduler = _parse_executor(
         c, data, executor, scheduler, file_workers if workers is None else workers
     )
@@ -319,6 +327,7 @@ def parse(
         **rated,
         executor=executor,
         scheduler=scheduler,
+        least_sandbox=least_sandbox,
         resources=resources,
         stop_confidence=stop_confidence,
         stop_budget=stop_budget,
@@ -446,6 +455,13 @@ def _check_sandbox(c: TableReader, level: str) -> None:
                 "level 'strict' needs bubblewrap with namespaces, not available "
                 "here (see `arena doctor`)",
             )
+
+
+def _check_least(c: TableReader, level: str) -> None:
+    from arena.sandbox import LEVELS
+
+    if level not in LEVELS:
+        c.error("least_sandbox", f"'{level}' is not one of {', '.join(LEVELS)}")
 
 
 def _entries(c: TableReader, raw: list, section: str, key: str, noun: str, missing: str):

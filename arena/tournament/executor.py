@@ -60,6 +60,7 @@ class MatchJob:
     indices: tuple[int, ...]  # each deal's index in the item
     limit: TimeControl = TimeControl()
     sandbox: str | None = None  # a level of arena.sandbox (None/auto: strongest available)
+    least: str = "strict"  # the least level its submitted bots may run at
     audit: bool = False  # check every message for hidden information (arena.audit)
 
     @property
@@ -112,6 +113,7 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
         limit=job.limit,
         on_game=on_game,
         sandbox=job.sandbox,
+        least=job.least,
         audit=job.audit,
         started=_PRESTARTED.pop(job.name, None),
         linger=True,
@@ -137,7 +139,7 @@ def prepare_job(job: MatchJob) -> None:
     current one (:func:`arena.match.referee.prestart`: they learn nothing before
     their match starts); :func:`run_job` hands them to the referee."""
     if job.name not in _PRESTARTED:
-        _PRESTARTED[job.name] = prestart(job.entrants, _deals(job), job.sandbox)
+        _PRESTARTED[job.name] = prestart(job.entrants, _deals(job), job.sandbox, least=job.least)
 
 
 def _discard_prestarted(name: str | None = None) -> None:

@@ -186,6 +186,16 @@ TOP = (
         "`basic`. See `arena doctor`.",
     ),
     KeySpec(
+        "least_sandbox",
+        str,
+        "strict",
+        "The least level a submitted bot (a `cmd:` line, a third-party plugin's) may run at: "
+        "a run that would start one at a lower level stops before it plays, naming what is "
+        'missing. `least_sandbox = "basic"` accepts the basic level where bubblewrap is '
+        "missing; the arena's own bots may always run at basic. `--least-sandbox` overrides "
+        "it. See [sandbox.md](sandbox.md).",
+    ),
+    KeySpec(
         "limits",
         dict,
         {},

@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,6 +38,7 @@ from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
 from arena.results.store import FILE_NAME, Store, StoredGame
+from arena.sandbox.layers import choose_level, refuse_below
 from arena.sandbox.leftovers import remove_leftovers
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor, GameEvent, JobDone, MatchJob, make_executor
@@ -296,12 +297,23 @@ def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
 @dataclass(frozen=True)
 class Seats:
     """Who sits at a plan's tables and under what: the entrant of each
-    lineup name, the time control, the sandbox level, the leak audit."""
+    lineup name, the time control, the sandbox level, the leak audit, the
+    least level its submitted bots may run at."""
 
     entrant: Callable[[str], Entrant]
     limit: TimeControl = TimeControl()
     sandbox: str | None = None
     audit: bool = False
+    least: str = "strict"
+
+    def level(self, names: Iterable[str]) -> str:
+        """The level the bots ``names`` will run at here; raises a one-line
+        :class:`~arena.sandbox.SandboxError` if a submitted one among them
+        would run below :attr:`least` -- before anything is played."""
+        level = choose_level(self.sandbox)
+        submitted = [name for name in names if self.entrant(name).submitted]
+        refuse_below(level, self.least, submitted)
+        return level
 
 
 def tournament_seats(tournament: Tournament, registry) -> Seats:
@@ -315,9 +327,10 @@ def tournament_seats(tournament: Tournament, registry) -> Seats:
             replace(registry.bot(entry.bot), files=tournament.files.get(name, ())),
             tournament.resources.get(name),
             settings=entry.settings,
+            submitted=registry.submitted(entry.bot),
         )
 
-    return Seats(entrant, tournament.time, tournament.sandbox)
+    return Seats(entrant, tournament.time, tournament.sandbox, least=tournament.least_sandbox)
 
 
 def jobs_for(seats: Seats, items: list[MatchItem], finished) -> list[MatchJob]:
@@ -342,6 +355,7 @@ def jobs_for(seats: Seats, items: list[MatchItem], finished) -> list[MatchJob]:
                     indices=indices,
                     limit=seats.limit,
                     sandbox=seats.sandbox,
+                    least=seats.least,
                     audit=seats.audit,
                 )
             )
@@ -379,6 +393,7 @@ class Plan:
     conditions: dict[str, Any] | None = None
     stop: StopRule | None = None
     payoff: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ()  # every lineup name (the least level is checked for them)
 
 
 def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Plan:
@@ -414,6 +429,7 @@ def tournament_plan(tournament: Tournament, registry, given_registry=None) -> Pl
         tournament.conditions(),
         stop,
         payoff,
+        tuple(bot.name for bot in tournament.bots),
     )
 
 
@@ -428,6 +444,7 @@ def table_plan(
     limit: TimeControl,
     sandbox: str | None,
     audit: bool = False,
+    least: str = "strict",
 ) -> Plan:
     """A single table's plan (``arena match``, ``arena sprt``): ``planner``
     seats ``entrants`` (a lineup names them by name), played in this
@@ -437,9 +454,10 @@ def table_plan(
         name,
         kind,
         fingerprint,
-        Seats(by_name.__getitem__, limit, sandbox, audit),
+        Seats(by_name.__getitem__, limit, sandbox, audit, least),
         lambda key, workers: planner,
         lambda: make_executor(0, registry),
+        bots=tuple(by_name),
     )
 
 
@@ -540,14 +558,21 @@ def run_plan(
     """Play (or resume) ``plan`` into the results folder ``folder``; return
     what happened.  ``report`` hears of every game (default: a progress
     bar, if ``progress``); ``log_to_folder`` sends the log to the folder's
-    file instead of wherever the ``arena`` loggers go."""
+    file instead of wherever the ``arena`` loggers go.  Raises a one-line
+    :class:`~arena.sandbox.SandboxError` before anything is played if a
+    submitted bot would run below the plan's least level."""
     started = time.monotonic()
+    level = plan.seats.level(plan.bots)
+    # owner-only: no bot under a uid of its own may list or enter it
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
     with RunLock(folder), _terminate_as_interrupt():  # one run per folder
         return _run_locked(
             plan,
             folder,
             started,
             key,
+            level,
             report=report,
             progress=progress,
             console=console,
@@ -576,10 +601,10 @@ def _terminate_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
-def _claim(store: Store, plan: Plan) -> Store:
-    """``store``, tied to ``plan`` (closed if it refuses)."""
+def _claim(store: Store, plan: Plan, level: str) -> Store:
+    """``store``, tied to ``plan`` played at sandbox ``level`` (closed if it refuses)."""
     try:
-        store.claim(plan.name, plan.fingerprint, plan.file, plan.conditions)
+        store.claim(plan.name, plan.fingerprint, plan.file, plan.conditions, level)
     except BaseException:
         store.close()
         raise
@@ -591,6 +616,7 @@ def _run_locked(
     folder: Path,
     started: float,
     key: seeds.SecretKey | None,
+    level: str,
     *,
     report: Report | None,
     progress: bool,
@@ -603,7 +629,7 @@ def _run_locked(
     opened and :class:`_Run` plays; whatever happened, the workers are
     stopped and the leaderboard written."""
     if (folder / FILE_NAME).exists():
-        _claim(Store(folder), plan).close()
+        _claim(Store(folder), plan, level).close()
     summary = RunSummary(results=folder)
     undo_logging = _setup_logging(folder) if log_to_folder else lambda: None
     remove_leftovers()  # of earlier runs killed outright
@@ -613,7 +639,7 @@ def _run_locked(
     completed = False
     try:
         executor.start()  # fork the workers before the store is opened
-        store = _claim(Store(folder), plan)
+        store = _claim(Store(folder), plan, level)
         planner = _planner_for(plan, store, key, executor, folder)
         playing = _Run(
             plan,
