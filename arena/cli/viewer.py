@@ -28,6 +28,17 @@ def write_replay(record, title: str, path: Path) -> None:
     typer.echo(f"replay: {path}")
 
 
+def _weaker_levels(folder: Path) -> str:
+    """The levels below strict the served tournament's games ran (or its run
+    claimed to run) at, as a text ("" if none): the warning follows what the
+    tournament ran at, not what this machine supports."""
+    from arena.results.store import Store
+
+    with Store(folder, create=False) as store:
+        levels = store.levels()
+    return ", ".join(sorted(level or "unrecorded" for level in levels if level != "strict"))
+
+
 @app.command()
 def serve(
     results: Path | None = typer.Argument(
@@ -55,15 +66,14 @@ def serve(
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
     typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)", err=False)
-    from arena.sandbox.layers import strict_available
-
-    if not strict_available():
+    weaker = _weaker_levels(folder)
+    if weaker:
         # the viewer shows whole tables of finished games, and duplicate deals
         # are being played at other tables meanwhile
         typer.echo(
-            "warning: bots in the basic sandbox can reach this viewer over the network "
-            "and read finished games' hands; serve a running tournament only where "
-            "the strict sandbox works (arena doctor)",
+            f"warning: games of this tournament ran at sandbox level {weaker}: bots there "
+            "may reach this viewer over the network and read finished games' hands; "
+            "serve a running tournament only where its bots run at strict (arena doctor)",
             err=True,
         )
     try:

@@ -167,10 +167,12 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
         raise ValueError(
             f"{where}: a plugin may not list files (the tournament file's 'files' does); ignored"
         )
+    # a path that does not exist yet (a results folder a run will make) is
+    # refused too: at launch it would be bound into the bot's view
     foreign = [
         arg
         for arg in spec.command or ()
-        if os.path.isabs(arg) and os.path.exists(arg) and not owns(dist, arg)
+        if os.path.isabs(arg) and not (os.path.exists(arg) and owns(dist, arg))
     ]
     if foreign:
         raise ValueError(

@@ -354,7 +354,7 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     boards = cache.get("boards", {}) if cache.get("content") == content else {}
     board = boards.get(str(history))
     if board is not None:
-        return board
+        return _with_levels(board, store)
     tally, rater = _restored(store, cache, charted=bool(history))
     # the games read: those the saved rater and tally do not both hold
     after = min(tally.last_id, rater.last_id) if rater is not None else -1
@@ -376,7 +376,14 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     board_cache.save(
         store, content, boards, {**cache, **board_cache.entries(store, states)}, tally.sums_bytes()
     )
-    return board
+    return _with_levels(board, store)
+
+
+def _with_levels(board: dict[str, Any], store: Store) -> dict[str, Any]:
+    """``board`` with the sandbox levels its games ran at (read from the
+    store each time, not cached: "unrecorded" for games stored before levels were)."""
+    levels = sorted(level or "unrecorded" for level in store.levels())
+    return {**board, "tournament": {**board["tournament"], "sandbox": levels}}
 
 
 def pools(board: dict[str, Any], game: str | None = None) -> list[str]:
@@ -397,8 +404,10 @@ def render(
     chosen = pools(board, game)
     if fmt == "table":
         stopped = board["tournament"].get("stopped")
+        levels = board["tournament"].get("sandbox")
         return "\n".join(
-            ([f"stopped: {stopped}"] if stopped else [])
+            ([f"sandbox: {', '.join(levels)}"] if levels else [])
+            + ([f"stopped: {stopped}"] if stopped else [])
             + [table_text(board, pool, detail=game is not None) for pool in chosen]
         )
     if fmt == "json":

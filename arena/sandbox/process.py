@@ -46,6 +46,7 @@ from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.uids import UidLease
 from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
+from arena.sandbox.view import results_folder
 
 LEVELS = ("none", "basic", "strict")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -152,6 +153,20 @@ class SandboxError(RuntimeError):
     """The sandbox cannot be set up as asked (nothing was started)."""
 
 
+def _refuse_results(argv: list[str], files: tuple[str, ...]) -> None:
+    """Checked at every launch (a results folder may have been made since the
+    bot was found or its file read): no absolute path of the command, nor
+    any of ``files``, is or lies in a results folder -- the strict view binds
+    those, and the folder holds the store and the tournament's key."""
+    for path in [arg for arg in argv if os.path.isabs(arg)] + [os.path.abspath(f) for f in files]:
+        shown = results_folder(path)
+        if shown is not None:
+            raise SandboxError(
+                f"the bot's command or files name {path}, in the results folder {shown}: "
+                "never shown to a bot (it holds the store and the secret key)"
+            )
+
+
 def bot_path() -> str:
     """The bot's PATH.  The interpreter's folder comes first so ``cmd:python
     bot.py`` runs the arena's own Python."""
@@ -228,6 +243,8 @@ class BotProcess:
         return stdin, stdout, stderr
 
     def _chain(self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...]):
+        if self.level != "none":
+            _refuse_results(argv, files)
         if self.level == "none":
             self.workdir = tempfile.mkdtemp(prefix=folder_prefix())
             os.chmod(self.workdir, 0o700)

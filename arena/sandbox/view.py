@@ -387,6 +387,23 @@ def _under(path: str, folders) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
+#: what marks a results folder (arena.results.store.FILE_NAME, the key's file)
+RESULTS_MARKS = ("results.sqlite", "key")
+
+
+def results_folder(path: str) -> str | None:
+    """The results folder ``path`` is or lies in (a folder holding a results
+    store), or None: never a bot's to see."""
+    folder = os.path.realpath(path)
+    while True:
+        if os.path.isfile(os.path.join(folder, RESULTS_MARKS[0])):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def view_for(argv: list[str], files: tuple[str, ...] = ()) -> FileView:
     """The read-only view of a bot started as ``argv`` (its kit, its own
     distribution's closure or its command's files, and ``files``); worked
