@@ -209,6 +209,7 @@ class BotProcess:
         self._seccomp_fd: int | None = None
         #: how many wrapper processes stand above the bot's own (see _main_pid)
         self._depth = 0
+        self._clock_files: tuple[StatFile, StatFile] | None = None  # schedstat, stat
         try:
             command, env, cwd = self._chain(argv, limits, files)
             self.popen = subprocess.Popen(
@@ -231,7 +232,6 @@ class BotProcess:
         self.pid = self.popen.pid
         self._strays: list[int] = []
         self._main: int | None = None
-        self._clock_files: tuple[StatFile, StatFile] | None = None  # schedstat, stat
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
