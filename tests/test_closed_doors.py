@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from arena.plugins.sandboxed import _spec
-from arena.results.store import Store
+from arena.results.store import Store, StoreError
 from arena.sandbox import BotProcess, ResourceLimits, SandboxError, layers
 from arena.sandbox.view import ARENA
 from arena.tournament import load, run
@@ -61,7 +61,7 @@ def test_a_submitted_bot_is_never_started_below_the_least_level(
     write_tournament, tmp_path, no_bubblewrap
 ):
     config = load(tiny(write_tournament, CMD_BOT), results=str(tmp_path / "r"))
-    with pytest.raises(SandboxError, match='least_sandbox = "basic".*--least-sandbox basic'):
+    with pytest.raises(SandboxError, match=r'least_sandbox = "basic".*--least-sandbox basic'):
         run(config, progress=False)
     assert not (tmp_path / "r" / "results.sqlite").exists()  # stopped before playing
     # control: accepted explicitly, it plays -- and the games say at which level
@@ -83,7 +83,7 @@ def test_a_resume_at_another_level_is_refused(write_tournament, tmp_path):
     path = tiny(write_tournament, "random", sandbox="basic")
     assert run(load(path, results=str(tmp_path / "r")), progress=False).stored == 2
     strict = tiny(write_tournament, "random", sandbox="strict")
-    with pytest.raises(Exception, match="played at sandbox level 'basic'.*'strict'"):
+    with pytest.raises(StoreError, match=r"played at sandbox level 'basic'.*'strict'"):
         run(load(strict, results=str(tmp_path / "r")), progress=False)
 
 
