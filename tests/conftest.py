@@ -163,6 +163,7 @@ seed = 11
 deals = 2
 workers = 2
 sandbox = "none"
+least_sandbox = "none"
 bots = ["random", "farm-and-furious-racer", "dou-dizhu-greedy", "farm-hand-counter",
         "hand-and-foot-builder",
         {{ name = "cheater", bot = "{cheater}", games = ["farm-and-furious"] }}]

@@ -38,7 +38,7 @@ def arena(*args):
 def tournament_file(tmp_path, mode, seed=7, deals=2):
     path = tmp_path / f"{mode}.toml"
     path.write_text(
-        f'name = "{mode}"\nseed = {seed}\ndeals = {deals}\nsandbox = "basic"\n'
+        f'name = "{mode}"\nseed = {seed}\ndeals = {deals}\nsandbox = "basic"\nleast_sandbox = "basic"\n'
         f'workers = 0\nresults = "{tmp_path / mode}"\n'
         f'bots = [{{ name = "cheater", bot = "{cheater(mode, seed)}" }}, "random",'
         f' {{ name = "r2", bot = "random" }}]\n'

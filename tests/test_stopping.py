@@ -15,6 +15,7 @@ deals = 60
 match_deals = 2
 workers = {workers}
 sandbox = "none"
+least_sandbox = "none"
 bots = ["random", "farm-and-furious-racer"]
 [[games]]
 id = "farm-and-furious"

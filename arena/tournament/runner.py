@@ -563,9 +563,11 @@ def run_plan(
     submitted bot would run below the plan's least level."""
     started = time.monotonic()
     level = plan.seats.level(plan.bots)
-    # owner-only: no bot under a uid of its own may list or enter it
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o700)
+    try:  # owner-only: no bot under a uid of its own may list or enter it
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder.chmod(0o700)
+    except OSError:
+        pass  # not a folder, or not ours to change: the run lock says what is wrong
     with RunLock(folder), _terminate_as_interrupt():  # one run per folder
         return _run_locked(
             plan,
