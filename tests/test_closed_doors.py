@@ -152,3 +152,17 @@ def test_a_plugins_command_grants_nothing_outside_its_distribution(tmp_path):
     for named in (str(rival), str(tmp_path / "results" / "results.sqlite")):
         with pytest.raises(ValueError, match="not a file of"):
             _spec("farm-arena", plugin_spec([sys.executable, named]))
+
+
+def test_a_store_from_before_levels_stays_readable_and_gains_the_column(tmp_path):
+    import sqlite3
+
+    Store(tmp_path).close()
+    db = sqlite3.connect(tmp_path / "results.sqlite")
+    db.execute("ALTER TABLE games DROP COLUMN sandbox")  # as a store made before levels
+    db.commit()
+    db.close()
+    with Store(tmp_path, create=False) as old:
+        assert list(old.games()) == [] and old.levels() == set()
+    with Store(tmp_path) as migrated:
+        assert migrated._has_sandbox()

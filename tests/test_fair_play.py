@@ -69,6 +69,8 @@ def test_public_seeds_give_the_deal_away_and_the_tournament_key_does_not(tmp_pat
         7,
         "--sandbox",
         "basic",
+        "--least-sandbox",
+        "basic",
         "--json",
     )
     assert control.returncode == 0, control.stderr

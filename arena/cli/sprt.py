@@ -100,7 +100,7 @@ def sprt(
             batch=batch,
             on_deal=None if as_json else show,
         )
-    except ValueError as error:  # games the referee could not play
+    except (ValueError, SandboxError) as error:  # not playable, or not at strict
         raise fail(str(error)) from None
     verdict = (
         "undecided"
