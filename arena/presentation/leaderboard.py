@@ -380,9 +380,12 @@ def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
 
 
 def _with_levels(board: dict[str, Any], store: Store) -> dict[str, Any]:
-    """``board`` with the sandbox levels its games ran at (read from the
-    store each time, not cached: "unrecorded" for games stored before levels were)."""
-    levels = sorted(level or "unrecorded" for level in store.levels())
+    """``board`` with the sandbox levels its games ran at, read from the
+    store each time, not cached (unchanged for a store from before levels
+    were recorded)."""
+    levels = sorted(level for level in store.levels() if level)
+    if not levels:
+        return board
     return {**board, "tournament": {**board["tournament"], "sandbox": levels}}
 
 
