@@ -51,7 +51,8 @@ def collude(registry, token, value, level):
     return dict((name, int(bits)) for name, bits in (item.split("=") for item in got.split(",")))
 
 
-def test_every_channel_carries_the_byte_in_the_basic_sandbox(registry, token):
+def test_every_channel_carries_the_byte_in_the_basic_sandbox(registry, token, shared_basic):
+    # the control: the basic level as it was, sharing the host's /tmp and uids
     value = 0b10100101
     assert collude(registry, token, value, "basic") == {name: value for name in CHANNELS}
 
