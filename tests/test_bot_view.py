@@ -139,7 +139,7 @@ NESTED = """
 
 
 def test_another_distribution_inside_a_bots_source_folder_is_masked(
-    registry, install_distribution, tmp_path
+    registry, install_distribution, tmp_path, shared_basic
 ):
     # outer-bot is an editable install; inner-bot's source lies inside
     # outer-bot's package folder, which outer-bot's view binds whole
@@ -177,8 +177,18 @@ def notes_found(registry, token, level):
     )
 
 
-def test_notes_survive_to_the_next_process_in_the_basic_sandbox(registry, token):
+def test_notes_survive_to_the_next_process_in_the_basic_sandbox(
+    registry, token, monkeypatch, request
+):
+    from arena.sandbox import namespaces
+
+    request.getfixturevalue("shared_basic")  # the control: the basic level as it was
     assert notes_found(registry, token, "basic") == ["dev-shm", "tmp"]
+    monkeypatch.undo()
+    # the basic level's private /tmp and /dev/shm, where the kernel gives them
+    assert notes_found(registry, token, "basic") == (
+        [] if namespaces.available() else ["dev-shm", "tmp"]
+    )
 
 
 def test_nothing_survives_to_the_next_process_in_the_strict_sandbox(registry, token):
