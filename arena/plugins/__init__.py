@@ -80,6 +80,8 @@ class Registry:
     bots: dict[str, BotSpec] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: names of the bots third-party plugins registered (found in the sandbox)
+    found: set[str] = field(default_factory=set)
 
     @property
     def games(self) -> dict[str, Engine]:
@@ -106,6 +108,11 @@ class Registry:
             known = ", ".join(sorted(self.bots)) or "none"
             raise UnknownName(f"unknown bot '{name}' (installed: {known})") from None
 
+    def submitted(self, name: str) -> bool:
+        """Whether bot ``name`` is untrusted code: a ``cmd:`` line or a
+        third-party plugin's bot (not one of a plugin this process imports)."""
+        return name.startswith(COMMAND_PREFIX) or name in self.found or name not in self.bots
+
     def add_plugin(self, name: str, module: object) -> None:
         """Register one plugin module, recording (not raising) what is wrong."""
         manager = pluggy.PluginManager(GROUP)
@@ -128,6 +135,7 @@ class Registry:
     def add_bot(self, plugin: str, spec: BotSpec) -> None:
         """Register a launch spec found by a sandboxed plugin."""
         self._add("bot", spec.name, spec, self.bots, plugin)
+        self.found.add(spec.name)
 
     def _add(self, kind: str, key: str, value, table: dict, plugin: str) -> None:
         origin_key = f"{kind}:{key}"

@@ -315,6 +315,7 @@ def tournament_seats(tournament: Tournament, registry) -> Seats:
             replace(registry.bot(entry.bot), files=tournament.files.get(name, ())),
             tournament.resources.get(name),
             settings=entry.settings,
+            submitted=registry.submitted(entry.bot),
         )
 
     return Seats(entrant, tournament.time, tournament.sandbox)
