@@ -60,7 +60,10 @@ def test_left_out_keys_get_the_tables_defaults(write_tournament, registry):
     )
     for name in ("seed", "deals", "match_deals", "sandbox"):
         assert getattr(t, name) == keys.spec("top", name).default
-    assert t.time == TimeControl() and t.time.move == keys.spec("time", "move").default
+    # the floor is on in a tournament by default, off in the referee's own default
+    assert (
+        t.time == TimeControl(floor=keys.FLOOR) and t.time.move == keys.spec("time", "move").default
+    )
     assert (t.sigma, t.budget, t.batch) == tuple(
         keys.spec("rated", n).default for n in ("sigma", "budget", "batch")
     )

@@ -58,13 +58,14 @@ def serve(
 
     try:
         folder = find_store(results)
-        application = create_app(folder)
+        application = create_app(folder, host=host, port=port or None)
     except StoreError as error:
         raise fail(str(error)) from None
     try:
         server = make_server(host, port, application, threaded=True)
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    application.config["PORT"] = server.server_port
     typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)", err=False)
     weaker = _weaker_levels(folder)
     if weaker:

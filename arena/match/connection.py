@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from arena.botkit import protocol
 from arena.records.faults import Fault, FaultKind
 from arena.sandbox import BotProcess, ResourceLimits
+from arena.sandbox.text import inert
 
 _READ = 1 << 16
 #: the end of stderr kept apart from the capped head, for a crash's detail
@@ -167,11 +168,13 @@ class Channel:
         for _ in range(64):  # what the bot wrote just before it died, if still in the pipe
             if not self._stderr_open or not self._read_stderr():
                 break
-        tail = stderr_tail(self._stderr_tail.decode(errors="replace"))
+        tail = stderr_tail(inert(self._stderr_tail.decode(errors="replace")))
         return f"{text}: {tail}" if tail else text
 
     def stderr_text(self) -> str:
-        return self.stderr.decode(errors="replace")
+        """What the bot wrote on stderr (the capped head), made inert
+        (:func:`arena.sandbox.text.inert`)."""
+        return inert(self.stderr.decode(errors="replace"))
 
 
 def stderr_tail(text: str, lines: int = CRASH_LINES, chars: int = CRASH_CHARS) -> str:

@@ -68,15 +68,22 @@ class TimeControl:
     ``bank`` is extra time per game, drawn on when a move overruns ``move``;
     ``grace`` is slack the referee adds to every deadline for its own and
     the pipe's latency, so a loaded machine does not cause false time losses.
+    ``floor`` is the timing floor, a share of ``move`` (0: none): at a table
+    with a submitted bot, no seat learns of a move (its next ``act`` or its
+    ``game_over``) sooner than this after the move was asked, however soon
+    it was answered, so a rival's answer times cannot tell which situation
+    it was in (a forced move answered at once against a move thought over).
+    It is wall time, charged to nobody; not sent to the bots.
     """
 
     startup: float = 10.0
     move: float = 1.0
     bank: float = 0.0
     grace: float = 0.05
+    floor: float = 0.0
 
     def __post_init__(self):
-        for name in ("startup", "move", "bank", "grace"):
+        for name in ("startup", "move", "bank", "grace", "floor"):
             if getattr(self, name) < 0:
                 raise ValueError(f"time limit '{name}' must not be negative")
         if self.move <= 0 or self.startup <= 0:
@@ -92,8 +99,10 @@ class Entrant:
     resource limits, time control and sandbox level (None: the match's), and
     the settings its hello carries.  A person's seat (``arena play``) is an
     entrant with no time limit in sandbox level ``none``, so it can reach the
-    person's terminal.  A ``submitted`` one is held to the match's least
-    sandbox level."""
+    person's terminal.  ``submitted``: untrusted code (a ``cmd:`` line, a
+    third-party plugin's bot), held to the match's least sandbox level and
+    guarded against by the timing floor; only the arena's own bots say
+    False."""
 
     name: str
     spec: BotSpec
@@ -101,8 +110,7 @@ class Entrant:
     limit: TimeControl | None = None
     sandbox: str | None = None
     settings: Mapping[str, Any] | None = None
-    #: a ``cmd:`` or third-party bot: never started below the match's least level
-    submitted: bool = False
+    submitted: bool = True
 
 
 def play_match(
@@ -287,6 +295,9 @@ class _Match:
         self.live: dict[int, Session] = {}
         self.polls = PollSet()
         self.game_index = 0
+        #: the timing floor's share of the move time: only where a submitted
+        #: bot could read the answer times (built-in bots are trusted code)
+        self.floor = limit.floor if any(entrant.submitted for entrant in self.entrants) else 0.0
 
     # -- processes ---------------------------------------------------------
     def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
@@ -473,6 +484,7 @@ class _Match:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
         # the clocks start now, for every acting seat
+        asked_at = time.monotonic()
         thinking = {
             seat: self.live[index_at[seat]].act(message) for seat, message in messages.items()
         }
@@ -487,8 +499,21 @@ class _Match:
             else:
                 clock.fault = answer.fault
                 self._fault(index_at[seat], seat, answer.fault)
+        if self.floor and any(
+            clock.fault is None and self.entrants[index_at[seat]].submitted
+            for seat, clock in enumerate(seats)
+        ):  # a submitted bot still at the table could read the answer times
+            self._hold(asked_at + self.floor * max(limits[seat].move for seat in acting))
         self._sweep(seats, index_at)
         return chosen
+
+    def _hold(self, until: float) -> None:
+        """Wait until ``until`` (the timing floor) on the wall clock, with
+        every bot's pipes serviced: what one sends unasked meanwhile is its
+        fault, as while others think.  No move clock runs."""
+        while (left := until - time.monotonic()) > 0:
+            channels = [s.channel for s in self._sessions() if s.channel.fault is None]
+            self.polls.wait(channels, left)
 
     def _limit(self, index: int) -> TimeControl:
         return self.entrants[index].limit or self.limit

@@ -9,12 +9,18 @@ Routes: ``/`` the leaderboard (it reloads itself when the store holds more
 games, so it follows a running tournament), ``/bot/NAME`` a bot's games,
 faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
 ``/api/count`` and ``/api/leaderboard`` the same data as JSON.
+
+It answers only its own ``Host`` (``localhost``, ``127.0.0.1``, ``[::1]``
+and the host it was asked to bind, with its port): a web page elsewhere that
+points its own name at this machine (DNS rebinding) gets a 400, never the
+results.  A bad query value is a 400 or a 404, never a 500.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from flask import Flask, abort, jsonify, request
@@ -52,10 +58,34 @@ class LiveBoard:
             return self.board
 
 
-def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Flask:
+#: the names of this machine's loopback, which every viewer answers to
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "[::1]"})
+
+
+def own_host(header: str, names: Iterable[str], port: int | None) -> bool:
+    """Whether a ``Host`` header names this viewer: one of ``names`` (any
+    case), with ``port`` if it gives one and the port is known."""
+    name, _, given = header.strip().lower().rpartition(":")
+    if not name or name.endswith(":") or (given and not given.isdigit()):
+        name, given = header.strip().lower(), ""  # no port (or a bare IPv6 address)
+    if name not in {n.lower() for n in names}:
+        return False
+    return not given or port is None or int(given) == port
+
+
+def create_app(
+    results: str | Path,
+    registry=None,
+    refresh_ms: int = 3000,
+    host: str | None = None,
+    port: int | None = None,
+) -> Flask:
     """The viewer of one results folder: Flask's routes are closures over
     the folder and its registry, one short view each, so the app is one
-    function (Flask's application-factory pattern) a little over 60 lines."""
+    function (Flask's application-factory pattern) a little over 60 lines.
+    ``host`` and ``port``: where it listens (besides the loopback names, the
+    ``Host`` headers it answers; ``port`` may be set later in
+    ``app.config["PORT"]``, once the server has one)."""
     folder = Path(results)
     Store(folder, create=False).close()  # a missing store is the caller's error
     if registry is None:
@@ -63,7 +93,14 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
 
         registry = installed()
     app = Flask(__name__)
+    app.config["PORT"] = port
+    names = LOOPBACK | ({f"[{host}]" if ":" in host else host} if host else set())
     board = LiveBoard(folder)
+
+    @app.before_request
+    def only_own_host():
+        if not own_host(request.headers.get("Host", ""), names, app.config["PORT"]):
+            abort(400, "this viewer answers only its own host name")
 
     def title(board_doc: dict) -> str:
         return f"{board_doc['tournament']['name'] or 'Tournament'} — leaderboard"
@@ -117,7 +154,7 @@ def create_app(results: str | Path, registry=None, refresh_ms: int = 3000) -> Fl
                 abort(404, f"no game '{ref}' in this store")
         record = stored.record
         view = request.args.get("view", TABLE)
-        if view != TABLE and not (view.isdigit() and int(view) < record.players):
+        if view != TABLE and not (view.isascii() and view.isdigit() and int(view) < record.players):
             abort(
                 400,
                 f"view: '{view}' is not a seat of this game (0-{record.players - 1}) or 'table'",

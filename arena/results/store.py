@@ -497,7 +497,7 @@ class Store:
     def record(self, ref: str | int) -> StoredGame:
         """A stored game, its whole record read, by its id (the number) or its key."""
         text = str(ref)
-        column, value = ("id", int(text)) if text.isdigit() else ("key", text)
+        column, value = ("id", int(text)) if text.isascii() and text.isdigit() else ("key", text)
         row = self.db.execute(
             "SELECT id, key, item, ord, idx, tournament, finished, record "
             f"FROM games WHERE {column} = ?",

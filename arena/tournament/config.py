@@ -341,7 +341,7 @@ def _parse_time(c: TableReader, table: dict) -> TimeControl:
     return TimeControl(
         **{
             name: c.read(table, "time", name, f"time.{name}")
-            for name in ("startup", "move", "bank")
+            for name in ("startup", "move", "bank", "floor")
         }
     )
 

@@ -347,7 +347,10 @@ class DaskExecutor(Executor):
                     n_workers=self.workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=":0",
+                    # local services stay local: the scheduler and its
+                    # dashboard on the loopback (":0" was every interface)
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
                     silence_logs=logging.ERROR,
                 )
                 options.update(self.cluster_options)

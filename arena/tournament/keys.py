@@ -47,6 +47,9 @@ class Seating(StrEnum):
 #: games per start-up of the former four deals in three seatings)
 MATCH_DEALS = 12
 EXECUTORS = ("local", "dask")
+#: the timing floor's default share of the move time: a bot that answers
+#: within its move time cannot be timed
+FLOOR = 1.0
 
 #: a TOML type as the checker's messages name it, and as the docs' type column does
 KIND_NAMES = {
@@ -255,6 +258,17 @@ TIME = (
         "Extra time per game, drawn on when a move runs over `move`.",
         minimum=0.0,
         shown_type="seconds ≥ 0",
+    ),
+    KeySpec(
+        "floor",
+        float,
+        FLOOR,
+        "The timing floor, a share of `move`: at a table with a `cmd:` or third-party bot, "
+        "no seat learns of a move sooner than this after it was asked, forced or not, so a "
+        "rival's answer times do not tell its hidden situation. Wall time, charged to nobody. "
+        "`0` turns it off. Built-in bots alone are not held. See [sandbox.md](sandbox.md).",
+        minimum=0.0,
+        shown_type="number ≥ 0",
     ),
 )
 

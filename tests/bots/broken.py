@@ -43,6 +43,10 @@ def misbehave(message):
             time.sleep(3600)
             os._exit(0)
         time.sleep(3600)
+    elif MODE == "escapes":  # a retitled window, a clipboard write, a C1 CSI, a bell
+        sys.stderr.write("title\x1b]0;pwned\x07 clip\x1b]52;c;cHduZWQ=\x07 csi\u009b2J\r end\n")
+        sys.stderr.flush()
+        sys.exit(3)
     elif MODE == "spin":
         while True:
             pass
