@@ -21,7 +21,11 @@ def run(*args: str) -> subprocess.CompletedProcess:
     "args, says",
     [
         (("tournament", "tournaments/quick.toml", "--workers", "-1"), "'--workers'"),
-        (("match", "vegetables", "random", "random", "--games", "0"), "'--games'"),
+        # issue 30, finding 5: the arena's words, not the validation library's
+        (
+            ("match", "vegetables", "-b", "random", "-b", "random", "--games", "0"),
+            "arena: error: --games must be at least 1, got 0",
+        ),
         (("tournament", "tournaments/quick.toml", "--bogus"), "No such option: --bogus"),
         (("tournament",), "Missing argument"),
         (("leaderboard", "--format"), "'--format' requires an argument"),

@@ -28,6 +28,24 @@ def write_replay(record, title: str, path: Path) -> None:
     typer.echo(f"replay: {path}")
 
 
+def _listening(host: str, port: int) -> int:
+    """A socket listening on ``host``:``port``, as a descriptor for the web
+    server: bound here, so that a port in use is an OSError to report in
+    one line (the web server would print its own text and exit)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    return listener.detach()
+
+
 @app.command()
 def serve(
     results: Path | None = typer.Argument(
@@ -51,10 +69,12 @@ def serve(
     except StoreError as error:
         raise fail(str(error)) from None
     try:
-        server = make_server(host, port, application, threaded=True)
+        server = make_server(host, port, application, threaded=True, fd=_listening(host, port))
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)", err=False)
+    typer.echo(
+        f"serving {folder} on http://{host}:{server.server_address[1]}/ (Ctrl-C stops)", err=False
+    )
     from arena.sandbox.layers import strict_available
 
     if not strict_available():
