@@ -575,6 +575,10 @@ def write_html(store: Store, path: Path, board: dict[str, Any] | None = None) ->
     )
     path = Path(path)
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(page, encoding="utf-8")
-    temporary.replace(path)
+    try:
+        temporary.write_text(page, encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # no half page left behind (a full disk)
+        raise
     return path

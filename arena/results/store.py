@@ -208,6 +208,25 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
 
+    def check_room(self, size: int = 1 << 20) -> None:
+        """Raise a :class:`StoreError` when the folder cannot take ``size``
+        more bytes (a full disk, a quota): asked before a run plays, so that
+        no game is played that could not be stored.  It reserves the room
+        in a file beside the store, then removes it."""
+        probe = self.folder / f".{FILE_NAME}.room"
+        try:
+            descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.posix_fallocate(descriptor, 0, size)
+            finally:
+                os.close(descriptor)
+                probe.unlink(missing_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"{self.folder}: no room to store games ({error.strerror}); "
+                f"free some space and run the same command again"
+            ) from None
+
     def check(self) -> None:
         """Raise a :class:`StoreError` saying the store is damaged when
         SQLite's ``quick_check`` finds damaged pages: what reads the store
