@@ -51,3 +51,30 @@ def test_version_prints_the_package_version():
 def test_help_still_works():
     result = run("tournament", "--help")
     assert result.returncode == 0 and "--workers" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "fault, says",
+    [
+        (MemoryError(), "the driver ran out of memory"),
+        (FileNotFoundError(2, "No such file or directory", "/gone/results.sqlite"), "/gone/"),
+        (PermissionError(13, "Permission denied", "/locked/tournament.log"), "Permission denied"),
+    ],
+)
+def test_a_driver_fault_mid_run_is_one_line(monkeypatch, fault, says):
+    """Issue 30: out of memory in the driver, the folder removed or its
+    permission lost mid-run: one line and a non-zero status, no traceback."""
+    from typer.testing import CliRunner
+
+    import arena.tournament
+    from arena.cli import app
+
+    def run(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(arena.tournament, "run", run)
+    result = CliRunner().invoke(app, ["tournament", str(ROOT / "tournaments" / "quick.toml")])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arena: error: ") and says in lines[0], lines
+    assert "run the same command again" in lines[0]

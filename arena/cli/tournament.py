@@ -69,6 +69,19 @@ def tournament(
         )
     except (StoreError, ClusterError, BadKey) as error:
         raise fail(str(error)) from None
+    except MemoryError:
+        raise fail(
+            "the driver ran out of memory; the games stored so far are kept: "
+            "run the same command again (with fewer --workers)",
+            1,
+        ) from None
+    except OSError as error:  # the folder removed or its permission lost mid-run
+        where = f"{error.filename}: " if error.filename else ""
+        raise fail(
+            f"{where}{error.strerror or error}; the games stored so far are kept: "
+            f"run the same command again once it is fixed",
+            1,
+        ) from None
     _report(config, summary)
 
 
