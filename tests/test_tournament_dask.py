@@ -468,18 +468,18 @@ def test_the_scheduler_dying_mid_run_is_one_line_and_keeps_the_games(tmp_path):
     worker = subprocess.Popen(
         [dask, "worker", address, "--nthreads", "1", "--no-dashboard"], **quiet
     )
+    from test_results_folder import TINY
+
     path = tmp_path / "long.toml"
-    path.write_text("""
-name = "long"
-seed = 3
-workers = 1
-deals = 600
-bots = ["random", "farm-and-furious-racer"]
-[[games]]
-id = "farm-and-furious"
-players = [2]
-options = { track_length = 30 }
-""")
+    long_run = {
+        "workers = 0": "workers = 1",
+        "deals = 1": "deals = 600",
+        "length = 6": "length = 30",
+    }
+    text = TINY
+    for old, new in long_run.items():
+        text = text.replace(old, new)
+    path.write_text(text)
     results = tmp_path / "r"
     try:
         driver = subprocess.Popen(
