@@ -89,7 +89,7 @@ def _report(config, summary) -> None:
     """What a run did: counts, faults, failed matches, the overall table
     (and Swiss standings); exit 130 when interrupted, 1 when games are missing."""
     from arena.presentation.leaderboard import OVERALL, from_store, table_text
-    from arena.results.store import Store
+    from arena.results.store import FILE_NAME, Store
     from arena.tournament.keys import Format
     from arena.tournament.runner import LOG_FILE, RETRIES, swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
@@ -105,12 +105,13 @@ def _report(config, summary) -> None:
         typer.echo("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items())))
     for line in summary.errors[:10]:
         typer.echo(f"arena: match failed: {line}", err=True)
-    with Store(summary.results, create=False) as store:
-        # the run rated the store once for its page; rate it here only if it did not
-        typer.echo(table_text(summary.board or from_store(store), OVERALL))
-        if config.format == Format.SWISS:
-            for group, standings in swiss_standings(config, store).items():
-                typer.echo(swiss_text(group, standings))
+    if (summary.results / FILE_NAME).exists():  # not when stopped before it was made
+        with Store(summary.results, create=False) as store:
+            # the run rated the store once for its page; rate it here only if it did not
+            typer.echo(table_text(summary.board or from_store(store), OVERALL))
+            if config.format == Format.SWISS:
+                for group, standings in swiss_standings(config, store).items():
+                    typer.echo(swiss_text(group, standings))
     if summary.leaderboard:
         typer.echo(f"leaderboard: {summary.leaderboard}")
     if summary.interrupted:
