@@ -78,3 +78,23 @@ def test_a_driver_fault_mid_run_is_one_line(monkeypatch, fault, says):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("arena: error: ") and says in lines[0], lines
     assert "run the same command again" in lines[0]
+
+
+def test_a_run_stopped_before_its_store_was_made_says_so_without_a_traceback(monkeypatch, tmp_path):
+    """Found by ``make chaos`` (a SIGTERM in the first second): the summary
+    opened a store that was not made yet."""
+    from typer.testing import CliRunner
+
+    import arena.tournament
+    from arena.cli import app
+    from arena.tournament.runner import RunSummary
+
+    monkeypatch.setattr(
+        arena.tournament,
+        "run",
+        lambda *args, **kwargs: RunSummary(results=tmp_path / "none", interrupted=True),
+    )
+    result = CliRunner().invoke(app, ["tournament", str(ROOT / "tournaments" / "quick.toml")])
+    assert result.exit_code == 130, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "run the same command again to resume" in result.output
