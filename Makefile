@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup tournament lint test bench mutate clean
+.PHONY: setup tournament lint test bench mutate chaos clean
 
 setup: $(STAMP)
 
@@ -51,6 +51,10 @@ bench: $(STAMP)
 	for script in benchmarks/*.py; do \
 	  extra=$$(grep -q 'add_argument("--baseline"' $$script && echo "--baseline $(BASELINE)"); \
 	  $(BIN)/python $$script --quick $$extra || exit 1; done
+
+# fault injection (tools/chaos.py, docs/tournaments.md): FAULTS faults from SEED (default: the time)
+chaos: $(STAMP)
+	nice -n 10 $(BIN)/python tools/chaos.py --faults $(or $(FAULTS),100) $(if $(SEED),--seed $(SEED))
 
 # mutation testing (docs/testing.md): not part of `make test`, ~20 min for the set;
 # one module: make mutate MODULE=arena/botkit/protocol.py; every mutant: make mutate SAMPLE=0;

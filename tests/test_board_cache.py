@@ -58,18 +58,32 @@ def fresh(store, history=0):
 
 
 def cache_of(store):
-    return json.loads(board_cache.path_of(store).read_text())
+    """What the cache holds (the body under its seal)."""
+    return json.loads(json.loads(board_cache.path_of(store).read_text())["body"])
 
 
-def test_the_second_look_is_the_saved_document_and_a_new_game_voids_it(store):
+def edited(store, data, *, seal=True):
+    """Write ``data`` as the cache: sealed under the folder's cache key, as
+    the code writes it (``seal``), or under the seal it had (an edit)."""
+    path = board_cache.path_of(store)
+    sealed = json.loads(path.read_text())
+    sealed["body"] = json.dumps(data)
+    if seal:
+        key = (store.folder / board_cache.KEY_NAME).read_bytes()
+        sealed["seal"] = board_cache._seal(key, sealed["body"].encode())
+    path.write_text(json.dumps(sealed))
+
+
+def test_the_second_look_is_the_saved_document_and_a_new_game_voids_it(store, monkeypatch):
     first = from_store(store)
     assert first == fresh(store)
     assert cache_of(store)["content"]["games"] == 13
-    # the second look really is the saved one: mark it under the same keys
-    data = cache_of(store)
-    data["boards"]["0"]["tournament"]["name"] = "marked"
-    board_cache.path_of(store).write_text(json.dumps(data))
-    assert from_store(store)["tournament"]["name"] == "marked"
+    # the second look really is the saved one: nothing is built
+    import arena.presentation.leaderboard as leaderboard
+
+    with monkeypatch.context() as patch:
+        patch.setattr(leaderboard, "build", lambda *a, **k: pytest.fail("built again"))
+        assert from_store(store) == first
     grow(store, 1)  # the store changed: never the old one
     again = from_store(store)
     assert again["tournament"]["name"] == "demo" and again["overall"]["games"] == 14
@@ -107,16 +121,40 @@ def test_a_saved_rater_whose_games_changed_is_not_used(store, monkeypatch):
     from_store(store)
     data = cache_of(store)
     data["rater"]["prefix"]["finished"] += 1.0  # as if an old game were replaced
-    board_cache.path_of(store).write_text(json.dumps(data))
+    edited(store, data)
     grow(store, 2)
     monkeypatch.setattr(Rater, "from_state", classmethod(lambda cls, data: pytest.fail("used")))
     assert from_store(store) == fresh(store)
 
 
+def test_a_cache_edited_under_its_keys_is_not_believed(store, caplog):
+    """Issue 29 item 6: a cache edited to keep its keys (same store content,
+    same code) was shown as it was edited; it fails its seal, is built again
+    and the edit is said on one line."""
+    from_store(store)
+    data = cache_of(store)
+    data["boards"]["0"]["tournament"]["name"] = "marked"
+    edited(store, data, seal=False)
+    with caplog.at_level("WARNING"):
+        board = from_store(store)
+    assert board["tournament"]["name"] == "demo" and board == fresh(store)
+    warnings = [r.getMessage() for r in caplog.records if "fails its seal" in r.getMessage()]
+    assert len(warnings) == 1 and "\n" not in warnings[0]
+    # the control: the same edit sealed under the folder's key is believed,
+    # so the seal (not some other key) is what refused the edit above
+    data = cache_of(store)
+    data["boards"]["0"]["tournament"]["name"] = "marked"
+    edited(store, data)
+    assert from_store(store)["tournament"]["name"] == "marked"
+    # a cache without its key (copied from another folder) is not believed
+    (store.folder / board_cache.KEY_NAME).unlink()
+    assert from_store(store)["tournament"]["name"] == "demo"
+
+
 def test_an_unreadable_cache_is_rebuilt(store):
     board_cache.path_of(store).write_text("{not json")
     assert from_store(store) == fresh(store)
-    assert cache_of(store)["version"] == board_cache.VERSION
+    assert json.loads(board_cache.path_of(store).read_text())["version"] == board_cache.VERSION
 
 
 @pytest.mark.parametrize("damage", ["rater", "tally", "prefix"])
@@ -131,7 +169,7 @@ def test_a_damaged_cache_is_read_from_scratch_not_a_traceback(store, damage):
         data["rater"]["state"] = {"bogus": 1}
     else:
         data["tally"]["state"]["seats"] = [[1, 2]]
-    board_cache.path_of(store).write_text(json.dumps(data))
+    edited(store, data)
     grow(store, 2)  # the saved states are asked for, not the document
     assert from_store(store) == fresh(store)
     assert cache_of(store)["rater"]["state"]["games"] == 15  # and saved afresh

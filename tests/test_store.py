@@ -309,7 +309,8 @@ def test_sqlites_complaints_become_one_line_each(tmp_path):
     for text in ("database disk image is malformed", "file is not a database"):
         assert (
             _problem(path, sqlite3.DatabaseError(text))
-            == f"{path}: the results store is damaged ({text}); restore it from a copy"
+            == f"the results store {path} is damaged: {text}; restore it from a copy, "
+            "or export the games that can still be read with 'arena export --salvage'"
         )
     assert (
         _problem(path, sqlite3.OperationalError("disk I/O error"))
@@ -431,15 +432,15 @@ def test_damaged_pages_found_while_reading_are_a_store_error(tmp_path):
             reader.fingerprint,
         ]
         for read in reads:
-            with pytest.raises(StoreError, match="the results store is damaged"):
+            with pytest.raises(StoreError, match="is damaged"):
                 read()
     # the driver checks the pages before adding to them, and says so on one line
     with pytest.raises(StoreError) as refused:
         Store(tmp_path)
     assert "\n" not in str(refused.value)
     assert re.fullmatch(
-        rf"{re.escape(str(path))}: the results store is damaged \(On tree page "
-        rf"\d+ .*, and \d+ more\); restore it from a copy",
+        rf"the results store {re.escape(str(path))} is damaged: On tree page "
+        rf"\d+ .*, and \d+ more; restore it from a copy, or export .*--salvage'",
         str(refused.value),
     )
 

@@ -8,6 +8,7 @@ before any game; a strict match in a worker gives the bot no network (the
 scheduler's port is out of its reach, as it is not at the basic level).
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -190,6 +191,13 @@ options = {{ track_length = 10 }}
     while processes_running(slow) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_running(slow) == []  # the killed worker's bots ended too
+    # issue 30: a worker lost is said (it was silent, not even in the log)
+    lost = [
+        line
+        for line in (tmp_path / "r" / "tournament.log").read_text().splitlines()
+        if "lost" in line
+    ]
+    assert lost and "Dask worker tcp://" in lost[0], lost
 
 
 def _worker_above(pid, workers):
@@ -438,3 +446,69 @@ options = {{ track_length = 10 }}
     while processes_running(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_running(marker) == []
+
+
+def test_the_scheduler_dying_mid_run_is_one_line_and_keeps_the_games(tmp_path):
+    """Issue 30, finding 1: the driver printed ~128 lines of ``distributed``
+    tracebacks (CommClosedError) and no arena line; it is one line, exit
+    non-zero, and the games stored before stay."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = str(Path(sys.executable).parent / "dask")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet
+    )
+    worker = subprocess.Popen(
+        [dask, "worker", address, "--nthreads", "1", "--no-dashboard"], **quiet
+    )
+    from test_results_folder import TINY
+
+    path = tmp_path / "long.toml"
+    long_run = {
+        "workers = 0": "workers = 1",
+        "deals = 1": "deals = 600",
+        "length = 6": "length = 30",
+    }
+    text = TINY
+    for old, new in long_run.items():
+        text = text.replace(old, new)
+    path.write_text(text)
+    results = tmp_path / "r"
+    try:
+        driver = subprocess.Popen(
+            [sys.executable, "-m", "arena", "tournament", str(path), "--results", str(results)]
+            + ["--executor", "dask", "--scheduler", address, "--quiet"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        stored = 0
+        while time.monotonic() < deadline and not stored and driver.poll() is None:
+            time.sleep(0.2)
+            if (results / "results.sqlite").exists():  # connecting would make it
+                with contextlib.suppress(sqlite3.Error):
+                    stored = len(stored_rows(results))
+        if not stored:
+            driver.kill()
+            pytest.fail(
+                f"no game stored before the scheduler was to be killed: {driver.communicate()}"
+            )
+        scheduler.kill()
+        _, stderr = driver.communicate(timeout=180)
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait(30)
+    assert driver.returncode not in (0, None)
+    assert stderr.strip().splitlines() == [stderr.strip()], stderr
+    assert stderr.startswith(f"arena: error: the Dask scheduler {address} went away mid-run")
+    assert "Traceback" not in stderr
+    assert len(stored_rows(results)) >= stored  # kept

@@ -129,3 +129,26 @@ def test_arena_serve_listens_on_loopback_and_serves(viewer_results, tmp_path):
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_arena_serve_on_a_port_in_use_is_one_line(viewer_results):
+    """Issue 30, finding 5: a busy port was two lines of the web server's
+    text; it is the arena's one line, with the address."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "serve", str(viewer_results), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [
+        f"arena: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ], done.stderr

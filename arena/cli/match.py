@@ -226,7 +226,7 @@ def match(
     key: str | None = typer.Option(
         None, "--key", help="the secret key (hex) an earlier match printed, to replay it"
     ),
-    games: int = typer.Option(1, "--games", "-n", min=1, help="games in the match"),
+    games: int = typer.Option(1, "--games", "-n", help="games in the match (at least 1)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     startup: float = typer.Option(TimeControl.startup, help="seconds for a bot to start"),
     move: float = typer.Option(TimeControl.move, help="seconds per move"),
@@ -256,6 +256,8 @@ def match(
     the steps are the helpers of this module.)"""
     from arena.results.store import StoreError
 
+    if games < 1:
+        raise fail(f"--games must be at least 1, got {games}")
     registry = installed()
     warn_plugin_errors(registry)
     try:

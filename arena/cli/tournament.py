@@ -76,6 +76,19 @@ def tournament(
         )
     except (StoreError, ClusterError, BadKey, SandboxError) as error:
         raise fail(str(error)) from None
+    except MemoryError:
+        raise fail(
+            "the driver ran out of memory; the games stored so far are kept: "
+            "run the same command again (with fewer --workers)",
+            1,
+        ) from None
+    except OSError as error:  # the folder removed or its permission lost mid-run
+        where = f"{error.filename}: " if error.filename else ""
+        raise fail(
+            f"{where}{error.strerror or error}; the games stored so far are kept: "
+            f"run the same command again once it is fixed",
+            1,
+        ) from None
     _report(config, summary)
 
 
@@ -83,7 +96,7 @@ def _report(config, summary) -> None:
     """What a run did: counts, faults, failed matches, the overall table
     (and Swiss standings); exit 130 when interrupted, 1 when games are missing."""
     from arena.presentation.leaderboard import OVERALL, from_store, table_text
-    from arena.results.store import Store
+    from arena.results.store import FILE_NAME, Store
     from arena.tournament.keys import Format
     from arena.tournament.runner import LOG_FILE, RETRIES, swiss_standings
     from arena.tournament.swiss import standings_text as swiss_text
@@ -99,12 +112,13 @@ def _report(config, summary) -> None:
         typer.echo("faults: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items())))
     for line in summary.errors[:10]:
         typer.echo(f"arena: match failed: {line}", err=True)
-    with Store(summary.results, create=False) as store:
-        # the run rated the store once for its page; rate it here only if it did not
-        typer.echo(table_text(summary.board or from_store(store), OVERALL))
-        if config.format == Format.SWISS:
-            for group, standings in swiss_standings(config, store).items():
-                typer.echo(swiss_text(group, standings))
+    if (summary.results / FILE_NAME).exists():  # not when stopped before it was made
+        with Store(summary.results, create=False) as store:
+            # the run rated the store once for its page; rate it here only if it did not
+            typer.echo(table_text(summary.board or from_store(store), OVERALL))
+            if config.format == Format.SWISS:
+                for group, standings in swiss_standings(config, store).items():
+                    typer.echo(swiss_text(group, standings))
     if summary.leaderboard:
         typer.echo(f"leaderboard: {summary.leaderboard}")
     if summary.interrupted:

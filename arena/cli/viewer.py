@@ -3,6 +3,7 @@ offline replay page behind ``arena replay --html``."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -39,6 +40,24 @@ def _weaker_levels(folder: Path) -> str:
     return ", ".join(sorted(level or "unrecorded" for level in levels if level != "strict"))
 
 
+def _listening(host: str, port: int) -> int:
+    """A socket listening on ``host``:``port``, as a descriptor for the web
+    server: bound here, so that a port in use is an OSError to report in
+    one line (the web server would print its own text and exit)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    return listener.detach()
+
+
 @app.command()
 def serve(
     results: Path | None = typer.Argument(
@@ -62,7 +81,7 @@ def serve(
     except StoreError as error:
         raise fail(str(error)) from None
     try:
-        server = make_server(host, port, application, threaded=True)
+        server = make_server(host, port, application, threaded=True, fd=_listening(host, port))
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
     application.config["PORT"] = server.server_port
@@ -91,21 +110,41 @@ def export(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="write to this file instead of stdout"
     ),
+    salvage: bool = typer.Option(
+        False, "--salvage", help="from a damaged store: the games that can still be read"
+    ),
 ) -> None:
-    """Every stored game as JSON lines (schema in docs/tournaments.md)."""
-    from arena.results.export import lines
+    """Every stored game as JSON lines (schema in docs/tournaments.md): all
+    of them or nothing (a damaged store is an error), unless --salvage."""
+    from arena.results import export as exporting
     from arena.results.store import Store, StoreError
 
+    lost = 0
     try:
         with Store(results, create=False) as store:
-            if output is None:
-                for line in lines(store):
-                    typer.echo(line)
-                return
-            with open(output, "w", encoding="utf-8") as out:
-                for line in lines(store):
-                    out.write(line + "\n")
+            if salvage:
+                text, lost = exporting.salvage(store)
+            else:
+                store.check()
+                text = list(exporting.lines(store))
     except StoreError as error:
         raise fail(str(error)) from None
+    if output is None:
+        for each in text:
+            typer.echo(each)
+    else:
+        _write_whole(output, "".join(each + "\n" for each in text))
+    if salvage:
+        typer.echo(f"salvaged {len(text)} games; {lost} could not be read", err=True)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """``path`` with all of ``text`` or, on failure, unchanged: written
+    beside it under another name, then renamed."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
     except OSError as error:
-        raise fail(f"--output: cannot write {output}: {error.strerror}") from None
+        temporary.unlink(missing_ok=True)
+        raise fail(f"--output: cannot write {path}: {error.strerror}") from None

@@ -30,6 +30,17 @@ else (another store, other code, an unreadable cache) is built from
 scratch.  JSON and float64 bytes, not a pickle: a results folder may come
 from someone else, and reading it must not run code.  An unwritable folder
 just keeps no cache.
+
+The cache **proves itself**: it is sealed with an HMAC-SHA256 under a key of
+its own (``leaderboard-cache.key``, 256 random bits, readable by its owner
+only, made with the first cache), so a cache edited under its keys -- a
+table changed by hand or by a tool, a file from another folder -- fails its
+seal and is built again (with one line on the log saying so), never shown.
+The key is the cache's, not the tournament's (:mod:`arena.match.seeds`):
+the presentation layer does not read the deals' secret, and a folder whose
+games came from a public seed has none.  A board is only handed back from a
+store that passes :meth:`~arena.results.store.Store.check` (``quick_check``),
+so the cache never hides a damaged store.
 """
 
 from __future__ import annotations
@@ -38,9 +49,12 @@ import ast
 import contextlib
 import functools
 import hashlib
+import hmac
 import json
+import logging
 import os
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +63,9 @@ from arena.results.store import Store
 
 CACHE_NAME = "leaderboard-cache.json"
 SUMS_NAME = "leaderboard-cache.sums"
+KEY_NAME = "leaderboard-cache.key"
+#: bytes of the seal's key
+KEY_BYTES = 32
 #: what builds the document: a change to it or to any arena module it imports
 #: (at once or inside a function, directly or through another) voids the cache
 BUILDER = "arena.presentation.leaderboard"
@@ -58,7 +75,7 @@ _TOP = Path(arena.__file__).resolve().parents[1]
 #: looks like one does not parse as one and is passed over); "\n" first, not
 #: "^": a literal start is searched for, several times faster
 _IMPORT = re.compile(r"\n[ \t]*((?:from|import)[ \t][^\n;(]*(?:\([^)]*\)|[^\n;]*))")
-VERSION = 2
+VERSION = 3
 #: the saved states a grown store goes on from
 STATES = ("rater", "tally")
 
@@ -166,18 +183,59 @@ def path_of(store: Store) -> Path:
     return store.folder / CACHE_NAME
 
 
+def _key(store: Store, *, make: bool) -> bytes | None:
+    """The seal's key of ``store``'s folder; with ``make``, a new one when
+    there is none.  None when it cannot be read (or made)."""
+    path = store.folder / KEY_NAME
+    try:
+        key = path.read_bytes()
+        return key if len(key) == KEY_BYTES else None
+    except FileNotFoundError:
+        if not make:
+            return None
+    except OSError:
+        return None
+    key = secrets.token_bytes(KEY_BYTES)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:  # an unwritable folder, or another reader made it first
+        return None
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(key)
+    return key
+
+
+def _seal(key: bytes, body: bytes) -> str:
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
 def load(store: Store) -> dict[str, Any]:
     """The cache of ``store``'s folder, or an empty one when it is missing,
-    unreadable or from other code."""
+    unreadable, from other code or fails its seal (said on the log)."""
     try:
-        data = json.loads(path_of(store).read_text(encoding="utf-8"))
+        sealed = json.loads(path_of(store).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    if not isinstance(sealed, dict) or sealed.get("version") != VERSION:
+        return {}
+    key = _key(store, make=False)
+    body = sealed.get("body")
     if (
-        not isinstance(data, dict)
-        or data.get("version") != VERSION
-        or data.get("code") != code_key()
+        key is None
+        or not isinstance(body, str)
+        or not hmac.compare_digest(str(sealed.get("seal")), _seal(key, body.encode()))
     ):
+        logging.getLogger(__name__).warning(
+            "arena: warning: %s fails its seal (edited, or not this folder's); "
+            "the leaderboard is built again from the store",
+            path_of(store),
+        )
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict) or data.get("code") != code_key():
         return {}
     return data
 
@@ -222,11 +280,9 @@ def save(
         _write(store.folder / SUMS_NAME, sums)
         states = {name: saved[name] for name in STATES if saved.get(name)}
         states["tally"] = {**states["tally"], "sums": _digest(sums)}
-        data = {
-            "version": VERSION,
-            "code": code_key(),
-            "content": content,
-            "boards": boards,
-            **states,
-        }
-        _write(path_of(store), json.dumps(data).encode())
+        key = _key(store, make=True)
+        if key is None:
+            return
+        body = json.dumps({"code": code_key(), "content": content, "boards": boards, **states})
+        sealed = {"version": VERSION, "seal": _seal(key, body.encode()), "body": body}
+        _write(path_of(store), json.dumps(sealed).encode())

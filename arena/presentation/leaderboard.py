@@ -348,7 +348,9 @@ def _restored(store: Store, cache: dict[str, Any], *, charted: bool):
 def from_store(store: Store, *, history: int = 0) -> dict[str, Any]:
     """The document of ``store``: as built before when the store has not
     changed since, else built, going on from the saved rater and tally when
-    the store only grew (:mod:`arena.presentation.board_cache`)."""
+    the store only grew (:mod:`arena.presentation.board_cache`).  Raises a
+    :class:`~arena.results.store.StoreError` for a damaged store."""
+    store.check()  # a damaged store is said to be, never shown from the cache
     content = board_cache.content_key(store)  # before reading: never newer than the games
     cache = board_cache.load(store)
     boards = cache.get("boards", {}) if cache.get("content") == content else {}
@@ -585,6 +587,10 @@ def write_html(store: Store, path: Path, board: dict[str, Any] | None = None) ->
     )
     path = Path(path)
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(page, encoding="utf-8")
-    temporary.replace(path)
+    try:
+        temporary.write_text(page, encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # no half page left behind (a full disk)
+        raise
     return path

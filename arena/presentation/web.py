@@ -27,7 +27,7 @@ from flask import Flask, abort, jsonify, request
 
 from arena.presentation import leaderboard, pages
 from arena.presentation.frames import TABLE, ReplayError
-from arena.results.store import Store, StoreError
+from arena.results.store import NoSuchGame, Store, StoreError
 
 
 class LiveBoard:
@@ -48,7 +48,11 @@ class LiveBoard:
         return Store(self.folder, create=False)
 
     def current(self) -> dict:
+        """The leaderboard, built again when games were added; raises a
+        StoreError when the store is damaged, even if its games did not
+        change (``quick_check`` on every look: docs/performance.md)."""
         with self.lock, self.store() as store:
+            store.check()
             count = store.count()
             if count != self.count and time.monotonic() >= self.ready_at:
                 started = time.monotonic()
@@ -105,6 +109,11 @@ def create_app(
     def title(board_doc: dict) -> str:
         return f"{board_doc['tournament']['name'] or 'Tournament'} — leaderboard"
 
+    @app.errorhandler(StoreError)
+    def unusable(error: StoreError):
+        """A damaged (or unreadable) store is said, with what can be done."""
+        return f"arena: error: {error}\n", 503, {"Content-Type": "text/plain; charset=utf-8"}
+
     @app.get("/")
     def index():
         doc = board.current()
@@ -150,7 +159,7 @@ def create_app(
         with board.store() as store:
             try:
                 stored = store.record(ref)
-            except StoreError:
+            except NoSuchGame:
                 abort(404, f"no game '{ref}' in this store")
         record = stored.record
         view = request.args.get("view", TABLE)

@@ -9,27 +9,48 @@ engine (:func:`arena.game.replay`; :func:`rerun` here does it from a line).
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
 from arena.records import GameRecord
-from arena.results.store import Store
+from arena.results.store import NoSuchGame, Store, StoredGame, StoreError
 
 SCHEMA = 1
+
+
+def line(game: StoredGame) -> str:
+    """One game's line of the export."""
+    document: dict[str, Any] = {
+        "schema": SCHEMA,
+        "id": game.id,
+        "key": game.key,
+        "tournament": game.tournament,
+        "finished": game.finished,
+    }
+    document.update(game.record.to_dict())
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 
 
 def lines(store: Store) -> Iterator[str]:
     """The export of ``store``, one JSON text per game, in plan order."""
     for game in store.records():
-        document: dict[str, Any] = {
-            "schema": SCHEMA,
-            "id": game.id,
-            "key": game.key,
-            "tournament": game.tournament,
-            "finished": game.finished,
-        }
-        document.update(game.record.to_dict())
-        yield json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+        yield line(game)
+
+
+def salvage(store: Store) -> tuple[list[str], int]:
+    """What can still be read of a damaged store: the lines of the games
+    whose records read back, in id order (each read on its own, so one
+    damaged page loses only the games on it), and how many could not."""
+    read, lost = [], 0
+    for game_id in range(1, store.largest_id() + 1):
+        try:
+            read.append(line(store.record(game_id)))
+        except NoSuchGame:
+            continue
+        except (StoreError, zlib.error, ValueError, KeyError, TypeError):
+            lost += 1
+    return read, lost
 
 
 def record_of(line: str) -> GameRecord:

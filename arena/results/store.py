@@ -92,6 +92,11 @@ class StoreError(RuntimeError):
     pass
 
 
+class NoSuchGame(StoreError):
+    """:meth:`Store.record` of a game the store does not hold (a sound
+    store's answer, unlike the other store errors)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as the store holds it: the referee's record and what the store
@@ -201,13 +206,7 @@ class Store:
                     f"(no meta, items and games tables)"
                 )
             if create:
-                # the driver adds to it: not to a store with damaged pages
-                verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
-                if verdict != "ok":
-                    raise StoreError(
-                        f"{self.path}: the results store is damaged "
-                        f"({_first_problem(verdict)}); restore it from a copy"
-                    )
+                self.check()  # the driver adds to it: not to a store with damaged pages
                 self.db.executescript(SCHEMA)  # indexes added by newer versions
                 if not self._has_sandbox():
                     self.db.execute("ALTER TABLE games ADD COLUMN sandbox TEXT NOT NULL DEFAULT ''")
@@ -220,6 +219,38 @@ class Store:
         """Whether the ``games`` table has the ``sandbox`` column (a store
         made before levels were recorded has not)."""
         return any(row[1] == "sandbox" for row in self.db.execute("PRAGMA table_info(games)"))
+
+    def check_room(self, size: int = 1 << 20) -> None:
+        """Raise a :class:`StoreError` when the folder cannot take ``size``
+        more bytes (a full disk, a quota): asked before a run plays, so that
+        no game is played that could not be stored.  It reserves the room
+        in a file beside the store, then removes it."""
+        probe = self.folder / f".{FILE_NAME}.room"
+        try:
+            descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.posix_fallocate(descriptor, 0, size)
+            finally:
+                os.close(descriptor)
+                probe.unlink(missing_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"{self.folder}: no room to store games ({error.strerror}); "
+                f"free some space and run the same command again"
+            ) from None
+
+    def check(self) -> None:
+        """Raise a :class:`StoreError` saying the store is damaged when
+        SQLite's ``quick_check`` finds damaged pages: what reads the store
+        for people (the leaderboard, its cache, the viewer, export) never
+        shows a damaged one as sound.  It reads every page once, without the
+        cross-checks of ``integrity_check`` (cost: docs/performance.md)."""
+        try:
+            verdict = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            verdict = str(error)
+        if verdict != "ok":
+            raise StoreError(damaged(self.path, _first_problem(verdict)))
 
     def _connect(self, writer: bool) -> sqlite3.Connection:
         if writer:
@@ -404,6 +435,12 @@ class Store:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     @_sound
+    def largest_id(self) -> int:
+        """The largest game id (0 for none): read from the end of the
+        table's tree alone, so a damaged store still answers it."""
+        return self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+
+    @_sound
     def fingerprint(self, up_to: int | None = None) -> tuple[int, int, float]:
         """(games, largest id, sum of finishing times) of the games with ids up
         to ``up_to`` (default: all), in one scan: any game added or replaced
@@ -504,7 +541,7 @@ class Store:
             (value,),
         ).fetchone()
         if row is None:
-            raise StoreError(f"no game '{ref}' in {self.path}")
+            raise NoSuchGame(f"no game '{ref}' in {self.path}")
         return _whole(row)
 
 
@@ -589,9 +626,17 @@ def _problem(path: Path, error: sqlite3.Error) -> str:
     text = str(error)
     if "readonly" in text:
         return f"{path}: the results store is read-only ({text})"
-    if "malformed" in text or "not a database" in text:
-        return f"{path}: the results store is damaged ({text}); restore it from a copy"
+    if "malformed" in text or "not a database" in text or "decode" in text:
+        return damaged(path, text)
     return f"{path}: cannot use the results store: {text}"
+
+
+def damaged(path: Path, problem: str) -> str:
+    """The one line for a damaged store, with what can be done."""
+    return (
+        f"the results store {path} is damaged: {problem}; restore it from a copy, "
+        f"or export the games that can still be read with 'arena export --salvage'"
+    )
 
 
 def find_store(results: str | Path | None) -> Path:

@@ -38,11 +38,13 @@ imports it only when an executor is started.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -293,6 +295,42 @@ def _interrupts_between_calls(wake: threading.Event):
 # -- the executor (runs in the driver) -------------------------------------------------------
 
 
+class _Quieted:
+    """While the executor runs, ``distributed``'s own log in this process
+    (its attempts to reconnect, the tracebacks when the scheduler goes) is
+    one line each in the arena's log, not pages on the terminal: what
+    happened is said once, as the arena's error (:meth:`DaskExecutor.run`)."""
+
+    class _ToArenaLog(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            log.log(record.levelno, "%s: %s", record.name, " ".join(record.getMessage().split()))
+
+    #: the loggers whose own handlers write to the terminal
+    ROOTS = ("distributed", "tornado")
+
+    def __init__(self) -> None:
+        self.forward = self._ToArenaLog()
+        self.saved: list[tuple[logging.Logger, list[logging.Handler], bool]] = []
+        for name, logger in list(logging.root.manager.loggerDict.items()):
+            if (
+                isinstance(logger, logging.Logger)
+                and name.split(".")[0] in self.ROOTS
+                and (logger.handlers or name in self.ROOTS)
+            ):
+                self.saved.append((logger, list(logger.handlers), logger.propagate))
+                for handler in list(logger.handlers):
+                    logger.removeHandler(handler)
+                logger.addHandler(self.forward)
+                logger.propagate = False
+
+    def restore(self) -> None:
+        for logger, handlers, propagate in self.saved:
+            logger.removeHandler(self.forward)
+            for handler in handlers:
+                logger.addHandler(handler)
+            logger.propagate = propagate
+
+
 class DaskExecutor(Executor):
     """Matches as tasks on a Dask cluster: ``scheduler`` is the address of a
     running one, or ``None`` to start a local cluster of ``workers`` processes."""
@@ -315,6 +353,8 @@ class DaskExecutor(Executor):
         self.queue: Queue | None = None
         self.expected: dict[str, Any] | None = None
         self.futures: dict = {}
+        self.known_workers: set[str] = set()
+        self.quieted: _Quieted | None = None
 
     # .. start and close ....................................................................
 
@@ -328,6 +368,7 @@ class DaskExecutor(Executor):
                 "the Dask executor needs the distributed package: pip install 'farm-arena[dask]'"
             ) from None
         self.expected = inventory(self.registry)
+        self.quieted = self.quieted or _Quieted()
         try:
             if self.scheduler:
                 try:
@@ -370,6 +411,7 @@ class DaskExecutor(Executor):
             reports = client.run(inventory, on_error="return")
             check_workers(self.expected, reports)
             self.workers = max(1, sum(client.nthreads().values()))
+            self.known_workers = set(client.nthreads())
             self.queue = self._new_queue()
             log.info(
                 "dask: %d workers, %d threads, scheduler %s",
@@ -417,6 +459,9 @@ class DaskExecutor(Executor):
             except Exception:  # pragma: no cover
                 pass
             self.cluster = None
+        if self.quieted is not None:
+            self.quieted.restore()
+            self.quieted = None
 
     # .. run ................................................................................
 
@@ -426,6 +471,17 @@ class DaskExecutor(Executor):
 
     def run(self, jobs: Sequence[MatchJob], on_event: Callable[[Event], None]) -> None:
         self.start()
+        try:
+            self._run(jobs, on_event)
+        except (OSError, asyncio.CancelledError) as error:  # CommClosedError is an OSError
+            address = self.scheduler or "of the local cluster"
+            raise ClusterError(
+                f"the Dask scheduler {address} went away mid-run "
+                f"({' '.join(str(error).split()) or type(error).__name__}); the games stored "
+                f"so far are kept: run the same command again when it is back"
+            ) from None
+
+    def _run(self, jobs: Sequence[MatchJob], on_event: Callable[[Event], None]) -> None:
         client, queue = self._started()
         seen: dict[str, set[int]] = defaultdict(set)
         wake = threading.Event()
@@ -446,9 +502,13 @@ class DaskExecutor(Executor):
             self._wait(on_event, seen, wake, interrupted)
 
     def _wait(self, on_event, seen, wake: threading.Event, interrupted: threading.Event) -> None:
+        looked = time.monotonic()
         while self.futures:
             if interrupted.is_set():
                 raise KeyboardInterrupt
+            if time.monotonic() - looked > 1.0:
+                self._say_lost_workers()
+                looked = time.monotonic()
             wake.clear()
             drained = self._drain(on_event, seen)
             if not any(future.done() for future in self.futures):
@@ -458,6 +518,17 @@ class DaskExecutor(Executor):
             for future in [f for f in self.futures if f.done()]:
                 job = self.futures.pop(future)
                 self._finish(future, job, on_event, seen)
+        self._say_lost_workers()
+
+    def _say_lost_workers(self) -> None:
+        """A worker gone from the scheduler's list (its matches are run
+        again on the others) is a line in the log and on the terminal."""
+        workers = set(self._started()[0].nthreads())
+        for address in sorted(self.known_workers - workers):
+            note = f"Dask worker {address} lost; its matches are played again on the others"
+            log.warning(note)
+            print(f"arena: warning: {note}", file=sys.stderr)
+        self.known_workers = workers
 
     def _drain(self, on_event, seen) -> int:
         count = 0

@@ -37,7 +37,7 @@ from arena.match.referee import Entrant, TimeControl
 from arena.presentation.leaderboard import PAYOFF_META
 from arena.ratings.rating import Rater
 from arena.records import GameRecord
-from arena.results.store import FILE_NAME, Store, StoredGame
+from arena.results.store import FILE_NAME, Store, StoredGame, StoreError
 from arena.sandbox.layers import choose_level, refuse_below
 from arena.sandbox.leftovers import remove_leftovers
 from arena.tournament.config import Tournament
@@ -173,6 +173,9 @@ def _setup_logging(folder: Path) -> Callable[[], None]:
     out of the terminal (no propagation) so the progress bar stays clean."""
     logger = logging.getLogger("arena")
     handler = logging.FileHandler(folder / LOG_FILE, encoding="utf-8")
+    # a log line the disk has no room for is dropped, not a "--- Logging
+    # error ---" block on the terminal: the run's own error says what happened
+    handler.handleError = lambda record: None  # type: ignore[method-assign]
     handler.setFormatter(
         logging.Formatter(
             "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
@@ -638,10 +641,11 @@ def _run_locked(
     executor = plan.executor()
     playing = None
     store = None
-    completed = False
+    completed = failed = False
     try:
         executor.start()  # fork the workers before the store is opened
         store = _claim(Store(folder), plan, level)
+        store.check_room()  # never play a game that cannot be stored
         planner = _planner_for(plan, store, key, executor, folder)
         playing = _Run(
             plan,
@@ -660,13 +664,23 @@ def _run_locked(
     except KeyboardInterrupt:
         summary.interrupted = True
         log.warning("interrupted: abandoning the matches in progress")
+    except BaseException:
+        failed = True
+        raise
     finally:
         if playing is not None:
             playing.report.stop()
         executor.close(cancel=not completed)  # abandoned matches: their games are replayed
         remove_leftovers()  # of workers that died during the run
         if store is not None:
-            _finish(store, summary, folder, write_leaderboard)
+            try:
+                _finish(store, summary, folder, write_leaderboard)
+            except (OSError, StoreError) as error:
+                if not failed:
+                    raise
+                # the run's own error is the one to say, not this one it caused
+                log.warning("the leaderboard was not written: %s", error)
+                store.close()
         summary.seconds = time.monotonic() - started
         log.info(
             "played %d games in %.1f s (%d stored)", summary.played, summary.seconds, summary.stored
@@ -699,7 +713,13 @@ def _finish(store: Store, summary: RunSummary, folder: Path, write_leaderboard: 
         from arena.presentation.leaderboard import from_store, write_html
 
         summary.board = from_store(store, history=20)
-        summary.leaderboard = write_html(store, folder / HTML_FILE, summary.board)
+        try:
+            summary.leaderboard = write_html(store, folder / HTML_FILE, summary.board)
+        except OSError as error:
+            raise StoreError(
+                f"{folder / HTML_FILE}: cannot write the leaderboard page: {error.strerror}; "
+                f"the games are stored: free some space and run the same command again"
+            ) from None
     store.close()
 
 
