@@ -84,8 +84,8 @@ def serve(
         server = make_server(host, port, application, threaded=True, fd=_listening(host, port))
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    application.config["PORT"] = server.server_port
-    typer.echo(f"serving {folder} on http://{host}:{server.server_port}/ (Ctrl-C stops)", err=False)
+    application.config["PORT"] = server.port
+    typer.echo(f"serving {folder} on http://{host}:{server.port}/ (Ctrl-C stops)", err=False)
     weaker = _weaker_levels(folder)
     if weaker:
         # the viewer shows whole tables of finished games, and duplicate deals
