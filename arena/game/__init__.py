@@ -476,6 +476,7 @@ PARTS = {
     "encoding": ("arena.rl.encoding:Encoding", "subclass"),
     "knowledge": ("bots.ismcts.knowledge:Knowledge", "instance"),
     "view": ("arena.cli.views:View", "subclass"),
+    "drawing": ("arena.game.drawing:Drawing", "subclass"),
 }
 
 
@@ -502,6 +503,7 @@ class GameUnit:
     knowledge: str = ""
     view: str = ""
     rules: str = ""
+    drawing: str = ""
 
     def __init__(
         self,
@@ -510,9 +512,16 @@ class GameUnit:
         knowledge: str = "",
         view: str = "",
         rules: str = "",
+        drawing: str = "",
     ) -> None:
         init_fields(
-            self, engine=engine, encoding=encoding, knowledge=knowledge, view=view, rules=rules
+            self,
+            engine=engine,
+            encoding=encoding,
+            knowledge=knowledge,
+            view=view,
+            rules=rules,
+            drawing=drawing,
         )
 
     @property
