@@ -21,8 +21,10 @@ from typing import Any, TypedDict
 
 class Card(TypedDict):
     """One card face: ``code`` as the engine writes it, ``label`` as a
-    person reads it, ``tone`` its colour (``red``, ``black``, ``blue``,
-    ``green``, ``yellow``, ``purple``, ``orange``, ``plain``)."""
+    person reads it, ``tone`` its colour: ``red`` or ``black`` ink on a white
+    card, a card filled ``crimson``, ``blue``, ``green``, ``yellow``,
+    ``purple`` or ``orange``, or ``plain``.  A card whose ``code`` is empty
+    is face down, showing its back in its tone (a suit seen on the back)."""
 
     code: str
     label: str

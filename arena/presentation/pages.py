@@ -130,8 +130,29 @@ def leaderboard_page(
     )
 
 
-def replay_page(record, engine, *, title: str, view: str | None = None, live: bool = False) -> str:
-    """The replay viewer of one stored game.
+def drawing_for(record, unit=None):
+    """The drawing of ``record``'s table: its game unit's ``drawing`` part
+    (``unit``, else the installed game's), or the plain one of
+    :mod:`arena.game.drawing` for a game without one."""
+    from arena.game.drawing import Drawing
+    from arena.plugins import UnknownName, installed
+
+    if unit is None:
+        try:
+            unit = installed().unit(record.game)
+        except UnknownName:
+            unit = None
+    kind = (unit.part("drawing") if unit is not None else None) or Drawing
+    bots = [s.bot for s in record.seats]
+    names = [f"{bot} (seat {n})" if bots.count(bot) > 1 else bot for n, bot in enumerate(bots)]
+    return kind(record.players, names)
+
+
+def replay_page(
+    record, engine, *, title: str, view: str | None = None, live: bool = False, unit=None
+) -> str:
+    """The replay viewer of one stored game, each moment drawn as its table
+    (:func:`drawing_for`, with ``unit``), the observations beneath.
 
     ``view`` is a seat number or ``"table"``: the live viewer embeds only
     that view (a seat's page holds nothing that seat was not shown) and
@@ -150,7 +171,15 @@ def replay_page(record, engine, *, title: str, view: str | None = None, live: bo
         )
     seat = None if view in (None, TABLE) else int(view)
     game = replay(engine, record, None if seat is None else [seat])
-    data = payload(game, seat)
+    drawing = drawing_for(record, unit)
+    if view is None:  # every view in place: each one's drawing, from its eyes alone
+        data = payload(game, None, drawing)
+        data["seat_tables"] = {
+            str(s): [frame["table"] for frame in payload(game, s, drawing)["frames"]]
+            for s in range(record.players)
+        }
+    else:
+        data = payload(game, seat, drawing)
     current = view or TABLE
     views = [
         {

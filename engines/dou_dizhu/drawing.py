@@ -66,7 +66,8 @@ class DouDizhuDrawing(Drawing):
             texts.append("Bidding for the landlord: the highest bid (1-3) plays alone against two")
         else:
             texts.append(
-                f"Landlord: {self.name(lord)}, stake {shown['bid']} × {shown['multiplier']}"
+                f"Landlord: {self.name(lord)}; stake: bid {shown['bid']} × multiplier "
+                f"{shown['multiplier']}"
                 + (f" ({bombs} bomb{'s' if bombs != 1 else ''} doubled it)" if bombs else "")
             )
         if shown["redeals"]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from arena.game.drawing import Drawing, card, seat, table, zone
 
 TONES = {
-    "dog": "red",
+    "dog": "crimson",
     "hen": "yellow",
     "duckling": "orange",
     "rabbit": "plain",

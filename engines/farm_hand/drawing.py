@@ -13,12 +13,17 @@ def suit_of(code: str) -> str:
     return code.rstrip("0123456789")
 
 
+def tone(suit: str) -> str:
+    """The drawing's tone of a suit (red cards are filled: crimson)."""
+    return "crimson" if suit == "red" else suit
+
+
 class FarmHandDrawing(Drawing):
     title = "Farm Hand"
 
     def face(self, code):
         suit = suit_of(code)
-        return card(code, code[len(suit) :], suit)
+        return card(code, code[len(suit) :], tone(suit))
 
     def seat_name(self, shown, number: int) -> str:
         if number >= shown["players"]:
@@ -41,7 +46,7 @@ class FarmHandDrawing(Drawing):
                 f"won {shown['won'][number]}",
                 f"score {shown['scores'][number]}",
             ]
-            backs = [card("", "", suit) for suit in shown["hand_suits"][number]]
+            backs = [card("", "", tone(suit)) for suit in shown["hand_suits"][number]]
             hand = views[number]["hand"] if number in views else None
             zones = [zone("hand", backs if hand is None else self.cards(hand))]
             if number in playing:
@@ -64,6 +69,10 @@ class FarmHandDrawing(Drawing):
                 )
             )
         middle = []
+        if shown["phase"] == "bid":
+            middle.append(
+                zone("bidding", text="every seat bids at once the tricks it will win exactly")
+            )
         if shown["tricks"]:
             last = shown["tricks"][-1]
             who = self.trick_cards(shown, last["leader"], last["cards"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from arena.game.drawing import Drawing, card, seat, table, zone
 
 COLOURS = {"p": "purple", "g": "green", "r": "red", "y": "yellow"}
+TONES = {**COLOURS, "r": "crimson"}  # red cards are filled
 
 
 class VegetablesDrawing(Drawing):
@@ -17,7 +18,7 @@ class VegetablesDrawing(Drawing):
     def face(self, code):
         if code == "T":
             return card(code, "Tractor", "plain")
-        return card(code, code[1:], COLOURS.get(code[0], "plain"))
+        return card(code, code[1:], TONES.get(code[0], "plain"))
 
     def draw(self, views):
         shown = self.public(views)
@@ -47,7 +48,7 @@ class VegetablesDrawing(Drawing):
                 )
             )
         middle = []
-        for index, (letter, colour) in enumerate(COLOURS.items()):
+        for index, colour in enumerate(COLOURS.values()):
             stacks = shown["stacks"][index * 4 : index * 4 + 4]
             middle.append(
                 zone(
