@@ -52,10 +52,13 @@ def render(template: str, **context: Any) -> str:
 
 
 def chart_geometry(
-    lines: dict[str, list], order: list[str], width: int = 640, height: int = 240
+    lines: dict[str, list], order: list[str], width: int = 560, height: int = 240
 ) -> dict[str, Any] | None:
     """SVG coordinates of a rating chart: one polyline per participant over
-    its own games (``lines`` from :func:`arena.presentation.leaderboard.chart`)."""
+    its own games (``lines`` from :func:`arena.presentation.leaderboard.chart`).
+    The chart is drawn at most ``width`` pixels wide and scales down to a
+    phone's width (about 360 pixels): its labels are ``font`` units, which
+    is 10 pixels or more there."""
     names = [name for name in order if name in lines]
     if not names:
         return None
@@ -64,7 +67,7 @@ def chart_geometry(
     if high - low < 1:
         low, high = low - 1, high + 1
     last = max(max(n for n, _ in lines[name]) for name in names)
-    left, right, top, bottom = 40, 10, 10, 30
+    left, right, top, bottom = 56, 10, 12, 34
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def x(n: float) -> float:
@@ -99,6 +102,7 @@ def chart_geometry(
         "last": last,
         "series": series,
         "ticks": ticks,
+        "font": 16,
     }
 
 
