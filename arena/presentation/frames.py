@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.game import Engine, GameError
-from arena.game.drawing import Drawing
+from arena.game.drawing import Drawing, Table
 from arena.records import GameRecord
 
 TABLE = "table"
@@ -108,10 +108,14 @@ def _changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, 
     return change
 
 
-def _flat(drawn: dict[str, Any]) -> dict[str, Any]:
+def _flat(drawn: Table) -> dict[str, Any]:
     """A drawing with each seat a key of its own, so that a move that
     changes one seat sends that seat alone (:func:`_changes`)."""
-    flat = {key: value for key, value in drawn.items() if key != "seats"}
+    flat: dict[str, Any] = {
+        "title": drawn["title"],
+        "texts": drawn["texts"],
+        "middle": drawn["middle"],
+    }
     flat.update({f"seat:{index}": value for index, value in enumerate(drawn["seats"])})
     return flat
 

@@ -24,7 +24,7 @@ class DouDizhuDrawing(Drawing):
         first = shown["first_bidder"]
         bids = {(first + i) % 3: bid for i, bid in enumerate(shown["bids"])}
         # plays run in seat order from the landlord, who leads first
-        recent: dict[int, str] = {}
+        recent = {}
         for index in range(max(0, len(plays) - 3), len(plays)):
             recent[(lord + index) % 3] = plays[index]
         seats = []
