@@ -471,7 +471,8 @@ class Engine(ABC):
 #: a game unit's parts -> what each names (``module:Class``) and whether it
 #: is a subclass or an instance of it: the RL encoding of the game's
 #: environments and trained policies, what the search bot may know of the
-#: game, how ``arena play`` draws it
+#: game, how ``arena play`` labels and reads its moves, how its table is
+#: drawn (replays and ``arena play``)
 PARTS = {
     "encoding": ("arena.rl.encoding:Encoding", "subclass"),
     "knowledge": ("bots.ismcts.knowledge:Knowledge", "instance"),
