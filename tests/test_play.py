@@ -104,7 +104,13 @@ def test_bad_input_is_a_polite_reprompt_and_a_typed_move_is_played():
     child.sendline("?")  # the whole list again
     child.expect(r"1\).*Dog")
     child.expect(PROMPT)
-    child.sendline("hEN")  # typed, in any case
+    _hen_is_played(child, "hEN")  # typed, in any case
+
+
+def _hen_is_played(child, typed: str) -> None:
+    """Type the Hen as ``typed``, send it, see it shown as your last card,
+    and play the game out."""
+    child.sendline(typed)
     child.expect(CONFIRM)
     child.sendline("")
     child.expect(r"you[^\n]*\n(?:  [^\n]*\n)*?  [^\n]*showed last turn:[^\n]*Hen")
@@ -158,12 +164,7 @@ def test_a_mistyped_move_is_taken_back_before_it_is_sent():
     child.sendline("u")  # not that one
     child.expect("Taken back: choose again.")
     child.expect(PROMPT)
-    child.sendline("HEN")
-    child.expect(CONFIRM)
-    child.sendline("")
-    child.expect(r"you[^\n]*\n(?:  [^\n]*\n)*?  [^\n]*showed last turn:[^\n]*Hen")
-    output, _ = _play_out(child)
-    assert child.exitstatus == 0 and "Result: " in output
+    _hen_is_played(child, "HEN")
 
 
 def test_a_move_is_typed_as_shown_in_any_case_and_spacing():
