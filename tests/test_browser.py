@@ -267,6 +267,8 @@ def test_each_game_is_drawn_as_its_table_at_both_widths(five_games, browser, tmp
         mine = page.locator(f"{SHOWN} .table-drawn .places.near .place")
         assert mine.count() == 1 and mine.get_attribute("data-seat") == "0"
         fits(page, viewport)
+        for folder in (tmp_path, SHOTS):
+            page.screenshot(path=str(folder / f"table-{game}-{name}-seat0.png"), full_page=True)
         page.close()
 
 

@@ -63,6 +63,11 @@ class Table(TypedDict):
     middle: list[Zone]
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count as a person writes it."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def card(code: str, label: str | None = None, tone: str = "plain") -> Card:
     return {"code": str(code), "label": str(code) if label is None else label, "tone": tone}
 
@@ -180,6 +185,7 @@ __all__ = [
     "Zone",
     "card",
     "check_table",
+    "plural",
     "seat",
     "table",
     "zone",

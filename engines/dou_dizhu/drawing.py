@@ -6,7 +6,7 @@ stake -- bid times the multiplier, which every bomb doubles."""
 
 from __future__ import annotations
 
-from arena.game.drawing import Drawing, card, seat, table, zone
+from arena.game.drawing import Drawing, card, plural, seat, table, zone
 
 NAMES = {"T": "10", "B": "joker", "R": "JOKER"}
 
@@ -29,8 +29,7 @@ class DouDizhuDrawing(Drawing):
             recent[(lord + index) % 3] = plays[index]
         seats = []
         for number in range(3):
-            left = shown["hand_sizes"][number]
-            texts = [f"{left} card{'' if left == 1 else 's'} left"]
+            texts = [plural(shown["hand_sizes"][number], "card") + " left"]
             if number in bids:
                 texts.append("bid: pass" if bids[number] == 0 else f"bid: {bids[number]}")
             if shown["payoffs"]:

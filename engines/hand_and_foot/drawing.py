@@ -6,7 +6,7 @@ the discard pile with its top card, and the scores."""
 
 from __future__ import annotations
 
-from arena.game.drawing import Drawing, card, seat, table, zone
+from arena.game.drawing import Drawing, card, plural, seat, table, zone
 
 from .cards import WILDS
 
@@ -59,7 +59,7 @@ class HandAndFootDrawing(Drawing):
                     number,
                     self.name(number),
                     role=team_name(teams[number]),
-                    texts=[f"{count} cards in the {where}"],
+                    texts=[f"{plural(count, 'card')} in the {where}"],
                     zones=zones,
                     turn=not over and shown["to_act"] == number,
                 )
@@ -84,12 +84,10 @@ class HandAndFootDrawing(Drawing):
             zone(
                 "discard pile",
                 self.cards(discard[-1:]),
-                text=f"{len(discard)} cards, top card shown" if discard else "empty",
+                text=f"{plural(len(discard), 'card')}, the top one shown" if discard else "empty",
             )
         )
-        middle.append(
-            zone("draw pile", hidden=min(shown["stock"], 3), text=f"{shown['stock']} cards")
-        )
+        middle.append(zone("draw pile", text=plural(shown["stock"], "card") + " face down"))
         phase = {"draw": "draws", "meld": "melds or discards"}.get(shown["phase"], shown["phase"])
         texts = [
             f"Round {shown['round']}: "
