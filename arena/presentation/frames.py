@@ -108,15 +108,29 @@ def _changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, 
     return change
 
 
-def _flat(drawn: Table) -> dict[str, Any]:
-    """A drawing with each seat a key of its own, so that a move that
-    changes one seat sends that seat alone (:func:`_changes`)."""
-    flat: dict[str, Any] = {
-        "title": drawn["title"],
-        "texts": drawn["texts"],
-        "middle": drawn["middle"],
-    }
-    flat.update({f"seat:{index}": value for index, value in enumerate(drawn["seats"])})
+def _flat(drawn: Table, faces: dict[str, list[str]]) -> dict[str, Any]:
+    """A drawing with each seat and each zone of the middle a key of its
+    own, so that a move that changes one sends that one alone
+    (:func:`_changes`), and each card
+    a key into ``faces`` (its code, or ``~`` and the tone of a face-down
+    card), which it fills: a card's face is sent once per page."""
+
+    def packed(zones: list) -> list:
+        out = []
+        for zone in zones:
+            keys = []
+            for card in zone["cards"]:
+                key = card["code"] or "~" + card["tone"]
+                faces.setdefault(key, [card["code"], card["label"], card["tone"]])
+                keys.append(key)
+            out.append({**zone, "cards": keys})
+        return out
+
+    flat: dict[str, Any] = {"title": drawn["title"], "texts": drawn["texts"]}
+    for index, zone in enumerate(packed(drawn["middle"])):
+        flat[f"middle:{index}"] = zone
+    for index, value in enumerate(drawn["seats"]):
+        flat[f"seat:{index}"] = {**value, "zones": packed(value["zones"])}
     return flat
 
 
@@ -125,6 +139,7 @@ def payload(game: Replay, seat: int | None, drawing: Drawing) -> dict[str, Any]:
     ``drawing`` draws the table of each frame."""
     previous: dict[int, dict[str, Any]] = {}
     before: dict[str, Any] | None = None
+    faces: dict[str, list[str]] = {}
     frames = []
     for frame in game.frames:
         shown = list(frame.views) if seat is None else [seat]
@@ -132,7 +147,7 @@ def payload(game: Replay, seat: int | None, drawing: Drawing) -> dict[str, Any]:
         for s in shown:
             views[str(s)] = _changes(previous.get(s), frame.views[s])
             previous[s] = frame.views[s]
-        drawn = _flat(drawing.draw({s: frame.views[s] for s in shown}))
+        drawn = _flat(drawing.draw({s: frame.views[s] for s in shown}), faces)
         table, before = _changes(before, drawn), drawn
         frames.append(
             {
@@ -143,4 +158,4 @@ def payload(game: Replay, seat: int | None, drawing: Drawing) -> dict[str, Any]:
                 "table": table,
             }
         )
-    return {"cards": sorted(game.cards), "frames": frames}
+    return {"cards": sorted(game.cards), "faces": faces, "frames": frames}

@@ -178,10 +178,12 @@ def replay_page(
     drawing = drawing_for(record, unit)
     if view is None:  # every view in place: each one's drawing, from its eyes alone
         data = payload(game, None, drawing)
+        seen = {s: payload(game, s, drawing) for s in range(record.players)}
         data["seat_tables"] = {
-            str(s): [frame["table"] for frame in payload(game, s, drawing)["frames"]]
-            for s in range(record.players)
+            str(s): [frame["table"] for frame in one["frames"]] for s, one in seen.items()
         }
+        for one in seen.values():
+            data["faces"].update(one["faces"])
     else:
         data = payload(game, seat, drawing)
     current = view or TABLE
