@@ -38,7 +38,7 @@ def unit_for(game_id: str) -> GameUnit:
 def built_in_unit(engine: Engine, *, knowledge: bool = True) -> GameUnit:
     """A built-in game's unit: its parts where every built-in game keeps
     them -- ``engines/<game>/encoding.py``'s ``<Engine>Encoding`` and
-    ``view.py``'s ``<Engine>View``, the search bot's ``KNOWLEDGE`` in
+    ``view.py``'s ``<Engine>View``, ``drawing.py``'s ``<Engine>Drawing``, the search bot's ``KNOWLEDGE`` in
     ``bots/ismcts/<game>.py`` (unless ``knowledge`` is false) and the rules
     page ``docs/games/<id>.md``.  A game of another distribution names its
     parts itself (:class:`arena.game.GameUnit`); ``check_unit`` checks both."""
@@ -51,6 +51,7 @@ def built_in_unit(engine: Engine, *, knowledge: bool = True) -> GameUnit:
         encoding=f"{package}.encoding:{name}Encoding",
         knowledge=f"bots.ismcts.{package.rpartition('.')[2]}:KNOWLEDGE" if knowledge else "",
         view=f"{package}.view:{name}View",
+        drawing=f"{package}.drawing:{name}Drawing",
         rules=f"../../docs/games/{engine.info.id}.md",
     )
 

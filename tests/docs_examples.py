@@ -20,7 +20,8 @@ All blocks of one file run in order in one scratch folder (a later block sees
 what an earlier one wrote), under a scratch Python environment layered over
 the arena's: ``arena``, ``python``, ``pip`` and ``pytest`` are on PATH, what
 ``pip install`` installs goes into the scratch environment and never into
-yours, and ``.venv`` in the scratch folder is that environment, so
+yours, bots and games installed in yours (the tutorial's ``my-bot``, if you
+followed it in ``.venv``) are hidden from it, and ``.venv`` in the scratch folder is that environment, so
 ``.venv/bin/arena`` works as the README writes it.
 
 Regenerate the expected outputs after a change that alters them (new seeds,
@@ -138,6 +139,7 @@ class Scratch:
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="docs-example-"))
         self.folder.chmod(0o755)  # the strict sandbox runs bots under uids of their own
+        self.mirrors: list[Path] = []
         env_dir = self.folder / ".venv"
         venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
         self.bin = env_dir / "bin"
@@ -148,7 +150,11 @@ class Scratch:
             text=True,
             check=True,
         ).stdout.strip()
-        arena_sites = [p for p in site.getsitepackages() if Path(p).is_dir()]
+        arena_sites = [
+            str(self._without_plugins(Path(p), index))
+            for index, p in enumerate(site.getsitepackages())
+            if Path(p).is_dir()
+        ]
         Path(layer, "_arena_layer.pth").write_text(
             "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in arena_sites) + "\n"
         )
@@ -173,6 +179,26 @@ class Scratch:
             TERM="dumb",
         )
 
+    def _without_plugins(self, sites: Path, index: int) -> Path:
+        """A copy of the arena's ``sites`` made of links to its entries, less
+        every distribution that plugs into the arena but the arena itself: a
+        bot the reader installed there (the tutorial's ``my-bot`` in
+        ``.venv``) is not seen by the examples, which install their own."""
+        from importlib.metadata import distributions
+
+        hidden: set[str] = set()
+        for dist in distributions(path=[str(sites)]):
+            groups = {entry.group for entry in dist.entry_points}
+            if dist.metadata["Name"] != "farm-arena" and groups & {"arena", "arena.engines"}:
+                hidden.update(Path(str(f)).parts[0] for f in dist.files or ())
+        mirror = self.folder.parent / f"{self.folder.name}-site{index}"
+        mirror.mkdir()
+        for entry in sites.iterdir():
+            if entry.name not in hidden:
+                (mirror / entry.name).symlink_to(entry)
+        self.mirrors.append(mirror)
+        return mirror
+
     def run(self, command: str) -> list[str]:
         result = subprocess.run(
             ["bash", "-c", command],
@@ -186,7 +212,8 @@ class Scratch:
         return result.stdout.replace(str(self.folder), ".").splitlines()
 
     def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        for folder in (self.folder, *self.mirrors):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_file(path: Path, update: bool = False) -> list[str]:

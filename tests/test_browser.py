@@ -2,8 +2,9 @@
 
 Opens the served leaderboard (desktop and phone width), watches it follow a
 game stored while it is open, steps through a replay through one seat's eyes
-and the whole table's, and saves screenshots under tests/screenshots/ (not
-committed) for a person to look at.
+and the whole table's, draws one replay of every game as its table at both
+widths, and saves screenshots under tests/screenshots/ (not committed) and
+the test's tmp folder for a person to look at.
 """
 
 import json
@@ -57,6 +58,61 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+#: every element's right edge, at most: the page fits its viewport
+WIDEST = "Math.max(...[...document.querySelectorAll('body *')].map(e => e.getBoundingClientRect().right))"
+
+FIVE_GAMES = """
+name = "five tables"
+seed = 5
+deals = 1
+workers = 1
+sandbox = "none"
+bots = ["random", "farm-and-furious-racer", "dou-dizhu-greedy", "farm-hand-counter",
+        "hand-and-foot-builder", "vegetables-planner"]
+
+[[games]]
+id = "farm-and-furious"
+players = [3]
+options = { track_length = 10 }
+
+[[games]]
+id = "dou-dizhu"
+players = [3]
+
+[[games]]
+id = "farm-hand"
+players = [3]
+
+[[games]]
+id = "hand-and-foot"
+players = [4]
+options = { target = 2000, max_rounds = 1 }
+
+[[games]]
+id = "vegetables"
+players = [2]
+"""
+
+
+@pytest.fixture(scope="module")
+def five_games(tmp_path_factory):
+    """A results folder with games of all five built-in games."""
+    from arena.tournament import load, run
+
+    folder = tmp_path_factory.mktemp("five")
+    (folder / "five.toml").write_text(FIVE_GAMES)
+    tournament = load(folder / "five.toml", installed(), results=str(folder / "results"))
+    summary = run(tournament, installed(), progress=False)
+    assert summary.played and not summary.errors, summary.errors
+    return folder / "results"
+
+
+def fits(page, viewport) -> None:
+    """Nothing on ``page`` reaches past the viewport's right edge."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert page.evaluate(WIDEST) <= viewport["width"] + 0.5
 
 
 def visible_cards(page) -> list[str]:
@@ -176,3 +232,64 @@ def test_offline_replay_file_switches_views_in_place(served, browser, tmp_path):
     assert views.count() == 1 and views.get_attribute("data-seat") == "2"
     expect(page.locator("#position")).to_have_text(f"move 1 / {len(record.steps)}")
     page.close()
+
+
+@pytest.mark.parametrize(
+    "game", ["dou-dizhu", "hand-and-foot", "farm-hand", "vegetables", "farm-and-furious"]
+)
+def test_each_game_is_drawn_as_its_table_at_both_widths(five_games, browser, tmp_path, game):
+    from arena.cli.viewer import write_replay
+
+    with Store(five_games, create=False) as store:
+        found = next(g for g in store.games() if g.record.game == game)
+        whole = store.record(found.id)
+    record = whole.record
+    path = tmp_path / f"{game}.html"
+    write_replay(record, whole.key, path)  # the page of arena replay --html
+    middle = len(record.steps) // 2
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{path.as_uri()}#move={middle}")
+        drawn = page.locator(f"{SHOWN} .table-drawn")
+        expect(drawn).to_be_visible()
+        places = page.locator(f"{SHOWN} .table-drawn .place")
+        assert places.count() >= record.players  # Farm Hand's dummies have places too
+        for seat in range(record.players):
+            expect(places.nth(seat)).to_be_visible()
+        names = " ".join(places.all_inner_texts())
+        assert all(s.bot in names for s in record.seats)
+        expect(page.locator(f"{SHOWN} .place.turn").first).to_be_visible()
+        fits(page, viewport)
+        for folder in (tmp_path, SHOTS):
+            page.screenshot(path=str(folder / f"table-{game}-{name}.png"), full_page=True)
+        # one seat's eyes: its own hand face up, the others' face down
+        page.click("nav.views button[data-view='0']")
+        mine = page.locator(f"{SHOWN} .table-drawn .places.near .place")
+        assert mine.count() == 1 and mine.get_attribute("data-seat") == "0"
+        fits(page, viewport)
+        for folder in (tmp_path, SHOTS):
+            page.screenshot(path=str(folder / f"table-{game}-{name}-seat0.png"), full_page=True)
+        page.close()
+
+
+def test_leaderboard_and_bot_pages_fit_both_widths_with_legible_charts(served, browser, tmp_path):
+    _, url = served
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = browser.new_page(viewport=viewport)
+        for where in ("/", "/bot/random"):
+            page.goto(url + where)
+            expect(page.locator("h1")).to_be_visible()
+            fits(page, viewport)
+        page.goto(url + "/")
+        labels = page.eval_on_selector_all(
+            ".chart svg text", "texts => texts.map(t => t.getBoundingClientRect().height)"
+        )
+        assert labels and min(labels) >= 10, labels  # axis labels of 10 px or more
+        # the standings: every cell of the first row on screen, named on a phone
+        first = page.locator("#pool-overall table tr").nth(1)
+        assert first.locator("td").count() > 5
+        for cell in first.locator("td").all():
+            box = cell.bounding_box()
+            assert box is None or box["x"] + box["width"] <= viewport["width"] + 0.5
+        page.screenshot(path=str(tmp_path / f"leaderboard-{name}.png"), full_page=False)
+        page.close()

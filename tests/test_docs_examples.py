@@ -100,3 +100,30 @@ def test_the_readme_links_a_rules_page_for_every_game(registry):
     for game in registry.games:
         page = ROOT / "docs" / "games" / f"{game}.md"
         assert f"(docs/games/{game}.md)" in readme and page.is_file(), game
+
+
+def test_the_examples_do_not_see_bots_the_reader_installed(tmp_path):
+    """A reader who followed the tutorial has `my-bot` in the arena's .venv;
+    the examples' environment hides every distribution that plugs into the
+    arena (but the arena itself), and keeps every other one."""
+
+    def distribution(name: str, files: list[str], entry_points: str = "") -> None:
+        info = tmp_path / f"{name.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(entry_points)
+        listed = [*files, f"{info.name}/METADATA", f"{info.name}/RECORD"]
+        (info / "RECORD").write_text("".join(f"{f},,\n" for f in listed))
+        for f in files:
+            (tmp_path / f).write_text("")
+
+    distribution("my-bot", ["__editable__.my_bot-1.0.pth"], "[arena]\nmy-bot = my_bot.plugin\n")
+    distribution("farm-arena", ["__editable__.farm_arena-1.0.pth"], "[arena]\nb = bots.plugin\n")
+    distribution("numpy-ish", ["numpy_ish.py"])
+    scratch = docs.Scratch()
+    try:
+        seen = {p.name for p in scratch._without_plugins(tmp_path, 9).iterdir()}
+    finally:
+        scratch.close()
+    assert "__editable__.my_bot-1.0.pth" not in seen and "my_bot-1.0.dist-info" not in seen
+    assert {"__editable__.farm_arena-1.0.pth", "farm_arena-1.0.dist-info", "numpy_ish.py"} <= seen

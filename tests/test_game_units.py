@@ -61,7 +61,7 @@ def test_a_missing_or_broken_part_is_reported_at_once():
     with pytest.raises(
         AssertionError,
         match=r": views: not a part \(parts: encoding, knowledge, "
-        r"view, rules\)$",
+        r"view, drawing, rules\)$",
     ):
         check_unit(GameUnit(FarmAndFurious()), require=("views",))
 

@@ -10,6 +10,7 @@ import pytest
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 PROMPT = r"\(number or move\): "
+CONFIRM = r"sends it, \S*u\S* takes it back: "
 
 GAMES = {
     "farm-and-furious": [
@@ -42,8 +43,8 @@ GAMES = {
 SHOWN = {
     "farm-hand": ["Mac", "Donald", ", mac ", ", donald "],
     "dou-dizhu": ["landlord"],
-    "hand-and-foot": ["Team 0"],
-    "vegetables": ["Silo fronts"],
+    "hand-and-foot": ["Team A"],
+    "vegetables": ["silo fronts"],
     "farm-and-furious": ["Rooster"],
 }
 
@@ -62,8 +63,11 @@ def _spawn(*args):
 def _play_out(child, first=None):
     """Answer every prompt with the first move (or bid 0); the whole output."""
     transcript, answers = [], 0
-    while child.expect([PROMPT, pexpect.EOF]) == 0:
+    while (seen := child.expect([PROMPT, CONFIRM, pexpect.EOF])) < 2:
         transcript.append(child.before)
+        if seen == 1:
+            child.sendline("")  # send the chosen move
+            continue
         answers += 1
         child.sendline(
             first
@@ -100,8 +104,16 @@ def test_bad_input_is_a_polite_reprompt_and_a_typed_move_is_played():
     child.sendline("?")  # the whole list again
     child.expect(r"1\).*Dog")
     child.expect(PROMPT)
-    child.sendline("Hen")  # typed, in any case
-    child.expect(r"Last turn: you .*Hen")
+    _hen_is_played(child, "hEN")  # typed, in any case
+
+
+def _hen_is_played(child, typed: str) -> None:
+    """Type the Hen as ``typed``, send it, see it shown as your last card,
+    and play the game out."""
+    child.sendline(typed)
+    child.expect(CONFIRM)
+    child.sendline("")
+    child.expect(r"you[^\n]*\n(?:  [^\n]*\n)*?  [^\n]*showed last turn:[^\n]*Hen")
     output, _ = _play_out(child)
     assert child.exitstatus == 0 and "Result: " in output
 
@@ -142,3 +154,40 @@ def test_without_a_terminal_or_with_a_bad_seat_it_is_a_one_line_error():
     bad_seat = run("farm-and-furious", "--bot", "random", "--seat", "2")
     assert bad_seat.returncode == 2
     assert bad_seat.stderr == "arena: error: --seat 2: seats are 0 to 1\n"
+
+
+def test_a_mistyped_move_is_taken_back_before_it_is_sent():
+    child = _spawn("farm-and-furious", "--bot", "random", "--seed", "3", "-o", "track_length=3")
+    child.expect(PROMPT)
+    child.sendline("dog")
+    child.expect(CONFIRM)
+    child.sendline("u")  # not that one
+    child.expect("Taken back: choose again.")
+    child.expect(PROMPT)
+    _hen_is_played(child, "HEN")
+
+
+def test_a_move_is_typed_as_shown_in_any_case_and_spacing():
+    import io
+
+    from rich.console import Console
+
+    from arena.cli.seat import HumanSeat
+    from engines.farm_hand.view import FarmHandView
+
+    seat = HumanSeat(io.StringIO(), Console(file=io.StringIO(), width=100))
+    seat.view = FarmHandView(3)
+    legal = ["blue6", "green3", "orange12"]
+    assert seat.view.label("blue6").endswith("blue 6[/]")  # shown so
+    for typed in ("blue 6", "Blue6", " BLUE  6 ", "blue6"):
+        assert seat._choose(typed, legal) == "blue6"
+    assert seat._choose("orange 12", legal) == "orange12"
+    assert seat._choose("blue 7", legal) is None and seat._choose("--", legal) is None
+    # Enter sends the move; u takes it back and the person chooses again
+    seat.tty_in = io.StringIO("blue 6\nu\ngreen 3\n\n")
+    seat.drawing = None
+    clock = {"move": 86400.0, "bank": 0.0}
+    observation = {"seat": 0}
+    seat.view.show = lambda observation: ["the table"]
+    assert seat.act(observation, legal, clock) == "green3"
+    assert "Taken back" in seat.console.file.getvalue()

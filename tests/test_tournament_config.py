@@ -48,7 +48,9 @@ options = { track_length = 8 }
 
 
 def test_flags_override_the_file(write_tournament, registry):
-    path = write_tournament(name="x", workers=3, bots=["random"], games=["farm-and-furious"])
+    path = write_tournament(
+        name="x", workers=3, bots=["random", "farm-and-furious-racer"], games=["farm-and-furious"]
+    )
     t = load(path, registry, results="elsewhere", workers=0)
     assert t.results == "elsewhere" and t.workers == 0
     assert load(path, registry).results == "results/x"
@@ -248,3 +250,23 @@ def test_bad_files_are_one_line_each(write_tournament, tmp_path, monkeypatch, re
     ]
     with pytest.raises(ConfigError, match=r"bots\[1\]\.files: expected a list"):
         load(str(write_tournament(FILES.format(files='"model"'))), registry)
+
+
+def test_a_lone_bot_at_tables_of_several_seats_is_one_clear_error(write_tournament, registry):
+    """One bot in a game of several seats would only play itself (rated
+    against nobody): an error naming the game, unless repeats = true asks
+    for self-play; a solitaire table size is not self-play."""
+    path = write_tournament(name="x", bots=["dou-dizhu-greedy"], games=["dou-dizhu"])
+    with pytest.raises(ConfigError) as caught:
+        load(path, registry)
+    [error] = caught.value.errors
+    assert error.endswith(
+        "games[0]: only one bot ('dou-dizhu-greedy') plays 'dou-dizhu': a table of 3 needs "
+        "at least two (or repeats = true to play it against itself)"
+    )
+    alone = write_tournament(
+        'name = "x"\nbots = ["dou-dizhu-greedy"]\n[[games]]\nid = "dou-dizhu"\nrepeats = true\n'
+    )
+    assert load(alone, registry).games[0].repeats is True
+    solitaire = write_tournament(name="x", bots=["random"], games=["farm-hand"])
+    assert 1 in load(solitaire, registry).games[0].players

@@ -36,7 +36,7 @@ def test_a_change_to_the_key_table_shows_in_the_docs(monkeypatch):
 
 def test_the_checker_knows_exactly_the_tables_keys(write_tournament, registry):
     path = write_tournament(
-        'name = "x"\nbots = ["random"]\ngames = ["farm-and-furious"]\n'
+        'name = "x"\nbots = ["random", "farm-and-furious-racer"]\ngames = ["farm-and-furious"]\n'
         "colour = 1\n[time]\nspeed = 2\n"
     )
     with pytest.raises(ConfigError) as caught:
@@ -72,7 +72,7 @@ def test_left_out_keys_get_the_tables_defaults(write_tournament, registry):
 
 def test_a_wrong_value_is_checked_as_the_table_says(write_tournament, registry):
     path = write_tournament(
-        'name = "x"\nbots = ["random"]\ngames = ["farm-and-furious"]\n'
+        'name = "x"\nbots = ["random", "farm-and-furious-racer"]\ngames = ["farm-and-furious"]\n'
         'match_deals = 0\nseating = "shuffle"\n[time]\nmove = 0\n'
     )
     with pytest.raises(ConfigError) as caught:

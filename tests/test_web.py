@@ -38,9 +38,9 @@ def test_leaderboard_page_and_its_data(client, stored):
 def test_bot_page_lists_its_games_and_fault_details(client, stored):
     page = client.get("/bot/cheater").get_data(as_text=True)
     mine = [g.record for g in stored if "cheater" in [s.bot for s in g.record.seats]]
-    assert len(re.findall(r'<tr><td><a href="/game/\d+\?view=\d+">', page)) == len(mine) + sum(
-        1 for r in mine for s in r.seats if s.bot == "cheater" and s.fault
-    )
+    assert len(
+        re.findall(r'<tr><td data-label="game"><a href="/game/\d+\?view=\d+">', page)
+    ) == len(mine) + sum(1 for r in mine for s in r.seats if s.bot == "cheater" and s.fault)
     assert "illegal" in page and "not one of the" in page  # the fault's detail
     assert "against" in page and "random" in page  # head-to-head
     assert client.get("/bot/nobody").status_code == 404

@@ -3,9 +3,10 @@
 The referee starts this like any bot (``python -m arena.cli.seat TTY
 COLOURS``) and speaks the wire protocol on its pipes, through the bot kit.
 The person is reached on their terminal, the device named by ``TTY``: each
-``act`` draws the game (:mod:`arena.cli.views`), numbers the legal moves
-and reads a choice -- a number or the move as written -- asking again,
-politely, until it is one of them.  The process lives in a session of its
+``act`` draws the table (the game's drawing, :mod:`arena.cli.views`), numbers the legal moves
+and reads a choice -- a number, or the move as written or as shown, in
+any case and spacing (``blue 6``, ``blue6``) -- asking again, politely,
+until it is one of them; then Enter sends it, or ``u`` takes it back.  The process lives in a session of its
 own, so Ctrl-C reaches only ``arena play``, which ends the match.  End of
 input (Ctrl-D) leaves the table: the referee then plays the seat out.
 """
@@ -21,8 +22,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.botkit import Bot, run
-from arena.cli.views import View, view_for
+from arena.cli.views import View, drawing_for, plain, render_table, view_for
 
+#: the answers that take a chosen move back before it is sent
+UNDO = ("u", "undo", "n", "no")
 #: legal lists longer than this are shown in part (``?`` shows them all)
 SHOWN = 60
 #: a move limit at least this long is "no limit" and not mentioned
@@ -41,6 +44,7 @@ class HumanSeat(Bot):
         self.tty_in = tty_in
         self.console = console
         self.view = View(0)
+        self.drawing = None
 
     def new_match(self, hello):
         self.game = hello["game"]
@@ -48,6 +52,7 @@ class HumanSeat(Bot):
 
     def new_game(self, game):
         self.seat = game["seat"]
+        self.drawing = drawing_for(self.game, game["players"], self.seat)
         self.console.rule(
             f"[bold]{escape(self.game)}[/] — game {game['index'] + 1}, "
             f"you are seat {self.seat} of {game['players']}"
@@ -56,8 +61,7 @@ class HumanSeat(Bot):
     def act(self, observation, legal, clock):
         self._fit()
         self.console.print()
-        for line in self.view.show(observation):
-            self.console.print(line)
+        self._show(observation)
         self._menu(legal, SHOWN)
         if clock["move"] < NO_LIMIT:
             self.console.print(f"[dim]You have {clock['move']:g}s (+{clock['bank']:g}s bank).[/]")
@@ -67,8 +71,11 @@ class HumanSeat(Bot):
                 self._menu(legal, len(legal))
                 continue
             choice = self._choose(text, legal)
-            if choice is not None:
+            if choice is not None and self._confirm(choice):
                 return choice
+            if choice is not None:
+                self.console.print("Taken back: choose again.")
+                continue
             self.console.print(
                 f"Sorry, [bold]{escape(text)}[/] is not one of your moves: type a "
                 f"number from 1 to {len(legal)}, or the move as written."
@@ -77,8 +84,7 @@ class HumanSeat(Bot):
     def game_over(self, result):
         self._fit()
         self.console.print()
-        for line in self.view.show(result["observation"]):
-            self.console.print(line)
+        self._show(result["observation"])
         seat = result["seat"]
         scores = ", ".join(
             f"{self.view.seat_name(s, seat)} {score:g} (#{rank})"
@@ -87,6 +93,29 @@ class HumanSeat(Bot):
         self.console.print(f"[bold]Game over[/]: {scores}")
 
     # -- the terminal ----------------------------------------------------
+    def _show(self, observation) -> None:
+        """The table as the game's drawing draws it (else the view's lines)."""
+        if self.drawing is not None:
+            lines = render_table(self.drawing.draw({self.seat: observation}), self.seat)
+        else:
+            lines = self.view.show(observation)
+        for line in lines:
+            self.console.print(line)
+
+    def _confirm(self, choice) -> bool:
+        """Enter sends the chosen move; ``u`` takes it back (a mistyped move
+        is undone before the referee hears of it)."""
+        self.console.print(
+            f"You play {self.view.label(choice)} — [bold]Enter[/] sends it, [bold]u[/] takes "
+            "it back: ",
+            end="",
+        )
+        self.console.file.flush()
+        line = self.tty_in.readline()
+        if not line:
+            raise SystemExit(0)  # Ctrl-D: the person left the table
+        return line.strip().lower() not in UNDO
+
     def _fit(self) -> None:
         try:
             self.console.width = os.get_terminal_size(self.tty_in.fileno()).columns
@@ -122,7 +151,16 @@ class HumanSeat(Bot):
             number = int(text)
             return legal[number - 1] if 1 <= number <= len(legal) else None
         typed = self.view.normalize(text)
-        return next((a for a in legal if str(a) == typed), None)
+        exact = next((a for a in legal if str(a) == typed), None)
+        if exact is not None:
+            return exact
+        # as shown (its label) or as written, in any case and spacing
+        key = plain(text)
+        if not key:
+            return None
+        return next(
+            (a for a in legal if key in (plain(escape(str(a))), plain(self.view.label(a)))), None
+        )
 
 
 def main(argv: list[str]) -> None:

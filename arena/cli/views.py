@@ -55,3 +55,76 @@ def view_for(game_id: str, players: int) -> View:
     from engines import unit_for
 
     return (unit_for(game_id).part("view") or View)(players)
+
+
+#: a drawn card's tone (:mod:`arena.game.drawing`) as a rich style
+TONE_STYLE = {
+    "red": "bold red",
+    "black": "bold",
+    "crimson": "bold white on red",
+    "blue": "bold white on blue",
+    "green": "bold white on green",
+    "yellow": "bold black on yellow",
+    "purple": "bold white on magenta",
+    "orange": "bold black on dark_orange",
+    "plain": "bold",
+}
+#: at most this many face-down cards are drawn; more are counted
+BACKS = 8
+
+
+def _zone_text(zone: dict) -> str:
+    faces = [
+        f"[{TONE_STYLE.get(c['tone'], 'bold')}]{'▒' if not c['code'] else escape(c['label'])}[/]"
+        for c in zone["cards"]
+    ]
+    if zone["hidden"]:
+        faces.append("▒" * min(zone["hidden"], BACKS) + f" [dim]{zone['hidden']} face down[/]")
+    shown = " ".join(faces)
+    text = escape(zone["text"])
+    return f"  [dim]{escape(zone['label'])}:[/] " + " ".join(t for t in (shown, text) if t)
+
+
+def render_table(drawn: dict, me: int) -> list[str]:
+    """A drawing's :class:`arena.game.drawing.Table` as rich lines for the
+    terminal: the title and texts, the other seats, the middle of the table,
+    then the seat ``me`` (nearest, last); ``▶`` marks whose turn it is."""
+    lines = [f"[bold]{escape(drawn['title'])}[/]"] + [escape(t) for t in drawn["texts"]]
+
+    def place(seat: dict) -> None:
+        role = f" [cyan]({escape(seat['role'])})[/]" if seat["role"] else ""
+        mark = "[bold yellow]▶[/] " if seat["turn"] else "  "
+        texts = " · ".join(escape(t) for t in seat["texts"])
+        lines.append(
+            f"{mark}[bold]{escape(seat['name'])}[/]{role}" + (f" — {texts}" if texts else "")
+        )
+        lines.extend(_zone_text(zone) for zone in seat["zones"])
+
+    for seat in drawn["seats"]:
+        if seat["seat"] != me:
+            place(seat)
+    if drawn["middle"]:
+        lines.append("[bold green]On the table[/]")
+        lines.extend(_zone_text(zone) for zone in drawn["middle"])
+    for seat in drawn["seats"]:
+        if seat["seat"] == me:
+            place(seat)
+    return lines
+
+
+def drawing_for(game_id: str, players: int, me: int):
+    """The drawing of ``game_id``'s unit for a person in seat ``me`` (the
+    others by number), or None if the game has none."""
+    from engines import unit_for
+
+    kind = unit_for(game_id).part("drawing")
+    names = ["you" if seat == me else f"seat {seat}" for seat in range(players)]
+    return None if kind is None else kind(players, names)
+
+
+def plain(text: str) -> str:
+    """``text`` as a person may type it: no markup, no case, no spaces or
+    separators (``blue 6``, ``Blue6`` and ``blue6`` are one move)."""
+    from rich.text import Text
+
+    return "".join(ch for ch in Text.from_markup(text).plain.lower() if ch.isalnum())

@@ -471,11 +471,13 @@ class Engine(ABC):
 #: a game unit's parts -> what each names (``module:Class``) and whether it
 #: is a subclass or an instance of it: the RL encoding of the game's
 #: environments and trained policies, what the search bot may know of the
-#: game, how ``arena play`` draws it
+#: game, how ``arena play`` labels and reads its moves, how its table is
+#: drawn (replays and ``arena play``)
 PARTS = {
     "encoding": ("arena.rl.encoding:Encoding", "subclass"),
     "knowledge": ("bots.ismcts.knowledge:Knowledge", "instance"),
     "view": ("arena.cli.views:View", "subclass"),
+    "drawing": ("arena.game.drawing:Drawing", "subclass"),
 }
 
 
@@ -502,6 +504,7 @@ class GameUnit:
     knowledge: str = ""
     view: str = ""
     rules: str = ""
+    drawing: str = ""
 
     def __init__(
         self,
@@ -510,9 +513,16 @@ class GameUnit:
         knowledge: str = "",
         view: str = "",
         rules: str = "",
+        drawing: str = "",
     ) -> None:
         init_fields(
-            self, engine=engine, encoding=encoding, knowledge=knowledge, view=view, rules=rules
+            self,
+            engine=engine,
+            encoding=encoding,
+            knowledge=knowledge,
+            view=view,
+            rules=rules,
+            drawing=drawing,
         )
 
     @property

@@ -146,7 +146,35 @@ def _part_problem(unit: GameUnit, name: str) -> str | None:
         fits, kind = isinstance(part, type) and issubclass(part, base), "a subclass"
     else:
         fits, kind = isinstance(part, base), "an instance"
-    return None if fits else f"{target!r} is not {kind} of {base_name}"
+    if not fits:
+        return f"{target!r} is not {kind} of {base_name}"
+    return _drawing_problem(unit.engine, part) if name == "drawing" else None
+
+
+def _drawing_problem(engine: Engine, drawing: type, steps: int = 300) -> str | None:
+    """What is wrong with ``drawing``'s tables of a random game at the
+    smallest table: drawn through each seat's eyes and the whole table's at
+    every move, each must be a well-formed :class:`arena.game.drawing.Table`."""
+    from arena.game.drawing import check_table
+
+    players = engine.info.players[0]
+    rng = random.Random(0)
+    state = engine.new_game(players, 0, None)
+    draw = drawing(players, [f"bot {n}" for n in range(players)])
+    for step in range(steps + 1):
+        views = {seat: state.observation(seat) for seat in range(players)}
+        for eyes in [views, *({seat: view} for seat, view in views.items())]:
+            try:
+                problems = check_table(draw.draw(eyes), players)
+            except Exception as error:  # a broken drawing is reported, not raised
+                problems = [f"{type(error).__name__}: {error}"]
+            if problems:
+                return f"move {step}, seen by {sorted(eyes)}: {'; '.join(problems)}"
+        acting = state.to_act()
+        if not acting:
+            break
+        state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in acting})
+    return None
 
 
 def _rules_problem(unit: GameUnit) -> str | None:

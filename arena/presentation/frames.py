@@ -13,7 +13,9 @@ action.
 changed since the previous frame (observations repeat most of themselves
 from move to move: docs/performance.md says what that saves),
 plus the game's card codes (the values :meth:`State.secrets` hides, and the
-cards in hands) so the page can draw them as cards.
+cards in hands) so the page can draw them as cards, and the table as the
+game's drawing (:mod:`arena.game.drawing`) draws it from the observations of
+that view alone, packed the same way (each seat of the drawing a key).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.game import Engine, GameError
+from arena.game.drawing import Drawing, Table
 from arena.records import GameRecord
 
 TABLE = "table"
@@ -105,9 +108,38 @@ def _changes(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, 
     return change
 
 
-def payload(game: Replay, seat: int | None) -> dict[str, Any]:
-    """What the page embeds for one view (``seat`` None: the whole table)."""
+def _flat(drawn: Table, faces: dict[str, list[str]]) -> dict[str, Any]:
+    """A drawing with each seat and each zone of the middle a key of its
+    own, so that a move that changes one sends that one alone
+    (:func:`_changes`), and each card
+    a key into ``faces`` (its code, or ``~`` and the tone of a face-down
+    card), which it fills: a card's face is sent once per page."""
+
+    def packed(zones: list) -> list:
+        out = []
+        for zone in zones:
+            keys = []
+            for card in zone["cards"]:
+                key = card["code"] or "~" + card["tone"]
+                faces.setdefault(key, [card["code"], card["label"], card["tone"]])
+                keys.append(key)
+            out.append({**zone, "cards": keys})
+        return out
+
+    flat: dict[str, Any] = {"title": drawn["title"], "texts": drawn["texts"]}
+    for index, zone in enumerate(packed(drawn["middle"])):
+        flat[f"middle:{index}"] = zone
+    for index, value in enumerate(drawn["seats"]):
+        flat[f"seat:{index}"] = {**value, "zones": packed(value["zones"])}
+    return flat
+
+
+def payload(game: Replay, seat: int | None, drawing: Drawing) -> dict[str, Any]:
+    """What the page embeds for one view (``seat`` None: the whole table);
+    ``drawing`` draws the table of each frame."""
     previous: dict[int, dict[str, Any]] = {}
+    before: dict[str, Any] | None = None
+    faces: dict[str, list[str]] = {}
     frames = []
     for frame in game.frames:
         shown = list(frame.views) if seat is None else [seat]
@@ -115,12 +147,15 @@ def payload(game: Replay, seat: int | None) -> dict[str, Any]:
         for s in shown:
             views[str(s)] = _changes(previous.get(s), frame.views[s])
             previous[s] = frame.views[s]
+        drawn = _flat(drawing.draw({s: frame.views[s] for s in shown}), faces)
+        table, before = _changes(before, drawn), drawn
         frames.append(
             {
                 "acted": [[s, a] for s, a in frame.acted if seat is None or s == seat],
                 "to_act": [s for s in frame.to_act if seat is None or s == seat],
                 "legal": {str(s): v for s, v in frame.legal.items() if seat is None or s == seat},
                 "views": views,
+                "table": table,
             }
         )
-    return {"cards": sorted(game.cards), "frames": frames}
+    return {"cards": sorted(game.cards), "faces": faces, "frames": frames}

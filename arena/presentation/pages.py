@@ -52,10 +52,13 @@ def render(template: str, **context: Any) -> str:
 
 
 def chart_geometry(
-    lines: dict[str, list], order: list[str], width: int = 640, height: int = 240
+    lines: dict[str, list], order: list[str], width: int = 560, height: int = 240
 ) -> dict[str, Any] | None:
     """SVG coordinates of a rating chart: one polyline per participant over
-    its own games (``lines`` from :func:`arena.presentation.leaderboard.chart`)."""
+    its own games (``lines`` from :func:`arena.presentation.leaderboard.chart`).
+    The chart is drawn at most ``width`` pixels wide and scales down to a
+    phone's width (about 360 pixels): its labels are ``font`` units, which
+    is 10 pixels or more there."""
     names = [name for name in order if name in lines]
     if not names:
         return None
@@ -64,7 +67,7 @@ def chart_geometry(
     if high - low < 1:
         low, high = low - 1, high + 1
     last = max(max(n for n, _ in lines[name]) for name in names)
-    left, right, top, bottom = 40, 10, 10, 30
+    left, right, top, bottom = 56, 10, 12, 34
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def x(n: float) -> float:
@@ -99,6 +102,7 @@ def chart_geometry(
         "last": last,
         "series": series,
         "ticks": ticks,
+        "font": 16,
     }
 
 
@@ -130,8 +134,29 @@ def leaderboard_page(
     )
 
 
-def replay_page(record, engine, *, title: str, view: str | None = None, live: bool = False) -> str:
-    """The replay viewer of one stored game.
+def drawing_for(record, unit=None):
+    """The drawing of ``record``'s table: its game unit's ``drawing`` part
+    (``unit``, else the installed game's), or the plain one of
+    :mod:`arena.game.drawing` for a game without one."""
+    from arena.game.drawing import Drawing
+    from arena.plugins import UnknownName, installed
+
+    if unit is None:
+        try:
+            unit = installed().unit(record.game)
+        except UnknownName:
+            unit = None
+    kind = (unit.part("drawing") if unit is not None else None) or Drawing
+    bots = [s.bot for s in record.seats]
+    names = [f"{bot} (seat {n})" if bots.count(bot) > 1 else bot for n, bot in enumerate(bots)]
+    return kind(record.players, names)
+
+
+def replay_page(
+    record, engine, *, title: str, view: str | None = None, live: bool = False, unit=None
+) -> str:
+    """The replay viewer of one stored game, each moment drawn as its table
+    (:func:`drawing_for`, with ``unit``), the observations beneath.
 
     ``view`` is a seat number or ``"table"``: the live viewer embeds only
     that view (a seat's page holds nothing that seat was not shown) and
@@ -150,7 +175,17 @@ def replay_page(record, engine, *, title: str, view: str | None = None, live: bo
         )
     seat = None if view in (None, TABLE) else int(view)
     game = replay(engine, record, None if seat is None else [seat])
-    data = payload(game, seat)
+    drawing = drawing_for(record, unit)
+    if view is None:  # every view in place: each one's drawing, from its eyes alone
+        data = payload(game, None, drawing)
+        seen = {s: payload(game, s, drawing) for s in range(record.players)}
+        data["seat_tables"] = {
+            str(s): [frame["table"] for frame in one["frames"]] for s, one in seen.items()
+        }
+        for one in seen.values():
+            data["faces"].update(one["faces"])
+    else:
+        data = payload(game, seat, drawing)
     current = view or TABLE
     views = [
         {

@@ -687,6 +687,13 @@ def _check_enough_bots(
         c.error(where, f"no bot plays '{game_id}'")
     if fmt != Format.ROUND_ROBIN and len(entered) < 2 and bots:
         c.error(where, f"format '{fmt}' needs at least two bots playing '{game_id}'")
+    elif len(entered) == 1 and min(players, default=1) > 1 and repeats is not True:
+        # a lone bot at tables of several seats would only play itself: rated against nobody
+        c.error(
+            where,
+            f"only one bot ('{entered[0]}') plays '{game_id}': a table of {min(players)} needs "
+            "at least two (or repeats = true to play it against itself)",
+        )
     if entered and players and (repeats is False or fmt == Format.SWISS):
         most = max(players)
         if len(entered) < most:

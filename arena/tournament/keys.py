@@ -389,7 +389,8 @@ GAME = (
         "Whether one bot may take several seats at a table. By default it may only when fewer"
         " bots play the game than it has seats, and then tables where a single bot takes "
         "every seat are left out. `false` needs at least as many bots as seats. `true` adds "
-        "the tables with repeats even when there are enough bots.",
+        "the tables with repeats even when there are enough bots, and lets a lone bot play "
+        "itself (without it, one bot in a game of several seats is an error).",
         shown_default="automatic",
     ),
 )

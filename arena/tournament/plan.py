@@ -21,7 +21,8 @@ Formats:
 * ``round-robin`` -- every combination of the bots entered in a game for each
   of its player counts (a bot takes several seats of one table only when
   there are fewer bots than seats, or when ``repeats = true``; a table of one
-  bot alone is skipped unless it is the only bot or the game is solitaire).
+  bot alone is skipped unless it is the only bot -- which the tournament file
+  allows only with ``repeats = true`` -- or the game is solitaire).
 * ``gauntlet`` -- the challenger at every table, against every combination of
   the field for the remaining seats.
 * ``swiss`` -- rounds; each round sorts the bots by points so far (rank-based
