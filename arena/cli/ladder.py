@@ -35,9 +35,13 @@ def run(
         1.0, "--poll", min=0.01, help="seconds between looks at the roster while idle"
     ),
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
+    key: str | None = typer.Option(
+        None, "--key", help="the ladder's secret key in hex (default: the results folder's)"
+    ),
 ) -> None:
     """Run (or resume) a ladder until stopped (Ctrl-C or SIGTERM)."""
     from arena.ladder import LadderError, run_ladder
+    from arena.match.seeds import BadKey, SecretKey
     from arena.results.store import StoreError
     from arena.tournament import ConfigError, load
     from arena.tournament.dask_executor import ClusterError
@@ -54,8 +58,14 @@ def run(
             typer.echo(f"arena: error: {line}", err=True)
         raise typer.Exit(2) from None
     try:
-        summary = run_ladder(config, steps=steps, poll=poll, progress=not quiet)
-    except (StoreError, ClusterError, LadderError) as error:
+        summary = run_ladder(
+            config,
+            steps=steps,
+            poll=poll,
+            progress=not quiet,
+            key=SecretKey.from_hex(key) if key is not None else None,
+        )
+    except (StoreError, ClusterError, LadderError, BadKey) as error:
         raise fail(str(error)) from None
     typer.echo(
         f"{config.name}: played {summary.played} games in {summary.seconds:.1f} s; "

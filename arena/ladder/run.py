@@ -20,6 +20,7 @@ from arena.authoring import checkbot
 from arena.ladder.entrants import Roster, Version
 from arena.ladder.planner import SUSPENSION, LadderPlanner, Suspension
 from arena.match.referee import Entrant
+from arena.match.seeds import SecretKey
 from arena.plugins.botspec import BotSpec
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor
@@ -139,9 +140,11 @@ def run_ladder(
     suspension: Suspension = SUSPENSION,
     progress: bool = True,
     executor: Executor | None = None,
+    key: SecretKey | None = None,
 ) -> RunSummary:
     """Run (or resume) the ladder of ``tournament`` in its results folder
-    until stopped, or for ``steps`` steps."""
+    until stopped, or for ``steps`` steps.  ``key``: the ladder's secret
+    (default: the results folder's, made on first use)."""
     given_registry = registry
     if registry is None:
         from arena.plugins import installed
@@ -160,4 +163,4 @@ def run_ladder(
     )
     if executor is not None:
         plan = replace(plan, executor=lambda: executor)
-    return run_plan(plan, folder, progress=progress)
+    return run_plan(plan, folder, key=key, progress=progress)
