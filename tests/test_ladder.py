@@ -109,7 +109,7 @@ def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(ladde
     assert states(results)["flaky@v1"][0] == "admitted"
     (marker / "crash").write_text("now\n")
     summary = play(ladder, 8)
-    state, reason, games = states(results)["flaky@v1"]
+    state, reason, _games = states(results)["flaky@v1"]
     assert state == "suspended", (state, reason)
     assert reason.startswith("faulted in ") and "of its last" in reason
     with Roster(results) as roster:
