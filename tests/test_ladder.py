@@ -298,3 +298,26 @@ def test_kill_9_in_a_validation_and_in_a_game_then_resume_equals_a_run_never_kil
     assert len(killed_games) == len({g[0] for g in killed_games})  # none counted twice
     assert killed_games == whole_games  # none lost, the same games
     assert killed_rows == whole_rows  # the same standings of every version
+
+
+def test_the_ladder_on_a_local_dask_cluster_stores_what_the_local_pool_does(tmp_path):
+    """The driver alone writes the store: a Dask cluster's ladder equals the
+    local pool's, game for game and version for version."""
+    snapshots = []
+    for executor in ("local", "dask"):
+        file = tmp_path / executor / "ladder.toml"
+        file.parent.mkdir()
+        file.write_text(LADDER.format(results=tmp_path / executor / "results"))
+        (tmp_path / executor / "player").mkdir()
+        submit(tmp_path / executor / "results", "new", player(tmp_path / executor / "player"))
+        done = subprocess.run(
+            command(file, "--steps", "3", "--executor", executor, "--workers", "1"),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        snapshots.append(snapshot(tmp_path / executor / "results"))
+    assert snapshots[0] == snapshots[1]
+    assert len(snapshots[0][0]) == 3 * 2 * 2
