@@ -98,6 +98,10 @@ def test_a_version_is_validated_first_and_placed_first_a_failing_one_never_plays
     done = cli.invoke(app, ["ladder", "status", str(results), "--json"])
     rows = {row["entrant"]: row for row in json.loads(done.output)["versions"]}
     assert rows["bad@v1"]["state"] == "rejected" and rows["good@v1"]["games"] == seen["good@v1"][2]
+    assert rows["bad@v1"]["ratings"] == {}  # it never played
+    rated = rows["good@v1"]["ratings"]["farm-and-furious/2p"]
+    low, high = rated["interval"]
+    assert low < rated["mu"] < high and 0 < rated["sigma"] < 25 / 3  # below the prior's
 
 
 def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(ladder, tmp_path):
