@@ -325,3 +325,40 @@ def test_the_ladder_on_a_local_dask_cluster_stores_what_the_local_pool_does(tmp_
         snapshots.append(snapshot(tmp_path / executor / "results"))
     assert snapshots[0] == snapshots[1]
     assert len(snapshots[0][0]) == 3 * 2 * 2
+
+
+KILLED_SUBMISSION = """
+import os, sys
+from arena.ladder import entrants
+
+def die(self, kind, error, trace):  # the process dies before its COMMIT
+    os.kill(os.getpid(), 9)
+
+entrants._Transaction.__exit__ = die
+entrants.Roster(sys.argv[1]).submit("half", {"argv": ["true"], "files": []})
+"""
+
+
+def test_a_submission_killed_half_way_leaves_nothing_behind(ladder, tmp_path):
+    results = tmp_path / "results"
+    submit(results, "first", f"cmd:{sys.executable} {BROKEN} exit")
+    done = subprocess.run([sys.executable, "-c", KILLED_SUBMISSION, str(results)], cwd=ROOT)
+    assert done.returncode == -signal.SIGKILL
+    with Roster(results) as roster:
+        assert [v.entrant for v in roster.versions()] == ["first@v1"]
+        assert not roster.check_token("half", "")
+    assert submit(results, "half", f"cmd:{sys.executable} {BROKEN} exit")  # the name is free
+    play(ladder, 1)
+    assert states(results)["half@v1"][0] == "rejected"
+
+
+def test_one_run_per_folder(ladder, tmp_path):
+    from arena.tournament.lock import RunLock
+
+    with RunLock(tmp_path / "results"):
+        done = subprocess.run(
+            command(ladder, "--steps", "1"), cwd=ROOT, capture_output=True, text=True
+        )
+    assert done.returncode == 2
+    assert done.stderr.startswith("arena: error: ") and "is in use by another" in done.stderr
+    assert "Traceback" not in done.stderr
