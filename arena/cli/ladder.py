@@ -117,7 +117,7 @@ def withdraw(
     from arena.ladder import LadderError, Roster
 
     try:
-        with Roster(results) as roster:
+        with Roster(results, create=False) as roster:
             gone = roster.withdraw(name, token)
     except LadderError as error:
         raise fail(str(error)) from None

@@ -111,10 +111,13 @@ def _digest(token: str) -> str:
 
 
 class Roster:
-    """The roster of the ladder in results folder ``folder``."""
+    """The roster of the ladder in results folder ``folder`` (made there
+    unless ``create`` is false)."""
 
-    def __init__(self, folder: str | Path):
+    def __init__(self, folder: str | Path, *, create: bool = True):
         self.path = Path(folder) / ROSTER_FILE
+        if not create and not self.path.exists():
+            raise LadderError(f"no ladder in {folder} (expected {self.path})")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)

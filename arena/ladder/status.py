@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from arena.ladder.entrants import ROSTER_FILE, LadderError, Roster
+from arena.ladder.entrants import Roster
 from arena.ratings.rating import Rater
 from arena.results.store import FILE_NAME, Store
 
@@ -16,9 +16,7 @@ def status_of(folder: str | Path) -> list[dict[str, Any]]:
     and its rating per game and table size (each rated on its own games:
     ``mu``, ``sigma`` and the interval ``mu +- 2 sigma``)."""
     folder = Path(folder)
-    if not (folder / ROSTER_FILE).exists():
-        raise LadderError(f"no ladder in {folder} (expected {folder / ROSTER_FILE})")
-    with Roster(folder) as roster:
+    with Roster(folder, create=False) as roster:
         versions = roster.versions()
     games: Counter = Counter()
     faults: Counter = Counter()
