@@ -40,23 +40,13 @@ def run(
     ),
 ) -> None:
     """Run (or resume) a ladder until stopped (Ctrl-C or SIGTERM)."""
+    from arena.cli.tournament import load_file
     from arena.ladder import LadderError, run_ladder
     from arena.match.seeds import BadKey, SecretKey
     from arena.results.store import StoreError
-    from arena.tournament import ConfigError, load
     from arena.tournament.dask_executor import ClusterError
 
-    try:
-        config = load(
-            file,
-            results=str(results) if results is not None else None,
-            workers=workers,
-            executor=executor,
-        )
-    except ConfigError as error:
-        for line in error.errors:
-            typer.echo(f"arena: error: {line}", err=True)
-        raise typer.Exit(2) from None
+    config = load_file(file, results, workers=workers, executor=executor)
     try:
         summary = run_ladder(
             config,
