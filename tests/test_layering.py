@@ -46,6 +46,19 @@ PACKAGES: dict[str, set[str]] = {
         "presentation",
     },
     "authoring": {"game", "botkit", "sandbox", "plugins", "records", "match"},
+    "ladder": {
+        "game",
+        "botkit",
+        "sandbox",
+        "plugins",
+        "records",
+        "match",
+        "results",
+        "ratings",
+        "presentation",
+        "tournament",
+        "authoring",
+    },
     "rl": {"game", "botkit", "sandbox", "plugins"},
 }
 #: the command line may use every other package

@@ -16,6 +16,7 @@ from arena.cli import (  # noqa: F401  (registers the commands)
     newbot,
     sprt,
     tournament,
+    ladder,
     viewer,
     play,
 )

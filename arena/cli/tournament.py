@@ -46,23 +46,18 @@ def tournament(
     from arena.match.seeds import BadKey, SecretKey
     from arena.results.store import StoreError
     from arena.sandbox import SandboxError
-    from arena.tournament import ConfigError, load, run
+    from arena.tournament import run
     from arena.tournament.config import default_workers
     from arena.tournament.dask_executor import ClusterError
 
-    try:
-        config = load(
-            file,
-            results=str(results) if results is not None else None,
-            workers=workers,
-            executor=executor,
-            scheduler=scheduler,
-            least_sandbox=least_sandbox,
-        )
-    except ConfigError as error:
-        for line in error.errors:
-            typer.echo(f"arena: error: {line}", err=True)
-        raise typer.Exit(2) from None
+    config = load_file(
+        file,
+        results,
+        workers=workers,
+        executor=executor,
+        scheduler=scheduler,
+        least_sandbox=least_sandbox,
+    )
     serves = default_workers()
     if config.scheduler is None and config.workers > serves:
         typer.echo(
@@ -90,6 +85,19 @@ def tournament(
             1,
         ) from None
     _report(config, summary)
+
+
+def load_file(file: Path, results: Path | None, **flags):
+    """The tournament (or ladder) file, the command's flags over it; its
+    mistakes are a line each on stderr and exit 2."""
+    from arena.tournament import ConfigError, load
+
+    try:
+        return load(file, results=str(results) if results is not None else None, **flags)
+    except ConfigError as error:
+        for line in error.errors:
+            typer.echo(f"arena: error: {line}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _report(config, summary) -> None:

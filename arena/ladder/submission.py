@@ -1,0 +1,49 @@
+"""What a submission's SOURCE becomes: a launch the roster keeps.
+
+A ``cmd:`` line is checked as a tournament's is (the program exists and can
+start) and kept with its files, every path made absolute.  A project folder
+or a source distribution is refused: installing it would run its build code
+(``setup.py``, a build backend) outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from arena.ladder.entrants import LadderError
+from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
+
+
+def _shows(path: str, folder: Path) -> bool:
+    """Whether ``path`` is the results folder, inside it or holds it."""
+    real, store = os.path.realpath(path), os.path.realpath(folder)
+    return real == store or store.startswith(real.rstrip("/") + "/") or real.startswith(store + "/")
+
+
+def launch_of(source: str, files: list[str], results: Path) -> dict[str, Any]:
+    """The launch of a submitted ``source`` with the ``files`` it may read
+    (neither may show the results folder, which holds the secret key)."""
+    if not source.startswith(COMMAND_PREFIX):
+        if os.path.isdir(source) or source.endswith((".tar.gz", ".zip")):
+            raise LadderError(
+                f"{source}: a project folder or source distribution is not installed, "
+                f"because building it runs its code outside the sandbox; submit "
+                f"'cmd:python {source}/...' with --file {source}, or build a wheel"
+            )
+        raise LadderError(f"{source}: expected 'cmd:COMMAND LINE' starting the bot")
+    for path in files:
+        if not os.path.exists(path):
+            raise LadderError(f"--file {path}: no such file or folder")
+    try:
+        spec = BotSpec.from_command(source, files=tuple(files))
+    except BotSpecError as error:
+        raise LadderError(str(error)) from None
+    assert spec.command is not None, "from_command makes a command spec"
+    for path in (*spec.command, *spec.files):
+        if os.path.isabs(path) and os.path.exists(path) and _shows(path, results):
+            raise LadderError(
+                f"{path} would show the bot the results folder {results} (and its secret key)"
+            )
+    return {"argv": list(spec.command), "files": list(spec.files)}
