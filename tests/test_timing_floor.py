@@ -1,10 +1,12 @@
 """The timing floor: at a table with a submitted bot no seat learns of a
-move sooner than the floor after it was asked, forced or not, so a rival's
-answer times do not tell which hidden situation it was in.
+move sooner than the floor after it was asked (a share of the longest step
+of the match so far), forced or not, so a rival's answer times do not tell
+which hidden situation it was in.
 
 Asserted as a lower bound on the referee's own send times (what a bot can
 see no earlier), which holds however loaded the machine is; the control is
-the same table of trusted bots, which is not held."""
+the same table of trusted bots, which is not held.  Then the attack itself,
+with its control."""
 
 import itertools
 import math
@@ -25,14 +27,15 @@ BOTS = Path(__file__).parent / "bots"
 ATTACK_MOVE = 0.05
 THINKING = {"time_fraction": 0.3, "margin": 0.0}
 
-MOVE, SHARE = 0.02, 2.0
-FLOOR = MOVE * SHARE
+#: the one long step of the held table: its thinker's sleep, and the floor's share of it
+THOUGHT, SHARE = 0.1, 1.0
 SUBMITTED_RANDOM = f"cmd:{sys.executable} -m arena.botkit bots.random_bot:RandomBot"
 
 
 def sends(monkeypatch, registry, submitted: bool):
-    """Play one Farm Hand game for two; the times each step's questions
-    and the game_over messages were sent, and the record."""
+    """Play one Farm Hand game for two, a bot that thinks ``THOUGHT`` on its
+    first move alone against ``random``: the gaps between the times each
+    step's questions (and then the game_over messages) were sent."""
     times: list[tuple[str, float]] = []
     act, game_over = Session.act, Session.game_over
 
@@ -46,16 +49,16 @@ def sends(monkeypatch, registry, submitted: bool):
 
     monkeypatch.setattr(Session, "act", timed_act)
     monkeypatch.setattr(Session, "game_over", timed_game_over)
-    spec = BotSpec.from_command(SUBMITTED_RANDOM) if submitted else registry.bot("random")
+    thinker = BotSpec.from_command(f"cmd:{sys.executable} {BOTS / 'slow_start.py'} {THOUGHT}")
     entrants = [
-        Entrant("rival", spec, submitted=submitted),
+        Entrant("thinker", thinker, submitted=submitted),
         Entrant("random", registry.bot("random"), submitted=False),
     ]
     (record,) = play_match(
         registry.engine("farm-hand"),
         entrants,
         [Deal(21, (0, 1), 22)],
-        limit=TimeControl(move=MOVE, floor=SHARE),
+        limit=TimeControl(move=1.0, floor=SHARE),
         sandbox="none",
     )
     assert not any(seat.fault for seat in record.seats)
@@ -64,17 +67,18 @@ def sends(monkeypatch, registry, submitted: bool):
         starts.append(times[at][1])
         at += len(step)
     assert all(kind == "game_over" for kind, _ in times[at:]) and len(times) == at + 2
+    assert any(seat == 0 for seat, _ in record.steps[0])  # the thinking is the first step's
     return [later - earlier for earlier, later in zip(starts, starts[1:] + [times[at][1]])]
 
 
-def test_every_move_of_every_seat_is_held_to_the_floor(monkeypatch, registry):
+def test_every_move_of_every_seat_is_held_to_the_longest_step(monkeypatch, registry):
     gaps = sends(monkeypatch, registry, submitted=True)
-    assert len(gaps) > 20 and min(gaps) >= FLOOR
+    assert len(gaps) > 20 and min(gaps) >= THOUGHT * SHARE
 
 
 def test_control_trusted_bots_alone_are_not_held(monkeypatch, registry):
     gaps = sends(monkeypatch, registry, submitted=False)
-    assert min(gaps) < FLOOR
+    assert gaps[0] >= THOUGHT and min(gaps[1:]) < THOUGHT / 2
 
 
 def test_the_floor_is_a_share_of_the_move_and_not_negative():
@@ -87,11 +91,16 @@ def test_a_tournament_holds_by_default_and_may_turn_it_off(write_tournament, reg
     from arena.tournament import load
 
     on = load(
-        write_tournament('[[games]]\nid = "vegetables"\n', name="t", bots=["random"]), registry
+        write_tournament(
+            '[[games]]\nid = "vegetables"\n', name="t", bots=["random", "vegetables-planner"]
+        ),
+        registry,
     )
     off = load(
         write_tournament(
-            '[time]\nfloor = 0\n[[games]]\nid = "vegetables"\n', name="t", bots=["random"]
+            '[time]\nfloor = 0\n[[games]]\nid = "vegetables"\n',
+            name="t",
+            bots=["random", "vegetables-planner"],
         ),
         registry,
     )
@@ -170,11 +179,11 @@ def told_apart(gaps: list[float], forced: list[bool]) -> float:
 
 def test_a_timing_attacker_reads_forced_moves_without_the_floor_not_with_it(registry, tmp_path):
     """The control: with no floor the stopwatch tells forced moves from
-    thought ones, by the rival's whole thinking time; with the floor (2 ×
-    move, well above ismcts's thinking) the thinking no longer shows: the
-    medians differ by less than a fifth of it (the referee's own jitter)."""
+    thought ones, by the rival's whole thinking time; with the default floor
+    (the longest step so far) the thinking no longer shows: the medians
+    differ by less than a fifth of it (the referee's own jitter)."""
     thinking = THINKING["time_fraction"] * ATTACK_MOVE
     gaps, forced = attack(registry, tmp_path, share=0.0)
     assert classified(gaps, forced) >= 0.85 and told_apart(gaps, forced) >= thinking / 2
-    gaps, forced = attack(registry, tmp_path, share=2.0)
+    gaps, forced = attack(registry, tmp_path, share=1.0)
     assert abs(told_apart(gaps, forced)) <= thinking / 5, told_apart(gaps, forced)

@@ -152,3 +152,34 @@ def test_arena_serve_on_a_port_in_use_is_one_line(viewer_results):
     assert done.stderr.strip().splitlines() == [
         f"arena: error: cannot listen on 127.0.0.1:{port}: Address already in use"
     ], done.stderr
+
+
+def test_a_replay_stays_closed_while_its_deal_has_seatings_left(viewer_results, tmp_path):
+    """The control: a game whose deal's every seating is stored opens; with
+    one of its sibling seatings not stored yet (as in a running tournament)
+    the same game's page is refused in every view, and the deal's last game
+    stored opens it again."""
+    import shutil
+    import sqlite3
+
+    folder = tmp_path / "results"
+    shutil.copytree(viewer_results, folder)
+    with Store(folder, create=False) as store:
+        games = list(store.games())
+    by_deal: dict = {}
+    for game in games:
+        by_deal.setdefault(game.record.deal, []).append(game)
+    seen, sibling = next(pair for pair in by_deal.values() if len(pair) >= 2)[:2]
+    client = create_app(folder).test_client()
+    assert client.get(f"/game/{seen.id}?view=table").status_code == 200
+    database = sqlite3.connect(folder / "results.sqlite")
+    with database:
+        row = database.execute("SELECT * FROM games WHERE id = ?", (sibling.id,)).fetchone()
+        database.execute("DELETE FROM games WHERE id = ?", (sibling.id,))
+    for view in ("table", "0", "1"):
+        page = client.get(f"/game/{seen.id}?view={view}")
+        assert page.status_code == 403 and b"1 more game(s) to play" in page.data, view
+    with database:
+        database.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
+    database.close()
+    assert client.get(f"/game/{seen.id}?view=0").status_code == 200

@@ -68,12 +68,15 @@ class TimeControl:
     ``bank`` is extra time per game, drawn on when a move overruns ``move``;
     ``grace`` is slack the referee adds to every deadline for its own and
     the pipe's latency, so a loaded machine does not cause false time losses.
-    ``floor`` is the timing floor, a share of ``move`` (0: none): at a table
-    with a submitted bot, no seat learns of a move (its next ``act`` or its
-    ``game_over``) sooner than this after the move was asked, however soon
-    it was answered, so a rival's answer times cannot tell which situation
-    it was in (a forced move answered at once against a move thought over).
-    It is wall time, charged to nobody; not sent to the bots.
+    ``floor`` is the timing floor (0: none): at a table with a submitted
+    bot, no seat learns of a move (its next ``act`` or its ``game_over``)
+    sooner after the move was asked than this share of the longest any
+    step of the match has taken so far (at most ``move``), however soon it
+    was answered, so a rival's answer times cannot tell which situation it
+    was in (a forced move answered at once against a move thought over).
+    A table of quick bots is held for milliseconds, one with a thinker as
+    long as its longest thought.  It is wall time, charged to nobody; not
+    sent to the bots.
     """
 
     startup: float = 10.0
@@ -298,6 +301,8 @@ class _Match:
         #: the timing floor's share of the move time: only where a submitted
         #: bot could read the answer times (built-in bots are trusted code)
         self.floor = limit.floor if any(entrant.submitted for entrant in self.entrants) else 0.0
+        #: the longest a step of this match has taken, wall time: the floor's measure
+        self.longest = 0.0
 
     # -- processes ---------------------------------------------------------
     def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
@@ -503,7 +508,9 @@ class _Match:
             clock.fault is None and self.entrants[index_at[seat]].submitted
             for seat, clock in enumerate(seats)
         ):  # a submitted bot still at the table could read the answer times
-            self._hold(asked_at + self.floor * max(limits[seat].move for seat in acting))
+            move = max(limits[seat].move for seat in acting)
+            self.longest = min(move, max(self.longest, time.monotonic() - asked_at))
+            self._hold(asked_at + self.floor * self.longest)
         self._sweep(seats, index_at)
         return chosen
 

@@ -13,7 +13,9 @@ faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
 It answers only its own ``Host`` (``localhost``, ``127.0.0.1``, ``[::1]``
 and the host it was asked to bind, with its port): a web page elsewhere that
 points its own name at this machine (DNS rebinding) gets a 400, never the
-results.  A bad query value is a 400 or a 404, never a 500.
+results.  A bad query value is a 400 or a 404, never a 500.  A game whose
+deal still has seatings to play (duplicate deals: the same hands at another
+table) is a 403 until they are stored, so nobody reads hands still in play.
 """
 
 from __future__ import annotations
@@ -161,6 +163,13 @@ def create_app(
                 stored = store.record(ref)
             except NoSuchGame:
                 abort(404, f"no game '{ref}' in this store")
+            left = store.seatings_left(stored)
+        if left:  # its hands are still being played at another table
+            abort(
+                403,
+                f"game {stored.id}'s deal has {left} more game(s) to play in other seatings; "
+                "its replay opens once they are stored",
+            )
         record = stored.record
         view = request.args.get("view", TABLE)
         if view != TABLE and not (view.isascii() and view.isdigit() and int(view) < record.players):

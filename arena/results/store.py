@@ -544,6 +544,32 @@ class Store:
             raise NoSuchGame(f"no game '{ref}' in {self.path}")
         return _whole(row)
 
+    @_sound
+    def seatings_left(self, game: StoredGame) -> int:
+        """How many games planned on ``game``'s deal (its other seatings, and
+        any other table given the same deal) are not stored yet.  While any
+        is, the deal's hidden cards are still in play at another table:
+        the viewer keeps the game's replay closed until it is 0."""
+        seed = game.record.seed
+        rows = self.db.execute(
+            "SELECT data FROM items WHERE grp = (SELECT grp FROM items WHERE id = ?) "
+            "AND instr(data, ?)",  # a cheap first sieve; the seeds are compared below
+            (game.item, str(seed)),
+        )
+        planned = [
+            item.key(index)
+            for item in (MatchItem.from_dict(json.loads(data)) for (data,) in rows)
+            for index, deal in enumerate(item.deals)
+            if deal.seed == seed
+        ]
+        stored = 0
+        for start in range(0, len(planned), 500):  # under SQLite's variable limit
+            keys = planned[start : start + 500]
+            marks = ", ".join("?" * len(keys))
+            query = f"SELECT COUNT(*) FROM games WHERE key IN ({marks})"
+            stored += self.db.execute(query, keys).fetchone()[0]
+        return len(planned) - stored
+
 
 def _whole(row: tuple) -> StoredGame:
     """A stored game from ``(id, key, item, ord, idx, tournament, finished,
