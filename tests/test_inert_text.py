@@ -75,7 +75,8 @@ def test_store_log_match_and_replay_output_are_clean(broken_bot, tmp_path):
     match = runner.invoke(
         app,
         ["match", "farm-and-furious", "--bot", broken_bot("escapes"), "--bot", "random"]
-        + ["--sandbox", "none", "--seed", "3", "--results", str(results)],
+        + ["--sandbox", "none", "--least-sandbox", "none", "--seed", "3"]
+        + ["--results", str(results)],
     )
     assert match.exit_code == 0, match.output
     assert "FAULT crash" in match.output and "clip]52" in match.output
@@ -96,6 +97,7 @@ def test_a_tournament_log_is_clean(broken_bot, write_tournament, tmp_path, regis
         '[[games]]\nid = "farm-and-furious"\n',
         name="inert",
         sandbox="none",
+        least_sandbox="none",
         bots=[{"name": "escaper", "bot": broken_bot("escapes")}, "random"],
     )
     run(load(path, registry, results=str(tmp_path / "t")), registry, progress=False)

@@ -5,7 +5,7 @@ games, results and ratings as the local pool; a worker killed mid-match
 loses only that match, which is played again elsewhere (no game lost or
 stored twice); workers whose plugins differ from the driver's are one error
 before any game; a strict match in a worker gives the bot no network (the
-scheduler's port is out of its reach, as it is not at the basic level).
+scheduler's port is out of its reach, as it is not with no sandbox).
 """
 
 import contextlib
@@ -289,11 +289,12 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
             game="farm-and-furious",
             options={},
             sandbox=level,
+            least=level,  # the control runs the submitted attacker unsandboxed on purpose
             entrants=(Entrant("attacker", attacker), Entrant("honest", registry.bot("random"))),
             deals=((5, (0, 1), None),),
             indices=(0,),
         )
-        for level in ("strict", "basic")
+        for level in ("strict", "none")
     ]
     events = []
     executor = DaskExecutor(scheduler=cluster.scheduler_address, registry=registry)
@@ -307,10 +308,10 @@ def test_a_strict_match_in_a_worker_has_no_network(cluster, registry):
         executor.close()
     assert [e.error for e in events if isinstance(e, JobDone)] == [None, None]
     records = {e.item: e.record for e in events if isinstance(e, GameEvent)}
-    strict, basic = records["strict"].seats, records["basic"].seats
+    strict, bare = records["strict"].seats, records["none"].seats
     assert strict[0].fault is None and "PWNED" not in (strict[0].fault_detail or "")
-    # the control: without namespaces the same bot reaches the scheduler
-    assert "PWNED:network" in (basic[0].fault_detail or "")
+    # the control: without a sandbox the same bot reaches the scheduler
+    assert "PWNED:network" in (bare[0].fault_detail or "")
     assert os.getpid() not in pids  # played in the worker processes
     assert list(orphans.values()) == [[], []]
 

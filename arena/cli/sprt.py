@@ -30,6 +30,11 @@ def sprt(
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     move: float = typer.Option(1.0, help="seconds per move"),
     sandbox: str = typer.Option("auto", help="auto, strict, basic or none"),
+    least_sandbox: str = typer.Option(
+        "strict",
+        "--least-sandbox",
+        help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object at the end"),
 ) -> None:
     """Is A better than B by at least DELTA?  A sequential probability ratio
@@ -67,7 +72,9 @@ def sprt(
         raise fail(str(error)) from None
     if secret.public:
         typer.echo(PREDICTABLE, err=True)
-    a, b = (Entrant(name, spec) for name, spec in zip(bot, specs))
+    a, b = (
+        Entrant(name, spec, submitted=registry.submitted(name)) for name, spec in zip(bot, specs)
+    )
     source = f"seed {seed}" if secret.public else "a secret key"
     if not as_json:
         typer.echo(
@@ -96,6 +103,7 @@ def sprt(
             options=options,
             limit=TimeControl(move=move),
             sandbox=level,
+            least=least_sandbox,
             max_deals=max_deals,
             batch=batch,
             on_deal=None if as_json else show,

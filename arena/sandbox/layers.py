@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from arena.sandbox import bubblewrap, cgroups, namespaces, seccomp
 from arena.sandbox.limits import PRLIMIT
-from arena.sandbox.process import LEVELS, SETPRIV, SandboxError
+from arena.sandbox.namespaces import SETPRIV
+from arena.sandbox.process import LEVELS, SandboxError
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,9 @@ import stat
 import subprocess
 import sys
 
+#: util-linux's setpriv, which drops a bot to its own uid
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+
 UNSHARE = shutil.which("unshare") or "/usr/bin/unshare"
 HOME = "/tmp"
 #: run by ``sh`` inside the new mount namespace: ``$1`` is the size cap in bytes
@@ -85,8 +88,6 @@ def uid_possible(private: bool | None = None) -> bool:
     arena is root and has setpriv, and the interpreter is open to other
     users or these namespaces (``private``: used for the bot; None: where
     available) can reach it (:func:`_reach_script`)."""
-    from arena.sandbox.process import SETPRIV
-
     return (
         os.geteuid() == 0
         and os.path.exists(SETPRIV)

@@ -44,12 +44,12 @@ from arena.sandbox import bubblewrap, namespaces, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
+from arena.sandbox.namespaces import SETPRIV
 from arena.sandbox.uids import UidLease
 from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
 from arena.sandbox.view import results_folder
 
 LEVELS = ("none", "basic", "strict")
-SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 

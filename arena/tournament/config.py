@@ -588,6 +588,8 @@ def _parse_games(
         c.error("games", "must list at least one game")
     games: list[GameEntry] = []
     seen: set[str] = set()
+    listed = data.get("bots")
+    every_bot_read = isinstance(listed, list) and len(bots) == len(listed)
     for where, item, game_id in _entries(c, raw, "games", "id", "a game id", "the game's id"):
         try:
             engine = registry.engine(game_id)
@@ -607,7 +609,8 @@ def _parse_games(
             game_seating = Seating.PERMUTE if info.teams == Teams.FIXED else Seating.ROTATE
         repeats = c.read(item, "game", "repeats", f"{where}.repeats")
         entered = _game_bots(c, item, registry, bots, game_id, where)
-        _check_enough_bots(c, where, game_id, fmt, bots, entered, players, repeats)
+        if every_bot_read:  # else the missing bot's own line says what is wrong
+            _check_enough_bots(c, where, game_id, fmt, bots, entered, players, repeats)
         key = f"{game_id}:{options}"
         if key in seen:
             c.error(f"{where}.id", f"'{game_id}' is listed twice with the same options")

@@ -136,6 +136,7 @@ def run(
     options: dict | None = None,
     limit: TimeControl = TimeControl(),
     sandbox: str | None = None,
+    least: str = "strict",
     max_deals: int = 2000,
     batch: int = 8,
     on_deal: Callable[[int, float, SPRT], None] | None = None,
@@ -143,7 +144,9 @@ def run(
     """Play deals until ``test`` decides or ``max_deals`` are counted.  Every
     seed comes from ``key``, and each rotation of a batch is a match of its
     own (fresh processes), so no bot process meets a deal twice.  Raises
-    ValueError (one line) for games the referee could not play."""
+    ValueError (one line) for games the referee could not play, and a
+    :class:`~arena.sandbox.SandboxError` if a submitted bot would run below
+    ``least``."""
     lineup = [a.name if seat % 2 == 0 else b.name for seat in range(players)]
     duel = Duel(
         key,
@@ -158,7 +161,15 @@ def run(
         on_deal=on_deal,
     )
     plan = table_plan(
-        f"sprt {game}", "sprt", "", [a, b], duel, registry, limit=limit, sandbox=sandbox
+        f"sprt {game}",
+        "sprt",
+        "",
+        [a, b],
+        duel,
+        registry,
+        limit=limit,
+        sandbox=sandbox,
+        least=least,
     )
     run_table(plan, None, key, duel)
     return duel.outcome
