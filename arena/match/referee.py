@@ -70,13 +70,13 @@ class TimeControl:
     the pipe's latency, so a loaded machine does not cause false time losses.
     ``floor`` is the timing floor (0: none): at a table with a submitted
     bot, no seat learns of a move (its next ``act`` or its ``game_over``)
-    sooner after the move was asked than this share of the longest any
-    step of the match has taken so far (at most ``move``), however soon it
-    was answered, so a rival's answer times cannot tell which situation it
-    was in (a forced move answered at once against a move thought over).
-    A table of quick bots is held for milliseconds, one with a thinker as
-    long as its longest thought.  It is wall time, charged to nobody; not
-    sent to the bots.
+    sooner after the move was asked than this share of the longest the
+    mover has taken for a move so far in the match (at most ``move``),
+    however soon it was answered, so a rival's answer times cannot tell
+    which situation it was in (a forced move answered at once against a
+    move thought over).  A quick bot's moves are held for milliseconds, a
+    thinker's as long as its longest thought.  It is wall time, charged to
+    nobody; not sent to the bots.
     """
 
     startup: float = 10.0
@@ -301,8 +301,9 @@ class _Match:
         #: the timing floor's share of the move time: only where a submitted
         #: bot could read the answer times (built-in bots are trusted code)
         self.floor = limit.floor if any(entrant.submitted for entrant in self.entrants) else 0.0
-        #: the longest a step of this match has taken, wall time: the floor's measure
-        self.longest = 0.0
+        #: per entrant, the longest it has taken to answer a move (wall time,
+        #: at most the move time): the floor's measure
+        self.longest: dict[int, float] = {}
 
     # -- processes ---------------------------------------------------------
     def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
@@ -495,12 +496,15 @@ class _Match:
         }
         busy = {index_at[seat] for seat in asked}
         chosen = {}
+        took = {}  # each answer's wall time: the timing floor's measure
         for seat, answer in answers(thinking, self._sessions(exclude=busy), self.polls).items():
             clock = seats[seat]
             if answer.spent is not None:
                 clock.charge(answer.spent, limits[seat].move)
             if answer.fault is None:
                 chosen[seat] = answer.action
+                if answer.at is not None:
+                    took[seat] = min(limits[seat].move, answer.at - asked_at)
             else:
                 clock.fault = answer.fault
                 self._fault(index_at[seat], seat, answer.fault)
@@ -508,9 +512,11 @@ class _Match:
             clock.fault is None and self.entrants[index_at[seat]].submitted
             for seat, clock in enumerate(seats)
         ):  # a submitted bot still at the table could read the answer times
-            move = max(limits[seat].move for seat in acting)
-            self.longest = min(move, max(self.longest, time.monotonic() - asked_at))
-            self._hold(asked_at + self.floor * self.longest)
+            for seat, seconds in took.items():
+                index = index_at[seat]
+                self.longest[index] = max(self.longest.get(index, 0.0), seconds)
+            held = [self.longest.get(index_at[seat], 0.0) for seat in acting]
+            self._hold(asked_at + self.floor * max(held))
         self._sweep(seats, index_at)
         return chosen
 

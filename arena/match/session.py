@@ -71,11 +71,12 @@ def bank_after(bank: float, spent: float, move: float) -> float:
 class Answer:
     """What a question got: the action (for an ``act``), the time charged
     when an answer came in time (even one then refused as illegal), or the
-    fault."""
+    fault; and when a legal action arrived (``time.monotonic``)."""
 
     action: Any = None
     spent: float | None = None
     fault: Fault | None = None
+    at: float | None = None
 
 
 class Session:
@@ -212,7 +213,7 @@ class Session:
                     )
                 ),
             )
-        return Answer(action, deadline.spent)
+        return Answer(action, deadline.spent, at=at)
 
     def _timeout(self, deadline: MoveClock) -> Fault:
         return self.place(Fault(FaultKind.TIMEOUT, deadline.overrun(self._seconds, self._bank)))

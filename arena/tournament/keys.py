@@ -47,8 +47,8 @@ class Seating(StrEnum):
 #: games per start-up of the former four deals in three seatings)
 MATCH_DEALS = 12
 EXECUTORS = ("local", "dask")
-#: the timing floor's default share of the longest step so far: no step
-#: of a held table is seen sooner than the longest one before it
+#: the timing floor's default share of the mover's longest answer so far:
+#: no move of a held table is seen sooner than its mover's longest one
 FLOOR = 1.0
 
 #: a TOML type as the checker's messages name it, and as the docs' type column does
@@ -264,10 +264,10 @@ TIME = (
         float,
         FLOOR,
         "The timing floor: at a table with a `cmd:` or third-party bot, no seat learns of a "
-        "move sooner after it was asked than this share of the longest step of the match so "
-        "far (at most `move`), forced or not, so a rival's answer times do not tell its "
-        "hidden situation. Wall time, charged to nobody: a table of quick bots is held for "
-        "milliseconds. `0` turns it off. Built-in bots alone are not held. "
+        "move sooner after it was asked than this share of the longest the mover has taken "
+        "to answer so far in the match (at most `move`), forced or not, so a rival's answer "
+        "times do not tell its hidden situation. Wall time, charged to nobody: a quick bot's "
+        "moves are held for milliseconds. `0` turns it off. Built-in bots alone are not held. "
         "See [sandbox.md](sandbox.md).",
         minimum=0.0,
         shown_type="number ≥ 0",
