@@ -148,7 +148,7 @@ def attack(registry, tmp_path, share: float, games: int = 3) -> tuple[list[float
             if then == first + 2 and list(legal_counts[first + 1]) == [1]:
                 gaps.append(arrivals[game][k + 1] - arrivals[game][k])
                 forced.append(legal_counts[first + 1][1] == 1)
-    assert len(gaps) >= 30 and 3 <= forced.count(True) <= len(gaps) - 3, forced
+    assert len(gaps) >= 20 and 5 <= forced.count(True) <= len(gaps) - 5, forced
     return gaps, forced
 
 
