@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
 from flask import Flask, abort, jsonify, request
@@ -32,17 +32,32 @@ from arena.presentation.frames import TABLE, ReplayError
 from arena.results.store import NoSuchGame, Store, StoreError
 
 
+def _leaderboard(store: Store) -> dict:
+    return leaderboard.from_store(store, history=20)
+
+
+def _games(store: Store) -> Hashable:
+    return store.count()
+
+
 class LiveBoard:
-    """The leaderboard document, recomputed when the store has grown, but
-    not more often than every few times its cost (a big store during a run
-    would otherwise keep a core busy)."""
+    """A document of the store (the leaderboard, unless ``build`` says
+    otherwise), built again when ``changed`` (the games stored, unless it
+    says otherwise) is, but not more often than every few times its cost (a
+    big store during a run would otherwise keep a core busy)."""
 
     PAUSE = 5.0  # times the last computation's cost
 
-    def __init__(self, folder: Path):
+    def __init__(
+        self,
+        folder: Path,
+        build: Callable[[Store], dict] = _leaderboard,
+        changed: Callable[[Store], Hashable] = _games,
+    ):
         self.folder = folder
+        self.build, self.changed = build, changed
         self.lock = threading.Lock()
-        self.count = -1
+        self.seen: Hashable = None
         self.board: dict = {}
         self.ready_at = 0.0
 
@@ -50,16 +65,16 @@ class LiveBoard:
         return Store(self.folder, create=False)
 
     def current(self) -> dict:
-        """The leaderboard, built again when games were added; raises a
+        """The document, built again when games were added; raises a
         StoreError when the store is damaged, even if its games did not
         change (``quick_check`` on every look: docs/performance.md)."""
         with self.lock, self.store() as store:
             store.check()
-            count = store.count()
-            if count != self.count and time.monotonic() >= self.ready_at:
+            seen = self.changed(store)
+            if seen != self.seen and time.monotonic() >= self.ready_at:
                 started = time.monotonic()
-                self.board = leaderboard.from_store(store, history=20)
-                self.count = count
+                self.board = self.build(store)
+                self.seen = seen
                 self.ready_at = time.monotonic() + self.PAUSE * (time.monotonic() - started)
             return self.board
 

@@ -1,0 +1,203 @@
+"""A bot's own stderr per game, shown to its author alone, and the ladder's
+own page in ``arena serve``.
+
+The referee keeps the end of each seat's stderr per game (bounded, made
+inert, apart from the record); a ladder's store keeps it; the viewer gives
+it to the holder of the bot's token only, never while the game's deal has
+seatings left to play, and never says the token anywhere."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+
+import pytest
+from test_ladder import LADDER, PLAYER, play, player, submit
+
+from arena.ladder.run import STDERR
+from arena.ladder.web import add_ladder
+from arena.match.referee import Deal, Entrant, TimeControl, play_match
+from arena.plugins.botspec import BotSpec
+from arena.presentation.web import create_app
+from arena.results.store import FILE_NAME, Store
+
+FAST = TimeControl(startup=10.0, move=1.0)
+
+
+def chatty_match(registry, folder, on_stderr=None):
+    """Two games of one match: the ladder player (its folder ``folder``)
+    against random, the same processes throughout (unless one crashes)."""
+    engine = registry.engine("farm-and-furious")
+    entrants = [
+        Entrant("talker", BotSpec.from_command(f"cmd:{sys.executable} {PLAYER} {folder}")),
+        Entrant("random", registry.bot("random")),
+    ]
+    deals = [Deal(11, (0, 1)), Deal(12, (1, 0))]
+    return play_match(
+        engine,
+        entrants,
+        deals,
+        {"track_length": 8},
+        limit=FAST,
+        sandbox="none",
+        on_stderr=on_stderr,
+        stderr=STDERR,
+    )
+
+
+@pytest.mark.parametrize("crash", [False, True])
+def test_the_referee_keeps_each_games_stderr_end_bounded_inert_and_out_of_the_record(
+    registry, tmp_path, crash
+):
+    folder = tmp_path / "talker"
+    folder.mkdir()
+    (folder / "chatty").write_text("yes\n")  # 100 KB before each game's line
+    if crash:
+        (folder / "crash").write_text("now\n")  # exits at its first move, every game
+    kept: dict[int, tuple[str, ...]] = {}
+    records = chatty_match(
+        registry, folder, lambda position, texts: kept.__setitem__(position, texts)
+    )
+    assert sorted(kept) == [0, 1]
+    for position, seat in ((0, 0), (1, 1)):  # the talker's seat in each game
+        text = kept[position][seat]
+        assert 0 < len(text.encode()) <= STDERR  # the end of 100 KB, no more
+        assert f"talker game {position} seat {seat}" in text
+        assert "\x1b" not in text and "\x07" not in text and "]0;owned" in text  # escape defused
+        other = 1 - position
+        assert f"game {other} seat" not in text  # that game's alone
+        if crash:
+            assert records[position].seats[seat].fault == "crash"
+            assert text.rstrip().endswith("crashing as told")  # kept when its process ended
+        else:
+            assert records[position].seats[seat].fault is None
+    assert all(kept[p][1 - s] == "" for p, s in ((0, 0), (1, 1)))  # random says nothing
+    # the records are those of a match that keeps no stderr
+    again = chatty_match(registry, folder)
+    assert [(r.seed, r.steps, [(s.bot, s.rank, s.fault) for s in r.seats]) for r in records] == [
+        (r.seed, r.steps, [(s.bot, s.rank, s.fault) for s in r.seats]) for r in again
+    ]
+
+
+@pytest.fixture(scope="module")
+def ladder_results(tmp_path_factory):
+    """A ladder played 2 steps with two submitted bots, alice and bob, then
+    a second version of alice admitted and played 2 more; their tokens."""
+    base = tmp_path_factory.mktemp("logs")
+    results = base / "results"
+    ladder = base / "ladder.toml"
+    ladder.write_text(LADDER.format(results=results))
+    tokens = {}
+    for name in ("alice", "bob"):
+        (base / name).mkdir()
+        tokens[name] = submit(results, name, player(base / name), "--file", str(base / name))
+    assert play(ladder, 2).played
+    submit(
+        results,
+        "alice",
+        player(base / "alice"),
+        "--file",
+        str(base / "alice"),
+        "--token",
+        tokens["alice"],
+    )
+    assert play(ladder, 4).played
+    return results, tokens
+
+
+def client_of(results):
+    app = create_app(results)
+    add_ladder(app, results)
+    return app.test_client()
+
+
+def logs(client, name, token):
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    return client.get(f"/api/ladder/bot/{name}", headers=headers)
+
+
+def test_a_bots_logs_go_to_its_token_alone(ladder_results, caplog):
+    results, tokens = ladder_results
+    client = client_of(results)
+    shown = logs(client, "alice", tokens["alice"])
+    assert shown.status_code == 200 and shown.headers["Cache-Control"] == "no-store"
+    games = shown.get_json()["games"]
+    entrants = {seat["entrant"] for game in games for seat in game["seats"]}
+    assert entrants == {"alice@v1", "alice@v2"}  # every version, no other bot's seat
+    texts = [seat["stderr"] for game in games for seat in game["seats"]]
+    assert all(text and text.startswith("]0;ownedalice game 0 seat") for text in texts)
+    assert not any(game["held"] for game in games)
+    # what the store kept of bob is not in alice's answer
+    with Store(results, create=False) as store:
+        kept = store.stderr([g.id for g in store.games()])
+    assert any("bob game" in text for seats in kept.values() for text in seats.values())
+    assert "bob game" not in shown.get_data(as_text=True)
+    # the wrong token (bob's), a made-up one, none, another scheme: 403, nothing said
+    for token in (tokens["bob"], tokens["alice"][:-1] + "x", None, ""):
+        refused = logs(client, "alice", token)
+        assert refused.status_code == 403
+        assert "alice game" not in refused.get_data(as_text=True)
+    basic = client.get(
+        "/api/ladder/bot/alice", headers={"Authorization": f"Basic {tokens['alice']}"}
+    )
+    assert basic.status_code == 403
+    assert logs(client, "bob", tokens["alice"]).status_code == 403  # alice's sees nothing of bob's
+    assert logs(client, "random", tokens["alice"]).status_code == 403  # nor of the file's bots
+    assert logs(client, "bob", tokens["bob"]).status_code == 200
+    # the author's page holds no log and no token; no token reached a log
+    page = client.get("/ladder/bot/alice").get_data(as_text=True)
+    assert "alice game" not in page and tokens["alice"] not in page
+    assert tokens["alice"] not in shown.get_data(as_text=True)
+    assert not any(tokens["alice"] in record.getMessage() for record in caplog.records)
+
+
+def test_a_games_log_is_held_while_its_deal_has_seatings_left(ladder_results, tmp_path):
+    results, tokens = ladder_results
+    copy = tmp_path / "results"
+    shutil.copytree(results, copy)
+    with Store(copy, create=False) as store:
+        game = next(g for g in store.games() if g.record.seats[0].bot == "alice@v1")
+        text = store.stderr([game.id])[game.id][0]
+    client = client_of(copy)
+    before = {g["id"]: g for g in logs(client, "alice", tokens["alice"]).get_json()["games"]}
+    assert before[game.id]["seats"][0]["stderr"] == text  # the control: shown
+    # the other seating of its deal, not stored yet (as while it is played)
+    key = game.key.replace("/s0/", "/s1/")
+    with sqlite3.connect(copy / FILE_NAME) as db:
+        assert db.execute("DELETE FROM games WHERE key = ?", (key,)).rowcount == 1
+    client = client_of(copy)
+    answer = logs(client, "alice", tokens["alice"])
+    held = {g["id"]: g for g in answer.get_json()["games"]}[game.id]
+    assert held["held"] and held["seats"][0]["stderr"] is None
+    assert text not in answer.get_data(as_text=True)
+    assert client.get(f"/game/{game.id}").status_code == 403  # as its replay is
+
+
+def test_the_ladder_page_shows_latest_versions_first_older_behind_a_toggle(ladder_results):
+    results, _tokens = ladder_results
+    client = client_of(results)
+    doc = client.get("/api/ladder").get_json()
+    [pool] = doc["pools"]
+    assert pool["pool"] == "farm-and-furious/2p" and pool["games"] == doc["games"] > 0
+    shown = {row["entrant"]: row for row in pool["shown"]}
+    assert "alice@v2" in shown and "alice@v1" not in shown and "bob@v1" in shown
+    assert [row["entrant"] for row in pool["older"]] == ["alice@v1"]
+    assert pool["older"][0]["state"] == "superseded"
+    assert [row["rank"] for row in pool["shown"]] == list(range(1, len(shown) + 1))
+    for row in pool["shown"]:
+        low, high = row["interval"]
+        assert low < row["mu"] < high
+    names = {s["name"] for s in pool["chart"]["series"]}
+    assert {"alice@v1", "alice@v2", "bob@v1"} <= names  # each version's rating over time
+    assert len(doc["recent"]) == min(20, doc["games"])
+    assert all(game["open"] for game in doc["recent"])  # every seating stored
+    # the page: the same document, rendered; the older versions inside a toggle
+    page = client.get("/ladder").get_data(as_text=True)
+    assert "<svg" in page and "alice@v2" in page
+    toggle = page[page.index("<details") : page.index("</details>")]
+    assert "alice@v1" in toggle and "alice@v2" not in toggle
+    assert f'href="/game/{doc["recent"][0]["id"]}"' in page
+    # unchanged: only the stamp comes back; the stamp follows the roster
+    assert client.get(f"/api/ladder?stamp={doc['stamp']}").get_json() == {"stamp": doc["stamp"]}
+    assert "html" in client.get("/api/ladder?stamp=old").get_json()
