@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
 import sys
 
 import pytest
-from test_ladder import LADDER, PLAYER, play, player, submit
+from test_ladder import LADDER, PLAYER, cli, play, player, submit
 
+from arena.cli import app
 from arena.ladder.run import STDERR
 from arena.ladder.web import add_ladder
 from arena.match.referee import Deal, Entrant, TimeControl, play_match
@@ -201,3 +203,90 @@ def test_the_ladder_page_shows_latest_versions_first_older_behind_a_toggle(ladde
     # unchanged: only the stamp comes back; the stamp follows the roster
     assert client.get(f"/api/ladder?stamp={doc['stamp']}").get_json() == {"stamp": doc["stamp"]}
     assert "html" in client.get("/api/ladder?stamp=old").get_json()
+
+
+BOT_CODE = """import sys
+
+from arena.botkit import Bot
+
+VERSION = "{version}"
+
+
+class Samebot(Bot):
+    def new_game(self, game):
+        sys.stderr.write(f"samebot {{VERSION}} at seat {{game['seat']}}\\n")
+
+    def act(self, observation, legal, clock):
+        return legal[{pick}]
+"""
+
+
+def build_wheel(folder, version: str, pick: int):
+    """A wheel of distribution ``samebot`` whose module ``samebot.bot`` says
+    its version on stderr (and plays ``legal[pick]``), with code that
+    would write ``ran-at-install`` if anything imported it."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {
+        "samebot/__init__.py": "open('ran-at-install', 'w').write('imported')\n",
+        "samebot/bot.py": BOT_CODE.format(version=version, pick=pick),
+        f"samebot-{version}.dist-info/METADATA": (
+            f"Metadata-Version: 2.1\nName: samebot\nVersion: {version}\n"
+        ),
+        f"samebot-{version}.dist-info/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    record = []
+    for name, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{name},sha256={digest.decode()},{len(text.encode())}")
+    record.append(f"samebot-{version}.dist-info/RECORD,,")
+    files[f"samebot-{version}.dist-info/RECORD"] = "\n".join(record) + "\n"
+    path = folder / f"samebot-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return path
+
+
+def test_two_wheels_of_one_module_play_side_by_side_each_its_own_code(tmp_path, monkeypatch):
+    results = tmp_path / "results"
+    ladder = tmp_path / "ladder.toml"
+    ladder.write_text(LADDER.format(results=results))
+    monkeypatch.chdir(tmp_path)  # where an import at install time would write
+    one, two = build_wheel(tmp_path, "1.0", 0), build_wheel(tmp_path, "2.0", -1)
+    entry = ["--entry", "samebot.bot:Samebot"]
+    submit(results, "alpha", str(one), *entry)
+    submit(results, "beta", str(two), *entry)
+    assert not (tmp_path / "ran-at-install").exists()  # installing ran none of it
+    folders = sorted((tmp_path / "results.wheels").iterdir())
+    assert len(folders) == 2 and all((f / "samebot" / "bot.py").is_file() for f in folders)
+    assert not any(f.name.startswith(".") for f in folders)  # no half-made folder left
+    assert not (results / "samebot").exists()  # nothing installed in the results folder
+    summary = play(ladder, 3)
+    assert summary.played and not summary.errors
+    with Store(results, create=False) as store:
+        games = list(store.games())
+        kept = store.stderr([g.id for g in games])
+    said = {"alpha@v1": set(), "beta@v1": set()}
+    for game in games:
+        assert not any(seat.fault for seat in game.record.seats), game.record.seats
+        for seat, s in enumerate(game.record.seats):
+            if s.bot in said:
+                said[s.bot].add(kept[game.id][seat].split(" at ")[0])
+    assert said == {"alpha@v1": {"samebot 1.0"}, "beta@v1": {"samebot 2.0"}}
+    assert any(
+        {s.bot for s in g.record.seats} == {"alpha@v1", "beta@v1"} for g in games
+    )  # at one table, each its own code
+    # the same wheel again is installed once; a wheel without its class is refused
+    submit(results, "gamma", str(one), *entry)
+    assert len(list((tmp_path / "results.wheels").iterdir())) == 2
+    done = cli.invoke(app, ["ladder", "submit", str(results), "delta", str(one)])
+    assert done.exit_code != 0 and "needs --entry module:Class" in done.output
+    # the control: importing what was installed does write the mark
+    probe = f"import sys; sys.path.insert(0, {str(folders[0])!r}); import samebot"
+    subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True)
+    assert (tmp_path / "ran-at-install").exists()
