@@ -18,6 +18,7 @@ from test_ladder import LADDER, PLAYER, cli, play, player, submit
 
 from arena.cli import app
 from arena.ladder.run import STDERR
+from arena.ladder.status import status_of
 from arena.ladder.web import add_ladder
 from arena.match.referee import Deal, Entrant, TimeControl, play_match
 from arena.plugins.botspec import BotSpec
@@ -84,17 +85,21 @@ def test_the_referee_keeps_each_games_stderr_end_bounded_inert_and_out_of_the_re
 
 @pytest.fixture(scope="module")
 def ladder_results(tmp_path_factory):
-    """A ladder played 2 steps with two submitted bots, alice and bob, then
-    a second version of alice admitted and played 2 more; their tokens."""
+    """A ladder played 2 steps with two submitted bots, alice and bob (and
+    carol, rejected), then a second version of alice admitted and played 2
+    more while bob crashed at every move; their tokens."""
     base = tmp_path_factory.mktemp("logs")
     results = base / "results"
     ladder = base / "ladder.toml"
     ladder.write_text(LADDER.format(results=results))
     tokens = {}
-    for name in ("alice", "bob"):
+    for name in ("alice", "bob", "carol"):
         (base / name).mkdir()
         tokens[name] = submit(results, name, player(base / name), "--file", str(base / name))
+        if name == "carol":  # crashes in its validation run, saying so on stderr
+            (base / name / "crash").write_text("now\n")
     assert play(ladder, 2).played
+    (base / "bob" / "crash").write_text("now\n")  # bob crashes from here on
     submit(
         results,
         "alice",
@@ -290,3 +295,38 @@ def test_two_wheels_of_one_module_play_side_by_side_each_its_own_code(tmp_path, 
     probe = f"import sys; sys.path.insert(0, {str(folders[0])!r}); import samebot"
     subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True)
     assert (tmp_path / "ran-at-install").exists()
+
+
+def test_a_rejections_reason_quoting_the_bots_stderr_is_its_authors_alone(ladder_results):
+    results, tokens = ladder_results
+    [carol] = [row for row in status_of(results) if row["bot"] == "carol"]
+    assert carol["state"] == "rejected" and "crashing as told" in carol["reason"]  # the control
+    client = client_of(results)
+    for public in (client.get("/ladder"), client.get("/api/ladder")):
+        text = public.get_data(as_text=True)
+        assert "carol@v1" in text and "failed its validation run" in text
+        assert "crashing as told" not in text
+    mine = logs(client, "carol", tokens["carol"]).get_json()
+    assert [v["reason"] for v in mine["versions"]] == [carol["reason"]] and mine["games"] == []
+    assert "crashing as told" not in logs(client, "carol", tokens["alice"]).get_data(as_text=True)
+
+
+def test_a_faults_detail_quoting_the_bots_stderr_is_its_authors_alone(ladder_results):
+    results, tokens = ladder_results
+    with Store(results, create=False) as store:
+        game = next(g for g in store.games() if any(s.fault for s in g.record.seats))
+        whole = store.record(game.id).record
+    [seat] = [n for n, s in enumerate(whole.seats) if s.fault]
+    assert whole.seats[seat].bot == "bob@v1"
+    assert "crashing as told" in whole.seats[seat].fault_detail  # the record keeps it
+    pages = ("/bot/bob@v1", f"/game/{game.id}?view=table")
+    tournament_viewer = create_app(results).test_client()  # the control: shown there
+    assert all("crashing as told" in tournament_viewer.get(p).get_data(as_text=True) for p in pages)
+    client = client_of(results)
+    for path in pages:
+        page = client.get(path)
+        assert page.status_code == 200 and "crash" in page.get_data(as_text=True)
+        assert "crashing as told" not in page.get_data(as_text=True)
+    mine = {g["id"]: g for g in logs(client, "bob", tokens["bob"]).get_json()["games"]}
+    assert "crashing as told" in mine[game.id]["seats"][0]["detail"]
+    assert "crashing as told" not in logs(client, "bob", tokens["alice"]).get_data(as_text=True)

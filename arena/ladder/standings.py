@@ -4,8 +4,9 @@ with its interval and over time, the versions and the recent games.
 A ladder rates each pool (a game at one table size, the plan's group
 ``game/Np``) on that pool's games alone, as ``arena ladder status`` does.
 The document (:func:`document`) is what the viewer's ladder page shows and
-its JSON endpoint gives; it holds nothing a bot wrote but the reasons the
-roster gives (each made inert where it was written) and nothing of a game
+its JSON endpoint gives, to anybody: nothing a bot wrote (a rejection's
+reason quotes what the bot wrote on stderr in its validation run, so it is
+left to the author's page: :func:`public_reason`) and nothing of a game
 whose deal has seatings left to play but that it is in play.
 """
 
@@ -75,6 +76,15 @@ def stamp(folder: str | Path) -> str:
         versions = [v.to_dict() for v in roster.versions()]
     digest = hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()
     return f"{games}-{digest[:16]}"
+
+
+def public_reason(version: Version) -> str | None:
+    """What anybody may read of why ``version`` is in its state: the
+    roster's reason, but a rejection's (which may quote the bot's stderr:
+    its author's alone)."""
+    if version.state == "rejected":
+        return "it failed its validation run (the reason is on its author's page)"
+    return version.reason
 
 
 def _row(version: Version, pool: Pool, games: int) -> dict[str, Any]:
@@ -153,7 +163,7 @@ def document(folder: str | Path) -> dict[str, Any]:
         "games": 0,
         "stamp": mark,
         "pools": [],
-        "versions": [v.to_dict() for v in versions],
+        "versions": [{**v.to_dict(), "reason": public_reason(v)} for v in versions],
         "recent": [],
     }
     if not (folder / FILE_NAME).exists():
@@ -167,4 +177,4 @@ def document(folder: str | Path) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["HISTORY", "RECENT", "Pool", "document", "pools", "stamp"]
+__all__ = ["HISTORY", "RECENT", "Pool", "document", "pools", "public_reason", "stamp"]

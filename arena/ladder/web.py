@@ -12,13 +12,17 @@ ladder's results folder:
   a reload.
 * ``/api/ladder?stamp=S``: the document (:func:`arena.ladder.standings.document`)
   and the body's HTML, or only ``{"stamp": S}`` while nothing changed.
+* The viewer's own pages (a bot's page, a replay) show a fault's kind but
+  not its detail, which often quotes the end of the bot's stderr.
 * ``/ladder/bot/NAME``: the author's page.  It holds no logs; its script
   asks ``/api/ladder/bot/NAME`` with the bot's token in an
   ``Authorization: Bearer`` header (typed in, or given after ``#`` in the
   address, which no browser sends), so the token is never in a URL the
   server sees or logs, nor in a page.
-* ``/api/ladder/bot/NAME``: the bot's versions' games, newest first, each
-  with the end of what the bot wrote on stderr in it -- except a game whose
+* ``/api/ladder/bot/NAME``: the bot's versions, each with its state and
+  whole reason (a rejection's, which the ladder's page leaves out, may quote
+  the bot's stderr), and their games, newest first, each
+  with the end of what the bot wrote on stderr in it and its faults' details -- except a game whose
   deal has seatings left to play (``held``): that stderr may speak of hands
   still in play at another table.  A missing or wrong token is a 403,
   whichever bot is asked for; the roster compares the token's digest in
@@ -63,6 +67,11 @@ def author_games(store: Store, entrants: set[str]) -> list[dict[str, Any]]:
     )[:AUTHOR_GAMES]
     held = {game.id for game in games if store.seatings_left(game)}
     logs = store.stderr([game.id for game in games if game.id not in held])
+    details = {  # a fault's detail (the end of its stderr, often) is in the whole record
+        game.id: [s.fault_detail for s in store.record(game.id).record.seats]
+        for game in games
+        if game.id not in held and any(s.fault and s.bot in entrants for s in game.record.seats)
+    }
     return [
         {
             "id": game.id,
@@ -75,6 +84,7 @@ def author_games(store: Store, entrants: set[str]) -> list[dict[str, Any]]:
                     "entrant": s.bot,
                     "rank": s.rank,
                     "fault": s.fault,
+                    "detail": details[game.id][seat] if game.id in details else None,
                     "stderr": None if game.id in held else logs.get(game.id, {}).get(seat, ""),
                 }
                 for seat, s in enumerate(game.record.seats)
@@ -89,6 +99,7 @@ def add_ladder(app: Flask, folder: str | Path, refresh_ms: int = 3000) -> None:
     """Add the ladder's routes (see the module's docstring) to ``app``, the
     viewer of the ladder's results folder ``folder``."""
     folder = Path(folder)
+    app.config["FAULT_DETAILS"] = False  # they may quote a bot's stderr: its author's alone
     standings = LiveBoard(
         folder, build=lambda store: document(folder), changed=lambda _: stamp(folder)
     )
@@ -122,10 +133,10 @@ def add_ladder(app: Flask, folder: str | Path, refresh_ms: int = 3000) -> None:
         with Roster(folder, create=False) as roster:
             if not roster.check_token(name, bearer()):
                 abort(403, f"the logs of '{name}' need its token")
-            entrants = {v.entrant for v in roster.versions() if v.bot == name}
+            versions = [v for v in roster.versions() if v.bot == name]
         with Store(folder, create=False) as store:
-            games = author_games(store, entrants)
-        answer = jsonify({"bot": name, "games": games})
+            games = author_games(store, {v.entrant for v in versions})
+        answer = jsonify({"bot": name, "versions": [v.to_dict() for v in versions], "games": games})
         answer.headers["Cache-Control"] = "no-store"
         return answer
 

@@ -106,7 +106,10 @@ def create_app(
     function (Flask's application-factory pattern) a little over 60 lines.
     ``host`` and ``port``: where it listens (besides the loopback names, the
     ``Host`` headers it answers; ``port`` may be set later in
-    ``app.config["PORT"]``, once the server has one)."""
+    ``app.config["PORT"]``, once the server has one).
+    ``app.config["FAULT_DETAILS"]``: the pages show each fault's detail,
+    which may quote the end of the bot's stderr (True; a ladder's viewer
+    says False: a bot's logs are its author's alone)."""
     folder = Path(results)
     Store(folder, create=False).close()  # a missing store is the caller's error
     if registry is None:
@@ -115,6 +118,7 @@ def create_app(
         registry = installed()
     app = Flask(__name__)
     app.config["PORT"] = port
+    app.config["FAULT_DETAILS"] = True
     names = LOOPBACK | ({f"[{host}]" if ":" in host else host} if host else set())
     board = LiveBoard(folder)
 
@@ -169,6 +173,7 @@ def create_app(
             played=played,
             faults=faults,
             live=True,
+            details=app.config["FAULT_DETAILS"],
         )
 
     @app.get("/game/<ref>")
@@ -195,7 +200,12 @@ def create_app(
         try:
             engine = registry.engine(record.game)
             return pages.replay_page(
-                record, engine, title=f"game {stored.id} ({stored.key})", view=view, live=True
+                record,
+                engine,
+                title=f"game {stored.id} ({stored.key})",
+                view=view,
+                live=True,
+                details=app.config["FAULT_DETAILS"],
             )
         except (KeyError, ReplayError) as error:
             abort(409, str(error))
