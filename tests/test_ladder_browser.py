@@ -78,7 +78,8 @@ def test_the_ladder_page_fits_a_phone_and_a_desktop_follows_the_ladder_and_logs_
                 expect(chart).to_be_visible()
                 assert chart.bounding_box()["width"] <= viewport["width"]
                 fits(page, viewport)
-                page.goto(f"{url}/ladder/bot/alice")
+                page.goto(f"{url}/ladder/bot/alice#token={token}")
+                expect(page.locator("#logs pre.stderr").first).to_be_visible()
                 fits(page, viewport)
                 page.close()
             # the page follows the ladder without a reload

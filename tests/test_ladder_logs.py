@@ -8,6 +8,8 @@ seatings left to play, and never says the token anywhere."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -231,7 +233,6 @@ def build_wheel(folder, version: str, pick: int):
     its version on stderr (and plays ``legal[pick]``), with code that
     would write ``ran-at-install`` if anything imported it."""
     import base64
-    import hashlib
     import zipfile
 
     files = {
@@ -330,3 +331,20 @@ def test_a_faults_detail_quoting_the_bots_stderr_is_its_authors_alone(ladder_res
     mine = {g["id"]: g for g in logs(client, "bob", tokens["bob"]).get_json()["games"]}
     assert "crashing as told" in mine[game.id]["seats"][0]["detail"]
     assert "crashing as told" not in logs(client, "bob", tokens["alice"]).get_data(as_text=True)
+
+
+def test_a_wheel_install_killed_half_way_leaves_nothing_used_and_is_cleaned(tmp_path):
+    from arena.ladder.wheels import install, wheels_folder
+
+    results = tmp_path / "results"
+    wheel = build_wheel(tmp_path, "1.0", 0)
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:24]
+    stale = wheels_folder(results) / f".{digest}.killed"  # an install killed long ago
+    stale.mkdir(parents=True)
+    (stale / "samebot").mkdir()
+    os.utime(stale, (0, 0))
+    running = wheels_folder(results) / f".{digest}.running"  # one under way now
+    running.mkdir()
+    folder = install(str(wheel), results)
+    assert folder == wheels_folder(results) / digest and (folder / "samebot" / "bot.py").is_file()
+    assert not stale.exists() and running.exists()

@@ -7,7 +7,8 @@ fetched, nothing compiled in the arena's process) into a folder of its own,
 named by the wheel's digest, so two versions of one bot -- or two bots
 whose modules have the same names -- live side by side, each with its own
 code.  The folder is made under a temporary name and renamed when
-complete, so a submission killed half-way leaves none half-made.
+complete, so a submission killed half-way leaves none half-made (and what
+it left under the temporary name is removed by a later install of it).
 
 The folders live beside the ladder's results folder (``DIR.wheels/``), not
 in it: the sandbox never shows a bot anything inside a results folder,
@@ -27,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -64,6 +66,9 @@ def install(wheel: str, results: Path) -> Path:
     if target.is_dir():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{digest}.*"):  # left by an install killed half-way
+        if time.time() - stale.stat().st_mtime > 2 * INSTALL_TIMEOUT:
+            shutil.rmtree(stale, ignore_errors=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{digest}.", dir=target.parent))
     command = [
         sys.executable,
