@@ -8,7 +8,8 @@ Only GET routes exist; nothing here writes to the store.
 Routes: ``/`` the leaderboard (it reloads itself when the store holds more
 games, so it follows a running tournament), ``/bot/NAME`` a bot's games,
 faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
-``/api/count`` and ``/api/leaderboard`` the same data as JSON.
+``/api/count`` and ``/api/leaderboard`` the same data as JSON.  A ladder's
+folder gets its own pages besides (:mod:`arena.ladder.web` adds them).
 
 It answers only its own ``Host`` (``localhost``, ``127.0.0.1``, ``[::1]``
 and the host it was asked to bind, with its port): a web page elsewhere that
