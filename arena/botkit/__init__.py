@@ -118,9 +118,15 @@ def load(entry: str) -> Bot:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """``python -m arena.botkit [--path FOLDER] package.module:BotClass``:
+    ``--path`` puts a folder first on the import path (a wheel installed
+    for one ladder version, :mod:`arena.ladder.wheels`)."""
     argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 3 and argv[0] == "--path":
+        sys.path.insert(0, argv[1])
+        argv = argv[2:]
     if len(argv) != 1 or ":" not in argv[0]:
-        sys.exit("usage: python -m arena.botkit package.module:BotClass")
+        sys.exit("usage: python -m arena.botkit [--path FOLDER] package.module:BotClass")
     wire = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the wire
     run(load(argv[0]), stdout=wire)

@@ -82,9 +82,14 @@ def run(
 def submit(
     results: Path = typer.Argument(..., help="the ladder's results folder"),
     name: str = typer.Argument(..., help="the bot's name (each submission is a new version)"),
-    source: str = typer.Argument(..., help="'cmd:COMMAND LINE' starting the bot"),
+    source: str = typer.Argument(
+        ..., help="'cmd:COMMAND LINE' starting the bot, or a built wheel (.whl) with --entry"
+    ),
     files: list[str] = typer.Option(
         [], "--file", help="a file or folder the bot may read (repeat for more)"
+    ),
+    entry: str | None = typer.Option(
+        None, "--entry", help="a wheel's bot class, module:Class (its plugin's BotSpec entry)"
     ),
     token: str | None = typer.Option(
         None, "--token", help="the bot's token (printed at its first submission)"
@@ -95,7 +100,7 @@ def submit(
     from arena.ladder.submission import launch_of
 
     try:
-        launch = launch_of(source, files, results)
+        launch = launch_of(source, files, results, entry)
         with Roster(results) as roster:
             version, fresh = roster.submit(name, launch, token)
     except LadderError as error:

@@ -72,6 +72,7 @@ def serve(
     (following a running tournament), bot pages and game replays."""
     from werkzeug.serving import make_server
 
+    from arena.ladder.web import add_ladder, is_ladder
     from arena.presentation.web import create_app
     from arena.results.store import StoreError, find_store
 
@@ -80,12 +81,17 @@ def serve(
         application = create_app(folder, host=host, port=port or None)
     except StoreError as error:
         raise fail(str(error)) from None
+    ladder = is_ladder(folder)
+    if ladder:
+        add_ladder(application, folder)
     try:
         server = make_server(host, port, application, threaded=True, fd=_listening(host, port))
     except OSError as error:
         raise fail(f"cannot listen on {host}:{port}: {error.strerror}") from None
     application.config["PORT"] = server.port
     typer.echo(f"serving {folder} on http://{host}:{server.port}/ (Ctrl-C stops)", err=False)
+    if ladder:
+        typer.echo(f"the ladder: http://{host}:{server.port}/ladder")
     weaker = _weaker_levels(folder)
     if weaker:
         # the viewer shows whole tables of finished games, and duplicate deals

@@ -8,7 +8,9 @@ ladder's (:class:`~arena.ladder.planner.LadderPlanner`) and whose seats look
 each entrant up in the roster, so everything a tournament run does holds for
 a ladder: one run per folder (the lock), the secret key, the driver alone
 writing the store, SIGTERM like Ctrl-C, a resume after kill -9 that plays no
-game twice, the local pool or Dask.
+game twice, the local pool or Dask.  Unlike a tournament's, its store keeps
+the end of each seat's stderr per game (:data:`STDERR`), which the viewer
+shows the bot's author alone (:mod:`arena.ladder.web`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from arena.plugins.botspec import BotSpec
 from arena.tournament.config import Tournament
 from arena.tournament.executor import Executor
 from arena.tournament.runner import Plan, RunSummary, run_plan, tournament_plan
+
+#: bytes of each seat's stderr the store keeps per game: its end
+STDERR = 4 << 10
 
 
 def version_spec(version: Version) -> BotSpec:
@@ -125,7 +130,7 @@ def ladder_plan(
         base,
         kind="ladder",
         fingerprint=f"ladder-{base.fingerprint}",
-        seats=replace(base.seats, entrant=entrant),
+        seats=replace(base.seats, entrant=entrant, stderr=STDERR),
         planner=planner,
         stop=None,
     )

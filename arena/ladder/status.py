@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.ladder.entrants import Roster
-from arena.ratings.rating import Rater
+from arena.ladder.standings import pools
 from arena.results.store import FILE_NAME, Store
 
 
@@ -20,24 +20,18 @@ def status_of(folder: str | Path) -> list[dict[str, Any]]:
         versions = roster.versions()
     games: Counter = Counter()
     faults: Counter = Counter()
-    raters: dict[str, tuple[str, Rater]] = {}  # group -> (game id, its games' rater)
+    ratings: dict[str, dict[str, Any]] = {}
     if (folder / FILE_NAME).exists():
         with Store(folder, create=False) as store:
-            group_of = {item.id: item.group for item in store.items()}
-            for game in store.games():
-                for seat in game.record.seats:
-                    games[seat.bot] += 1
-                    faults[seat.bot] += seat.fault is not None
-                group = group_of.get(game.item, game.record.game)
-                raters.setdefault(group, (game.record.game, Rater()))[1].add(game)
-    ratings: dict[str, dict[str, Any]] = {}
-    for group, (game_id, rater) in sorted(raters.items()):
-        for entrant, (mu, sigma) in rater.ratings(game_id).items():
-            ratings.setdefault(entrant, {})[group] = {
-                "mu": round(mu, 3),
-                "sigma": round(sigma, 3),
-                "interval": [round(mu - 2 * sigma, 3), round(mu + 2 * sigma, 3)],
-            }
+            for group, pool in pools(store).items():
+                for game in pool.games:
+                    for seat in game.record.seats:
+                        games[seat.bot] += 1
+                        faults[seat.bot] += seat.fault is not None
+                for entrant in pool.rated.mu:
+                    rating = pool.rating(entrant)
+                    if rating is not None:
+                        ratings.setdefault(entrant, {})[group] = rating
     return [
         {
             **v.to_dict(),

@@ -1,9 +1,11 @@
 """What a submission's SOURCE becomes: a launch the roster keeps.
 
 A ``cmd:`` line is checked as a tournament's is (the program exists and can
-start) and kept with its files, every path made absolute.  A project folder
-or a source distribution is refused: installing it would run its build code
-(``setup.py``, a build backend) outside the sandbox.
+start) and kept with its files, every path made absolute.  A built wheel is
+installed in a folder of its own and run by the bot kit
+(:mod:`arena.ladder.wheels`): installing it runs none of its code.  A
+project folder or a source distribution is refused: installing it would run
+its build code (``setup.py``, a build backend) outside the sandbox.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.ladder.entrants import LadderError
+from arena.ladder.wheels import wheel_launch
 from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
 
 
@@ -22,25 +25,37 @@ def _shows(path: str, folder: Path) -> bool:
     return real == store or store.startswith(real.rstrip("/") + "/") or real.startswith(store + "/")
 
 
-def launch_of(source: str, files: list[str], results: Path) -> dict[str, Any]:
+def launch_of(
+    source: str, files: list[str], results: Path, entry: str | None = None
+) -> dict[str, Any]:
     """The launch of a submitted ``source`` with the ``files`` it may read
-    (neither may show the results folder, which holds the secret key)."""
-    if not source.startswith(COMMAND_PREFIX):
+    (neither may show the results folder, which holds the secret key);
+    ``entry``: a wheel's bot class (``module:Class``)."""
+    wheel = source.endswith(".whl") and os.path.isfile(source)
+    if not source.startswith(COMMAND_PREFIX) and not wheel:
         if os.path.isdir(source) or source.endswith((".tar.gz", ".zip")):
             raise LadderError(
                 f"{source}: a project folder or source distribution is not installed, "
                 f"because building it runs its code outside the sandbox; submit "
                 f"'cmd:python {source}/...' with --file {source}, or build a wheel"
             )
-        raise LadderError(f"{source}: expected 'cmd:COMMAND LINE' starting the bot")
+        raise LadderError(f"{source}: expected 'cmd:COMMAND LINE' starting the bot, or a wheel")
+    if entry is not None and not wheel:
+        raise LadderError("--entry names the bot class of a wheel; a cmd: line has none")
     for path in files:
         if not os.path.exists(path):
             raise LadderError(f"--file {path}: no such file or folder")
     try:
-        spec = BotSpec.from_command(source, files=tuple(files))
+        if wheel:
+            argv = wheel_launch(source, entry, results)
+            spec = BotSpec(
+                name="wheel", command=tuple(argv), files=tuple(map(os.path.abspath, files))
+            )
+        else:
+            spec = BotSpec.from_command(source, files=tuple(files))
     except BotSpecError as error:
         raise LadderError(str(error)) from None
-    assert spec.command is not None, "from_command makes a command spec"
+    assert spec.command is not None, "a command spec"
     for path in (*spec.command, *spec.files):
         if os.path.isabs(path) and os.path.exists(path) and _shows(path, results):
             raise LadderError(

@@ -59,9 +59,13 @@ class Channel:
         process: BotProcess,
         frame_cap: int = protocol.MAX_BOT_FRAME,
         stderr_cap: int = ResourceLimits.output,
+        game_log: int = 0,
     ):
         self.process = process
         self._stderr_cap = stderr_cap
+        #: the end of stderr kept per game (:meth:`take_game_log`); 0: none
+        self._game_log_cap = game_log
+        self._game_log = bytearray()
         popen = process.popen
         assert popen.stdin and popen.stdout and popen.stderr, "a bot's three streams are pipes"
         self._in, self._out, self._err = (
@@ -151,7 +155,17 @@ class Channel:
             self.stderr += data[:room]
         self._stderr_tail += data
         del self._stderr_tail[:-_TAIL]
+        if self._game_log_cap:
+            self._game_log += data
+            del self._game_log[: -self._game_log_cap]
         return len(data)
+
+    def _drain_stderr(self) -> None:
+        """Read what stderr holds now, in a bounded number of reads: a bot
+        writing without pause cannot hold the referee here."""
+        for _ in range(64):
+            if not self._stderr_open or not self._read_stderr():
+                break
 
     def _fail(self, kind: FaultKind, detail: str) -> None:
         if self.fault is None:
@@ -165,11 +179,19 @@ class Channel:
         except Exception:
             status = None
         text = what if status is None else f"{what}, exit status {status}"
-        for _ in range(64):  # what the bot wrote just before it died, if still in the pipe
-            if not self._stderr_open or not self._read_stderr():
-                break
+        self._drain_stderr()  # what the bot wrote just before it died, if still in the pipe
         tail = stderr_tail(inert(self._stderr_tail.decode(errors="replace")))
         return f"{text}: {tail}" if tail else text
+
+    def take_game_log(self) -> str:
+        """The end of what the bot wrote on stderr since the last call (at
+        most the ``game_log`` bytes given), what the pipe holds now
+        included, made inert; the referee calls it as each game ends, so
+        it is that game's stderr (a bot's start-up in its first game)."""
+        self._drain_stderr()
+        text = inert(self._game_log.decode(errors="replace"))
+        self._game_log.clear()
+        return text
 
     def stderr_text(self) -> str:
         """What the bot wrote on stderr (the capped head), made inert

@@ -130,6 +130,8 @@ def play_match(
     linger: bool = False,
     on_fault: Callable[[int, int, Fault], None] | None = None,
     least: str = "none",
+    on_stderr: Callable[[int, tuple[str, ...]], None] | None = None,
+    stderr: int = 4 << 10,
 ) -> list[GameRecord]:
     """Play every deal in order; return (and pass to ``on_game`` as each one
     ends) a record per game.  ``started``: the match's bots launched ahead
@@ -147,7 +149,11 @@ def play_match(
     ``audit`` checks every message against the seat's observation rules
     before it is sent (:mod:`arena.match.audit`) and raises on a leak.
     ``least``: the least level a submitted entrant may run at; a match that
-    would start one below it raises before anything is launched."""
+    would start one below it raises before anything is launched.
+    ``on_stderr``: given each game's position and, per seat, the end of
+    what its bot wrote on stderr during that game (at most ``stderr``
+    bytes, made inert), before ``on_game``; not part of the record, which
+    is the same for a key however chatty its bots."""
     try:
         level, resolved = _check_request(engine, entrants, deals, options, sandbox, least)
     except BaseException:
@@ -165,12 +171,15 @@ def play_match(
         audit,
         started,
         on_fault,
+        stderr if on_stderr is not None else 0,
     )
     records = []
     try:
         for position, deal in enumerate(deals):
             record = match.play(deal, position if deal.index is None else deal.index)
             records.append(record)
+            if on_stderr is not None:
+                on_stderr(position, match.stderr)
             if on_game is not None:
                 on_game(record)
     finally:
@@ -284,6 +293,7 @@ class _Match:
         audit,
         started,
         on_fault=None,
+        stderr=0,
     ):
         self.engine = engine
         self.started = started or Prestarted({})
@@ -304,6 +314,11 @@ class _Match:
         #: per entrant, the longest it has taken to answer a move (wall time,
         #: at most the move time): the floor's measure
         self.longest: dict[int, float] = {}
+        #: bytes of each bot's stderr kept per game (0: none); the current
+        #: game's of bots ended during it, by entrant; the last game's by seat
+        self.keep_stderr = stderr
+        self.ended_logs: dict[int, str] = {}
+        self.stderr: tuple[str, ...] = ()
 
     # -- processes ---------------------------------------------------------
     def _start(self, indices: list[int], players: int, deal: Deal) -> dict[int, Fault]:
@@ -329,7 +344,9 @@ class _Match:
                     faults[index] = Fault(FaultKind.CRASH, str(error), Stage.HELLO, 0)
                     continue
             session = Session(
-                Channel(process, stderr_cap=resources.output), _MoveDeadline, limit.grace
+                Channel(process, stderr_cap=resources.output, game_log=self.keep_stderr),
+                _MoveDeadline,
+                limit.grace,
             )
             hello = protocol.hello(
                 self.engine.info.id,
@@ -348,7 +365,7 @@ class _Match:
             raise
         for index, answer in replies.items():
             if answer.fault is not None:
-                waiting[index].channel.process.end()
+                self._end(index, waiting[index])
                 faults[index] = answer.fault
             else:
                 self.live[index] = waiting[index]
@@ -360,7 +377,14 @@ class _Match:
     def _drop(self, index: int) -> None:
         player = self.live.pop(index, None)
         if player is not None:
-            player.channel.process.end()  # killed now, reaped in the background
+            self._end(index, player)
+
+    def _end(self, index: int, player: Session) -> None:
+        """End a bot's process (killed now, reaped in the background),
+        its stderr of this game kept first."""
+        if self.keep_stderr:
+            self.ended_logs[index] = player.channel.take_game_log()
+        player.channel.process.end()
 
     def close(self) -> None:
         """Say goodbye, give bots a moment to exit, then end every tree.
@@ -410,6 +434,7 @@ class _Match:
         players = len(deal.seating)
         self.game_index = game_index
         state = self.engine.new_game(players, deal.seed, self.options)
+        self.ended_logs = {}
         fallback = random.Random(deal.fallback_seed)
         index_at = dict(enumerate(deal.seating))
         seats = [_SeatClock(self._limit(index_at[seat]).bank) for seat in range(players)]
@@ -445,6 +470,8 @@ class _Match:
                 if self.audit:
                     leak_audit.audit_game_over(self.engine, state, seat, message)
                 self.live[index].game_over(message)
+        if self.keep_stderr:
+            self.stderr = tuple(self._game_log(index) for index in deal.seating)
         return GameRecord(
             game=self.engine.info.id,
             version=self.engine.info.version,
@@ -475,6 +502,13 @@ class _Match:
                 key=rank,
             ),
         )
+
+    def _game_log(self, index: int) -> str:
+        """Entrant ``index``'s stderr of the game that just ended."""
+        if index in self.ended_logs:
+            return self.ended_logs.pop(index)
+        player = self.live.get(index)
+        return player.channel.take_game_log() if player is not None else ""
 
     def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:
         """Send every live acting seat its observation and collect answers."""

@@ -153,7 +153,14 @@ def drawing_for(record, unit=None):
 
 
 def replay_page(
-    record, engine, *, title: str, view: str | None = None, live: bool = False, unit=None
+    record,
+    engine,
+    *,
+    title: str,
+    view: str | None = None,
+    live: bool = False,
+    unit=None,
+    details: bool = True,
 ) -> str:
     """The replay viewer of one stored game, each moment drawn as its table
     (:func:`drawing_for`, with ``unit``), the observations beneath.
@@ -161,7 +168,8 @@ def replay_page(
     ``view`` is a seat number or ``"table"``: the live viewer embeds only
     that view (a seat's page holds nothing that seat was not shown) and
     links to the others.  Without ``view`` (the offline file) the page holds
-    the whole table and switches between the views in place."""
+    the whole table and switches between the views in place.  ``details``:
+    with each fault's detail (which may quote the bot's stderr)."""
     from arena.presentation.frames import TABLE, payload, replay
 
     ids = [str(seat) for seat in range(record.players)] + [TABLE]
@@ -209,4 +217,5 @@ def replay_page(
         options=options,
         data=data,
         bots=[s.bot for s in record.seats],
+        details=details,
     )

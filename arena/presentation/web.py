@@ -8,7 +8,8 @@ Only GET routes exist; nothing here writes to the store.
 Routes: ``/`` the leaderboard (it reloads itself when the store holds more
 games, so it follows a running tournament), ``/bot/NAME`` a bot's games,
 faults and head-to-head, ``/game/ID?view=table|SEAT`` the replay viewer,
-``/api/count`` and ``/api/leaderboard`` the same data as JSON.
+``/api/count`` and ``/api/leaderboard`` the same data as JSON.  A ladder's
+folder gets its own pages besides (:mod:`arena.ladder.web` adds them).
 
 It answers only its own ``Host`` (``localhost``, ``127.0.0.1``, ``[::1]``
 and the host it was asked to bind, with its port): a web page elsewhere that
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
 from flask import Flask, abort, jsonify, request
@@ -32,17 +33,32 @@ from arena.presentation.frames import TABLE, ReplayError
 from arena.results.store import NoSuchGame, Store, StoreError
 
 
+def _leaderboard(store: Store) -> dict:
+    return leaderboard.from_store(store, history=20)
+
+
+def _games(store: Store) -> Hashable:
+    return store.count()
+
+
 class LiveBoard:
-    """The leaderboard document, recomputed when the store has grown, but
-    not more often than every few times its cost (a big store during a run
-    would otherwise keep a core busy)."""
+    """A document of the store (the leaderboard, unless ``build`` says
+    otherwise), built again when ``changed`` (the games stored, unless it
+    says otherwise) is, but not more often than every few times its cost (a
+    big store during a run would otherwise keep a core busy)."""
 
     PAUSE = 5.0  # times the last computation's cost
 
-    def __init__(self, folder: Path):
+    def __init__(
+        self,
+        folder: Path,
+        build: Callable[[Store], dict] = _leaderboard,
+        changed: Callable[[Store], Hashable] = _games,
+    ):
         self.folder = folder
+        self.build, self.changed = build, changed
         self.lock = threading.Lock()
-        self.count = -1
+        self.seen: Hashable = None
         self.board: dict = {}
         self.ready_at = 0.0
 
@@ -50,16 +66,16 @@ class LiveBoard:
         return Store(self.folder, create=False)
 
     def current(self) -> dict:
-        """The leaderboard, built again when games were added; raises a
+        """The document, built again when games were added; raises a
         StoreError when the store is damaged, even if its games did not
         change (``quick_check`` on every look: docs/performance.md)."""
         with self.lock, self.store() as store:
             store.check()
-            count = store.count()
-            if count != self.count and time.monotonic() >= self.ready_at:
+            seen = self.changed(store)
+            if seen != self.seen and time.monotonic() >= self.ready_at:
                 started = time.monotonic()
-                self.board = leaderboard.from_store(store, history=20)
-                self.count = count
+                self.board = self.build(store)
+                self.seen = seen
                 self.ready_at = time.monotonic() + self.PAUSE * (time.monotonic() - started)
             return self.board
 
@@ -91,7 +107,10 @@ def create_app(
     function (Flask's application-factory pattern) a little over 60 lines.
     ``host`` and ``port``: where it listens (besides the loopback names, the
     ``Host`` headers it answers; ``port`` may be set later in
-    ``app.config["PORT"]``, once the server has one)."""
+    ``app.config["PORT"]``, once the server has one).
+    ``app.config["FAULT_DETAILS"]``: the pages show each fault's detail,
+    which may quote the end of the bot's stderr (True; a ladder's viewer
+    says False: a bot's logs are its author's alone)."""
     folder = Path(results)
     Store(folder, create=False).close()  # a missing store is the caller's error
     if registry is None:
@@ -100,6 +119,7 @@ def create_app(
         registry = installed()
     app = Flask(__name__)
     app.config["PORT"] = port
+    app.config["FAULT_DETAILS"] = True
     names = LOOPBACK | ({f"[{host}]" if ":" in host else host} if host else set())
     board = LiveBoard(folder)
 
@@ -154,6 +174,7 @@ def create_app(
             played=played,
             faults=faults,
             live=True,
+            details=app.config["FAULT_DETAILS"],
         )
 
     @app.get("/game/<ref>")
@@ -180,7 +201,12 @@ def create_app(
         try:
             engine = registry.engine(record.game)
             return pages.replay_page(
-                record, engine, title=f"game {stored.id} ({stored.key})", view=view, live=True
+                record,
+                engine,
+                title=f"game {stored.id} ({stored.key})",
+                view=view,
+                live=True,
+                details=app.config["FAULT_DETAILS"],
             )
         except (KeyError, ReplayError) as error:
             abort(409, str(error))

@@ -15,6 +15,10 @@ Tables:
   :class:`~arena.records.GameRecord` (with its move record, the replay) as
   zlib-compressed JSON.  ``key`` (``"{item id}/{index}"``) is unique, so no
   game is ever stored twice.
+* ``stderr`` -- where a run keeps it (a ladder), the end of what each seat's
+  bot wrote on stderr in a game, made inert, stored with the game in one
+  transaction; apart from the record, which it does not change.  Only its
+  bot's author is shown it (:mod:`arena.ladder.web`).
 
 Only the tournament driver writes; readers (``arena leaderboard`` during a
 run) are welcome.  Every game is its own transaction, in WAL mode with
@@ -38,7 +42,7 @@ import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
@@ -85,6 +89,12 @@ CREATE TABLE IF NOT EXISTS games (
     sandbox TEXT NOT NULL DEFAULT ''  -- the level its bots ran at ('': not recorded)
 );
 CREATE INDEX IF NOT EXISTS games_order ON games (ord, idx);
+CREATE TABLE IF NOT EXISTS stderr (
+    game INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 """
 
 
@@ -212,6 +222,8 @@ class Store:
                     self.db.execute("ALTER TABLE games ADD COLUMN sandbox TEXT NOT NULL DEFAULT ''")
             #: what reads each game's level: its column, or '' in an older store
             self._sandbox = "sandbox" if self._has_sandbox() else "''"
+            #: whether it has the stderr table (a reader of an older store: not)
+            self._has_stderr = create or "stderr" in tables
         except sqlite3.Error as error:
             raise StoreError(_problem(self.path, error)) from None
 
@@ -386,10 +398,17 @@ class Store:
 
     @_sound
     def add_game(
-        self, item, index: int, record: GameRecord, tournament: str = ""
+        self,
+        item,
+        index: int,
+        record: GameRecord,
+        tournament: str = "",
+        stderr: Sequence[str] = (),
     ) -> StoredGame | None:
-        """Commit one finished game at once; returns the game as stored (None
-        if its key was already stored: a game is never stored twice)."""
+        """Commit one finished game at once, with ``stderr`` (per seat, the
+        end of what its bot wrote; empty ones are not kept); returns the
+        game as stored (None if its key was already stored: a game is never
+        stored twice)."""
         seats = record.seats
         key, finished = item.key(index), time.time()
         row = (
@@ -424,6 +443,11 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
+            if cursor.rowcount and cursor.lastrowid is not None:
+                self.db.executemany(
+                    "INSERT INTO stderr (game, seat, text) VALUES (?, ?, ?)",
+                    [(cursor.lastrowid, seat, text) for seat, text in enumerate(stderr) if text],
+                )
         if not cursor.rowcount or cursor.lastrowid is None:
             return None
         return StoredGame(
@@ -543,6 +567,22 @@ class Store:
         if row is None:
             raise NoSuchGame(f"no game '{ref}' in {self.path}")
         return _whole(row)
+
+    @_sound
+    def stderr(self, game_ids: Iterable[int]) -> dict[int, dict[int, str]]:
+        """The stderr kept of games ``game_ids``: ``{game id: {seat: text}}``
+        (a game or seat without any is missing)."""
+        found: dict[int, dict[int, str]] = {}
+        if not self._has_stderr:
+            return found
+        ids = list(game_ids)
+        for start in range(0, len(ids), 500):  # under SQLite's variable limit
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            query = f"SELECT game, seat, text FROM stderr WHERE game IN ({marks})"
+            for game, seat, text in self.db.execute(query, chunk):
+                found.setdefault(game, {})[seat] = text
+        return found
 
     @_sound
     def seatings_left(self, game: StoredGame) -> int:

@@ -62,6 +62,7 @@ class MatchJob:
     sandbox: str | None = None  # a level of arena.sandbox (None/auto: strongest available)
     least: str = "strict"  # the least level its submitted bots may run at
     audit: bool = False  # check every message for hidden information (arena.audit)
+    stderr: int = 0  # bytes of each seat's stderr kept per game (0: none; a ladder's)
 
     @property
     def name(self) -> str:
@@ -71,11 +72,13 @@ class MatchJob:
 
 @dataclass(frozen=True)
 class GameEvent:
-    """One finished game of a job: the referee's record, as it is."""
+    """One finished game of a job: the referee's record, as it is, and the
+    end of each seat's stderr in that game when the job keeps it."""
 
     item: str
     index: int
     record: GameRecord
+    stderr: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,11 +100,15 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
     entrants = list(job.entrants)
     deals = _deals(job)
     sent = 0
+    logs: dict[int, tuple[str, ...]] = {}
+
+    def on_stderr(position: int, texts: tuple[str, ...]) -> None:
+        logs[position] = texts
 
     def on_game(record) -> None:
         nonlocal sent
         if sent < len(job.indices):
-            emit(GameEvent(job.item, job.indices[sent], record))
+            emit(GameEvent(job.item, job.indices[sent], record, logs.pop(sent, ())))
         sent += 1
 
     started = time.monotonic()
@@ -117,10 +124,12 @@ def run_job(job: MatchJob, emit: Callable[[Event], None], registry=None) -> None
         audit=job.audit,
         started=_PRESTARTED.pop(job.name, None),
         linger=True,
+        on_stderr=on_stderr if job.stderr else None,
+        stderr=job.stderr,
     )
     log.info("match %s: %d games in %.2f s", job.item, len(records), time.monotonic() - started)
     for position in range(sent, min(len(records), len(job.indices))):
-        emit(GameEvent(job.item, job.indices[position], records[position]))
+        emit(GameEvent(job.item, job.indices[position], records[position], logs.pop(position, ())))
 
 
 def _deals(job: MatchJob) -> list[Deal]:

@@ -301,13 +301,16 @@ def swiss_standings(tournament: Tournament, store: Store) -> dict[str, list]:
 class Seats:
     """Who sits at a plan's tables and under what: the entrant of each
     lineup name, the time control, the sandbox level, the leak audit, the
-    least level its submitted bots may run at."""
+    least level its submitted bots may run at, how much of each seat's
+    stderr the store keeps per game (a ladder's, shown to the bot's author)."""
 
     entrant: Callable[[str], Entrant]
     limit: TimeControl = TimeControl()
     sandbox: str | None = None
     audit: bool = False
     least: str = "strict"
+    #: bytes of each seat's stderr the store keeps per game (0: none)
+    stderr: int = 0
 
     def level(self, names: Iterable[str]) -> str:
         """The level the bots ``names`` will run at here; raises a one-line
@@ -360,6 +363,7 @@ def jobs_for(seats: Seats, items: list[MatchItem], finished) -> list[MatchJob]:
                     sandbox=seats.sandbox,
                     least=seats.least,
                     audit=seats.audit,
+                    stderr=seats.stderr,
                 )
             )
     return jobs
@@ -805,7 +809,9 @@ class _Run:
         """Commit one game (none twice) and hand it on: to the planner's
         view, the rated planner's ratings, the report, the stopping rule."""
         item = self.items[event.item]
-        game = self.store.add_game(item, event.index, event.record, self.plan.name)
+        game = self.store.add_game(
+            item, event.index, event.record, self.plan.name, stderr=event.stderr
+        )
         if game is None:
             return
         self.summary.played += 1
