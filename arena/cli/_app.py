@@ -37,6 +37,20 @@ class _OneLineErrors(TyperGroup):
         sys.exit(code or 0)
 
 
+#: ``--least-sandbox`` of a command that plays at once (match, sprt): strict unless lowered
+LEAST_SANDBOX = typer.Option(
+    "strict",
+    "--least-sandbox",
+    help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
+)
+#: ``--least-sandbox`` of a command that reads a file (tournament, ladder): the file's unless given
+LEAST_SANDBOX_OVER_FILE = typer.Option(
+    None,
+    "--least-sandbox",
+    help="the least level a cmd: or third-party bot may run at (overrides the file)",
+)
+
+
 app = typer.Typer(
     name="arena",
     help="A tournament arena for card-game AI bots.",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arena.cli._app import app, fail
+from arena.cli._app import LEAST_SANDBOX_OVER_FILE, app, fail
 
 ladder_app = typer.Typer(
     help="A ladder: a tournament that never ends, bots submitted and withdrawn while it runs.",
@@ -38,11 +38,7 @@ def run(
     key: str | None = typer.Option(
         None, "--key", help="the ladder's secret key in hex (default: the results folder's)"
     ),
-    least_sandbox: str | None = typer.Option(
-        None,
-        "--least-sandbox",
-        help="the least level a submitted bot may run at (overrides the file)",
-    ),
+    least_sandbox: str | None = LEAST_SANDBOX_OVER_FILE,
 ) -> None:
     """Run (or resume) a ladder until stopped (Ctrl-C or SIGTERM)."""
     from arena.cli.tournament import load_file

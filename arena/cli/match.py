@@ -18,7 +18,7 @@ from pathlib import Path
 
 import typer
 
-from arena.cli._app import app, fail
+from arena.cli._app import LEAST_SANDBOX, app, fail
 from arena.cli.catalog import warn_plugin_errors
 from arena.game import GameError
 from arena.game.teams import Teams
@@ -234,11 +234,7 @@ def match(
     sandbox: str = typer.Option(
         "auto", help="auto (strict where available), strict, basic or none"
     ),
-    least_sandbox: str = typer.Option(
-        "strict",
-        "--least-sandbox",
-        help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
-    ),
+    least_sandbox: str = LEAST_SANDBOX,
     audit: bool = typer.Option(False, help="check every message for hidden information first"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     rotate: bool = typer.Option(

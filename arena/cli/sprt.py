@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from arena.cli._app import app, fail
+from arena.cli._app import LEAST_SANDBOX, app, fail
 
 
 @app.command()
@@ -30,11 +30,7 @@ def sprt(
     option: list[str] = typer.Option([], "--option", "-o", help="game option KEY=VALUE"),
     move: float = typer.Option(1.0, help="seconds per move"),
     sandbox: str = typer.Option("auto", help="auto, strict, basic or none"),
-    least_sandbox: str = typer.Option(
-        "strict",
-        "--least-sandbox",
-        help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
-    ),
+    least_sandbox: str = LEAST_SANDBOX,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object at the end"),
 ) -> None:
     """Is A better than B by at least DELTA?  A sequential probability ratio

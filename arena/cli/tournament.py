@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from arena.cli._app import app, fail
+from arena.cli._app import LEAST_SANDBOX_OVER_FILE, app, fail
 
 FORMAT_HELP = "table, json, csv or html"
 
@@ -36,11 +36,7 @@ def tournament(
         "published tournament (default: the results "
         "folder's, made on the first run)",
     ),
-    least_sandbox: str | None = typer.Option(
-        None,
-        "--least-sandbox",
-        help="the least level a cmd: or third-party bot may run at (overrides the file)",
-    ),
+    least_sandbox: str | None = LEAST_SANDBOX_OVER_FILE,
 ) -> None:
     """Play (or resume) a tournament; print the overall leaderboard."""
     from arena.match.seeds import BadKey, SecretKey
