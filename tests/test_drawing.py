@@ -131,6 +131,9 @@ def test_a_game_without_a_drawing_gets_the_plain_one_and_a_broken_one_is_reporte
     unit = GameUnit(FarmAndFurious(), drawing="tests.test_drawing:BrokenDrawing")
     with pytest.raises(AssertionError, match=r"drawing: move 0, .*KeyError: 'nothing'"):
         check_unit(unit)
+    unit = GameUnit(FarmAndFurious(), drawing="tests.test_drawing:OneLineEndDrawing")
+    with pytest.raises(AssertionError, match=r"drawing: move 0, seen by \[0\]: ended\(\) gave"):
+        check_unit(unit)
 
 
 class BackwardsDrawing(Drawing):
@@ -143,3 +146,8 @@ class BackwardsDrawing(Drawing):
 class BrokenDrawing(Drawing):
     def draw(self, views):
         return self.public(views)["nothing"]
+
+
+class OneLineEndDrawing(Drawing):
+    def ended(self, observation):
+        return "the race goes on"  # a line, not a list of lines

@@ -1,6 +1,8 @@
 """`arena play` driven through a pseudo-terminal, as a person meets it: a
 whole game of each of the five games, bad input, and Ctrl-C."""
 
+import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,7 @@ import pytest
 ARENA = str(Path(sys.executable).with_name("arena"))
 PROMPT = r"\(number or move\): "
 CONFIRM = r"sends it, \S*u\S* takes it back: "
+PAUSE = r"\S*Enter\S* goes on: "
 
 GAMES = {
     "farm-and-furious": [
@@ -61,12 +64,13 @@ def _spawn(*args):
 
 
 def _play_out(child, first=None):
-    """Answer every prompt with the first move (or bid 0); the whole output."""
+    """Answer every prompt with the first move (or bid 0), go on from every
+    trick's or round's end; the whole output."""
     transcript, answers = [], 0
-    while (seen := child.expect([PROMPT, CONFIRM, pexpect.EOF])) < 2:
-        transcript.append(child.before)
-        if seen == 1:
-            child.sendline("")  # send the chosen move
+    while (seen := child.expect([PROMPT, CONFIRM, PAUSE, pexpect.EOF])) < 3:
+        transcript.append(child.before + child.after)
+        if seen in (1, 2):
+            child.sendline("")  # send the chosen move, or go on
             continue
         answers += 1
         child.sendline(
@@ -91,6 +95,28 @@ def test_a_whole_game_in_the_terminal(game):
     assert "you " in output.split("Result: ")[1]
     assert all(text in output for text in SHOWN[game])
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(
+    ("game", "ends"),
+    [
+        ("farm-hand", [r"^Trick \d+ of \d+: played .*; won by ", r"^Round 1 ended: you bid "]),
+        ("dou-dizhu", [r"^Trick \d+: .* played .* and nobody beat it; .* leads$"]),
+        ("hand-and-foot", [r"^Round 1 ended"]),
+    ],
+)
+def test_each_trick_and_round_end_is_shown_before_play_goes_on(game, ends):
+    """The end of a trick or round stops the screen until Enter, before the
+    table of the next move is drawn: each stop's last line is that end, a
+    line never shown twice in a row, and the game is played to its end."""
+    two_rounds = ["-o", "max_rounds=2", "-o", "target=5000"] if game == "hand-and-foot" else []
+    output, _ = _play_out(_spawn(game, *GAMES[game], *two_rounds))
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", output).replace("\r", "")
+    stops = [chunk.rstrip("\n").splitlines()[-1] for chunk in plain.split("Enter goes on: ")[:-1]]
+    assert stops and "Game over" in plain
+    for end in ends:
+        assert any(re.search(end, line) for line in stops), (end, stops[:5])
+    assert all(a != b for a, b in itertools.pairwise(stops))
 
 
 def test_bad_input_is_a_polite_reprompt_and_a_typed_move_is_played():

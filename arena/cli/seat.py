@@ -3,7 +3,9 @@
 The referee starts this like any bot (``python -m arena.cli.seat TTY
 COLOURS``) and speaks the wire protocol on its pipes, through the bot kit.
 The person is reached on their terminal, the device named by ``TTY``: each
-``act`` draws the table (the game's drawing, :mod:`arena.cli.views`), numbers the legal moves
+``act`` first shows the end of any trick, turn or round finished since the
+person's last move (until Enter), then draws the table (the game's drawing,
+:mod:`arena.cli.views`), numbers the legal moves
 and reads a choice -- a number, or the move as written or as shown, in
 any case and spacing (``blue 6``, ``blue6``) -- asking again, politely,
 until it is one of them; then Enter sends it, or ``u`` takes it back.  The process lives in a session of its
@@ -45,6 +47,7 @@ class HumanSeat(Bot):
         self.console = console
         self.view = View(0)
         self.drawing = None
+        self.ended: list[str] = []  # the last trick or round end the person has seen
 
     def new_match(self, hello):
         self.game = hello["game"]
@@ -53,6 +56,7 @@ class HumanSeat(Bot):
     def new_game(self, game):
         self.seat = game["seat"]
         self.drawing = drawing_for(self.game, game["players"], self.seat)
+        self.ended = []
         self.console.rule(
             f"[bold]{escape(self.game)}[/] — game {game['index'] + 1}, "
             f"you are seat {self.seat} of {game['players']}"
@@ -60,6 +64,7 @@ class HumanSeat(Bot):
 
     def act(self, observation, legal, clock):
         self._fit()
+        self._pause_on_end(observation)
         self.console.print()
         self._show(observation)
         self._menu(legal, SHOWN)
@@ -101,6 +106,21 @@ class HumanSeat(Bot):
             lines = self.view.show(observation)
         for line in lines:
             self.console.print(line)
+
+    def _pause_on_end(self, observation) -> None:
+        """A trick, turn or round finished since the person's last move: its
+        end (who won it, the score) on a screen of its own, until Enter."""
+        ended: list[str] = self.drawing.ended(observation) if self.drawing is not None else []
+        if not ended or ended == self.ended:
+            return
+        self.ended = ended
+        self.console.print()
+        for line in ended:
+            self.console.print(f"[bold green]{escape(line)}[/]")
+        self.console.print("[bold]Enter[/] goes on: ", end="")
+        self.console.file.flush()
+        if not self.tty_in.readline():
+            raise SystemExit(0)  # Ctrl-D: the person left the table
 
     def _confirm(self, choice) -> bool:
         """Enter sends the chosen move; ``u`` takes it back (a mistyped move

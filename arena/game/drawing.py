@@ -120,6 +120,14 @@ class Drawing:
         """One of ``views`` to read what every seat sees (the lowest seat's)."""
         return views[min(views)]
 
+    def ended(self, observation: Mapping[str, Any]) -> list[str]:
+        """The last trick, turn or round finished, as one seat's
+        ``observation`` tells it (who won it, what it scored), in lines; []
+        while none has.  A person's seat (``arena play``) stops on these
+        lines, until Enter, whenever they change, so the end of each is seen
+        before play goes on.  The plain fallback knows no tricks: []."""
+        return []
+
     def face(self, code: Any) -> Card:
         """A card as this game writes it on its face."""
         return card(str(code))

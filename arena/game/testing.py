@@ -154,7 +154,8 @@ def _part_problem(unit: GameUnit, name: str) -> str | None:
 def _drawing_problem(engine: Engine, drawing: type, steps: int = 300) -> str | None:
     """What is wrong with ``drawing``'s tables of a random game at the
     smallest table: drawn through each seat's eyes and the whole table's at
-    every move, each must be a well-formed :class:`arena.game.drawing.Table`."""
+    every move, each must be a well-formed :class:`arena.game.drawing.Table`,
+    and what each seat's observation says has ended a list of lines."""
     from arena.game.drawing import check_table
 
     players = engine.info.players[0]
@@ -166,6 +167,10 @@ def _drawing_problem(engine: Engine, drawing: type, steps: int = 300) -> str | N
         for eyes in [views, *({seat: view} for seat, view in views.items())]:
             try:
                 problems = check_table(draw.draw(eyes), players)
+                if len(eyes) == 1:
+                    ended = draw.ended(*eyes.values())
+                    if not isinstance(ended, list) or not all(isinstance(t, str) for t in ended):
+                        problems.append(f"ended() gave {ended!r}, not a list of lines")
             except Exception as error:  # a broken drawing is reported, not raised
                 problems = [f"{type(error).__name__}: {error}"]
             if problems:

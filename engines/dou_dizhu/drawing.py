@@ -96,3 +96,20 @@ class DouDizhuDrawing(Drawing):
             ][-6:]
             middle.append(zone("last plays, oldest first", text=" · ".join(log)))
         return table(self.title, seats, texts=texts, middle=middle)
+
+    def ended(self, observation):
+        """The last finished trick: a play the two others passed on, whose
+        player led anew (plays run in seat order from the landlord)."""
+        lord, plays = observation["landlord"], observation["plays"]
+        if lord is None:
+            return []
+        stood = [
+            index
+            for index in range(len(plays) - 2)
+            if plays[index] != "pass" and plays[index + 1] == plays[index + 2] == "pass"
+        ]
+        if not stood:
+            return []
+        name = self.name((lord + stood[-1]) % 3)
+        cards = " ".join(NAMES.get(c, c) for c in plays[stood[-1]])
+        return [f"Trick {len(stood)}: {name} played {cards} and nobody beat it; {name} leads"]

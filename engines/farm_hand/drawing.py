@@ -74,23 +74,11 @@ class FarmHandDrawing(Drawing):
                 zone("bidding", text="every seat bids at once the tricks it will win exactly")
             )
         if shown["tricks"]:
-            last = shown["tricks"][-1]
-            who = self.trick_cards(shown, last["leader"], last["cards"])
-            winner = (
-                "nobody (every card cancelled)"
-                if last["winner"] is None
-                else self.seat_name(shown, last["winner"])
-            )
             middle.append(
                 zone(
                     f"last trick ({len(shown['tricks'])} of {shown['hand_size']})",
-                    self.cards(last["cards"]),
-                    text="played "
-                    + ", ".join(
-                        f"{self.seat_name(shown, s)} {suit_of(c)} {c[len(suit_of(c)) :]}"
-                        for s, c in who.items()
-                    )
-                    + f"; won by {winner}",
+                    self.cards(shown["tricks"][-1]["cards"]),
+                    text=self.last_trick(shown),
                 )
             )
         texts = [
@@ -101,19 +89,35 @@ class FarmHandDrawing(Drawing):
             + {"bid": "bidding", "play": "playing tricks"}.get(shown["phase"], shown["phase"]),
         ]
         if shown["history"]:
-            last_round = shown["history"][-1]
-            texts.append(
-                f"Round {last_round['round']} ended: "
-                + ", ".join(
-                    f"{self.seat_name(shown, s)} bid {b} won {w} ({p:+d})"
-                    for s, (b, w, p) in enumerate(
-                        zip(
-                            last_round["bids"],
-                            last_round["won"],
-                            last_round["points"],
-                            strict=False,
-                        )
-                    )
-                )
-            )
+            texts.append(self.last_round(shown))
         return table(self.title, seats, texts=texts, middle=middle)
+
+    def last_trick(self, shown) -> str:
+        """The round's last finished trick: who played what, who won it."""
+        last = shown["tricks"][-1]
+        who = self.trick_cards(shown, last["leader"], last["cards"])
+        winner = (
+            "nobody (every card cancelled)"
+            if last["winner"] is None
+            else self.seat_name(shown, last["winner"])
+        )
+        played = ", ".join(
+            f"{self.seat_name(shown, s)} {suit_of(c)} {c[len(suit_of(c)) :]}"
+            for s, c in who.items()
+        )
+        return f"played {played}; won by {winner}"
+
+    def last_round(self, shown) -> str:
+        """The last finished round: each seat's bid, tricks won and points."""
+        last_round = shown["history"][-1]
+        rows = zip(last_round["bids"], last_round["won"], last_round["points"], strict=False)
+        return f"Round {last_round['round']} ended: " + ", ".join(
+            f"{self.seat_name(shown, s)} bid {b} won {w} ({p:+d})"
+            for s, (b, w, p) in enumerate(rows)
+        )
+
+    def ended(self, observation):
+        if observation["tricks"]:
+            trick = len(observation["tricks"])
+            return [f"Trick {trick} of {observation['hand_size']}: {self.last_trick(observation)}"]
+        return [self.last_round(observation)] if observation["history"] else []

@@ -94,13 +94,17 @@ class HandAndFootDrawing(Drawing):
             + ("the game is over" if over else f"{self.name(shown['to_act'])} {phase}"),
             "Scores: " + ", ".join(f"{team_name(t)} {s}" for t, s in enumerate(shown["scores"])),
         ]
-        if shown["history"]:
-            last = shown["history"][-1]
-            goer = shown["outs"][-1]
-            texts.append(
-                f"Round {len(shown['history'])} ended"
-                + ("" if goer is None else f" ({self.name(goer)} went out)")
-                + ": "
-                + ", ".join(f"{team_name(t)} {s:+d}" for t, s in enumerate(last))
-            )
+        texts += self.ended(shown)
         return table(self.title, seats, texts=texts, middle=middle)
+
+    def ended(self, observation):
+        """The last finished round: who went out, what each team scored."""
+        if not observation["history"]:
+            return []
+        goer = observation["outs"][-1]
+        return [
+            f"Round {len(observation['history'])} ended"
+            + ("" if goer is None else f" ({self.name(goer)} went out)")
+            + ": "
+            + ", ".join(f"{team_name(t)} {s:+d}" for t, s in enumerate(observation["history"][-1]))
+        ]

@@ -73,6 +73,10 @@ class VegetablesDrawing(Drawing):
         ]
         if shown["this_turn"]:
             texts.append("This turn: " + " ".join(shown["this_turn"]))
-        if shown["last_turn"]:
-            texts.append("Last turn: " + " ".join(map(str, shown["last_turn"])))
+        texts += self.ended(shown)
         return table(self.title, seats, texts=texts, middle=middle)
+
+    def ended(self, observation):
+        """The last finished turn: every seat's move."""
+        last = observation["last_turn"]
+        return ["Last turn: " + " ".join(map(str, last))] if last else []
