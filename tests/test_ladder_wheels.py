@@ -112,6 +112,7 @@ def test_two_bots_with_conflicting_requirements_each_play_with_their_own(tmp_pat
     binds = view_for(argv_one).binds
     assert str(own_one) in binds
     assert not any(b == str(own_two) or b.startswith(str(own_two) + "/") for b in binds)
+    assert str(own_two) in view_for([*argv_one[:4], str(own_two), "twobot.bot:Depbot"]).binds
 
     summary = play(ladder, 4)
     assert summary.played and not summary.errors
@@ -170,6 +171,14 @@ def test_a_requirement_found_only_as_source_is_refused_in_one_line(tmp_path, mon
     assert "Traceback" not in done.output
     assert not mark.exists()
     assert not any(wheels_folder(results).glob("[!.]*"))  # no environment made
+    for extra, complaint in (
+        (["--wheels", str(tmp_path / "nowhere"), "--entry", "threebot.bot:Depbot"], "no such"),
+        (["--wheels", str(house), "--file", str(house)], "a cmd: line has none"),
+    ):
+        source = str(wheel) if "nowhere" in extra[1] else f"cmd:{sys.executable} -V"
+        done = cli.invoke(app, ["ladder", "submit", str(results), "three", source, *extra])
+        assert done.exit_code != 0 and complaint in done.output, done.output
+        assert done.output.startswith("arena: error: ") and "Traceback" not in done.output
     # the control: a pip allowed source distributions runs dep 3's setup.py
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation"]
