@@ -10,7 +10,8 @@
    with one deal per table every game starts its bots afresh.
 2. Games until a new version's sigma is below the ladder's placement target
    (``[rated] sigma``), with the ladder's matchmaking and with tables chosen
-   at random (same field, same key; at most ``--placement`` steps each).
+   at random (same field, same key; at most ``--placement`` steps each),
+   and the steps it took; over ``--seeds`` keys, each run and the medians.
 3. Seconds from ``arena ladder submit`` to the new version's first stored
    game, the ladder running and idle (nothing else to play but its field).
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -100,7 +102,7 @@ def speed(steps: int, deals: int) -> None:
 
 
 def _random_choice(belief, candidates, count, rules, met=None):
-    rng = random.Random(len(met or ()))
+    rng = random.Random(repr((sorted((met or {}).items()), belief.mu.tolist())))
     return rng.sample(list(candidates), min(count, len(candidates)))
 
 
@@ -110,13 +112,14 @@ def _player(folder: Path) -> str:
     return f"cmd:{sys.executable} {PLAYER} {folder / 'player'}"
 
 
-def placement(limit: int, randomly: bool) -> int | None:
-    """Games the new version plays until its sigma is below the target."""
+def placement(limit: int, randomly: bool, key: SecretKey = KEY) -> tuple[int, int] | None:
+    """Games the new version plays until its sigma is below the target, and
+    the steps it took."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         file = ladder_file(folder)
         config = load(file)
-        run_ladder(config, steps=3, progress=False, key=KEY)  # the field first
+        run_ladder(config, steps=3, progress=False, key=key)  # the field first
         with Roster(folder / "results") as roster:
             roster.submit("new", launch_of(_player(folder), [], folder / "results"))
         patch = (
@@ -126,13 +129,13 @@ def placement(limit: int, randomly: bool) -> int | None:
         )
         with patch:
             for steps in range(4, 4 + limit):
-                run_ladder(config, steps=steps, progress=False, key=KEY)
+                run_ladder(config, steps=steps, progress=False, key=key)
                 with Store(folder / "results", create=False) as store:
                     board = from_store(store)
                 rows = {row["bot"]: row for row in board["farm-and-furious"]["bots"]}
                 new = rows.get("new@v1")
                 if new and new["sigma"] is not None and new["sigma"] < config.sigma:
-                    return new["games"]
+                    return new["games"], steps - 3
     return None
 
 
@@ -166,13 +169,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--placement", type=int, default=30)
+    parser.add_argument("--seeds", type=int, default=8, help="keys placement is measured with")
     options = parser.parse_args()
     for deals in (1, 10):
         speed(options.steps, deals)
+    keys = [KEY] + [SecretKey.from_hex(f"{n:02x}" * 32) for n in range(1, options.seeds)]
     for name, randomly in (("matchmaking", False), ("random tables", True)):
-        games = placement(options.placement, randomly)
-        shown = "not within the steps" if games is None else f"{games} games"
-        print(f"placement ({name}): {shown}")
+        runs = [placement(options.placement, randomly, key) for key in keys]
+        placed = [run for run in runs if run is not None]
+        shown = ", ".join("-" if run is None else f"{run[0]} ({run[1]})" for run in runs)
+        medians = (
+            f"median {statistics.median(g for g, _ in placed)} games, "
+            f"{statistics.median(s for _, s in placed)} steps"
+            if len(placed) == len(runs)
+            else f"{len(runs) - len(placed)} not placed within the steps"
+        )
+        print(f"placement ({name}): games (steps) per key: {shown}; {medians}")
     print(f"submission to first game: {latency():.1f} s")
 
 

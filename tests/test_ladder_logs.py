@@ -8,7 +8,6 @@ seatings left to play, and never says the token anywhere."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -17,6 +16,7 @@ import sys
 
 import pytest
 from test_ladder import LADDER, PLAYER, cli, play, player, submit
+from test_ladder_wheels import write_wheel
 
 from arena.cli import app
 from arena.ladder.run import STDERR
@@ -232,30 +232,11 @@ def build_wheel(folder, version: str, pick: int):
     """A wheel of distribution ``samebot`` whose module ``samebot.bot`` says
     its version on stderr (and plays ``legal[pick]``), with code that
     would write ``ran-at-install`` if anything imported it."""
-    import base64
-    import zipfile
-
     files = {
         "samebot/__init__.py": "open('ran-at-install', 'w').write('imported')\n",
         "samebot/bot.py": BOT_CODE.format(version=version, pick=pick),
-        f"samebot-{version}.dist-info/METADATA": (
-            f"Metadata-Version: 2.1\nName: samebot\nVersion: {version}\n"
-        ),
-        f"samebot-{version}.dist-info/WHEEL": (
-            "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-        ),
     }
-    record = []
-    for name, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-        record.append(f"{name},sha256={digest.decode()},{len(text.encode())}")
-    record.append(f"samebot-{version}.dist-info/RECORD,,")
-    files[f"samebot-{version}.dist-info/RECORD"] = "\n".join(record) + "\n"
-    path = folder / f"samebot-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return path
+    return write_wheel(folder, "samebot", version, files)
 
 
 def test_two_wheels_of_one_module_play_side_by_side_each_its_own_code(tmp_path, monkeypatch):
@@ -334,11 +315,11 @@ def test_a_faults_detail_quoting_the_bots_stderr_is_its_authors_alone(ladder_res
 
 
 def test_a_wheel_install_killed_half_way_leaves_nothing_used_and_is_cleaned(tmp_path):
-    from arena.ladder.wheels import install, wheels_folder
+    from arena.ladder.wheels import environment_name, install, wheels_folder
 
     results = tmp_path / "results"
     wheel = build_wheel(tmp_path, "1.0", 0)
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()[:24]
+    digest = environment_name(wheel, wheel.parent)
     stale = wheels_folder(results) / f".{digest}.killed"  # an install killed long ago
     stale.mkdir(parents=True)
     (stale / "samebot").mkdir()

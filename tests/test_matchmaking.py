@@ -79,6 +79,25 @@ def test_a_batch_seats_each_bot_once_while_it_can():
     assert len(first) == len(set(first)) == 6 and len(chosen) == 4
 
 
+def test_sequential_placement_seats_a_bot_above_the_target_once_per_batch():
+    # three settled bots and a new one: by information alone the new one
+    # sits at every table it can; sequential, at one, the rest of the batch
+    # sharpening the others (its next opponent chosen on this table's outcome)
+    ratings = {"a": (22.0, 1.0), "b": (25.0, 1.0), "c": (28.0, 1.0)}
+    ratings["new"] = (thurstone.MU, thurstone.SIGMA)
+    tables = [("a", "b"), ("a", "c"), ("a", "new"), ("b", "c"), ("b", "new"), ("c", "new")]
+    met = meetings([t for t in tables if "new" not in t])
+    greedy = choose(belief(ratings), tables, 4, Rules(target=2.0), met)
+    assert sum("new" in t for t in greedy) == 3  # the control
+    rules = Rules(target=2.0, sequential=True)
+    sequential = choose(belief(ratings), tables, 4, rules, met)
+    assert sequential[0] == ("b", "new") and sum("new" in t for t in sequential) == 1
+    assert len(sequential) == 4
+    # with no table left without it, it is seated again rather than a batch cut short
+    alone = choose(belief(ratings), [("a", "new"), ("b", "new")], 2, rules)
+    assert sorted(alone) == [("a", "new"), ("b", "new")]
+
+
 def test_the_expected_shrink_is_the_update_a_played_table_makes():
     # the gain (Woodbury, every table at once) equals the sequential rank-one
     # updates of the covariance, and both match a fit's information

@@ -87,6 +87,12 @@ def submit(
     entry: str | None = typer.Option(
         None, "--entry", help="a wheel's bot class, module:Class (its plugin's BotSpec entry)"
     ),
+    wheels: str | None = typer.Option(
+        None,
+        "--wheels",
+        help="the folder of wheels a wheel's requirements are installed from "
+        "(default: the wheel's own folder)",
+    ),
     token: str | None = typer.Option(
         None, "--token", help="the bot's token (printed at its first submission)"
     ),
@@ -96,7 +102,7 @@ def submit(
     from arena.ladder.submission import launch_of
 
     try:
-        launch = launch_of(source, files, results, entry)
+        launch = launch_of(source, files, results, entry, wheels)
         with Roster(results) as roster:
             version, fresh = roster.submit(name, launch, token)
     except LadderError as error:

@@ -191,6 +191,6 @@ class LadderPlanner(Planner):
         ]
         belief = matchmaking.Belief.of(bots, results.ratings(group) if results.ratings else {})
         per_table = len(seatings(candidates[0], entry.seating)) * entry.deals
-        rules = matchmaking.Rules(self.tournament.sigma, games_per_table=per_table)
+        rules = matchmaking.Rules(self.tournament.sigma, games_per_table=per_table, sequential=True)
         met = matchmaking.meetings([item.lineup for item in planned for _ in item.deals])
         return matchmaking.choose(belief, candidates, self.size, rules, met)

@@ -2,10 +2,11 @@
 
 A ``cmd:`` line is checked as a tournament's is (the program exists and can
 start) and kept with its files, every path made absolute.  A built wheel is
-installed in a folder of its own and run by the bot kit
-(:mod:`arena.ladder.wheels`): installing it runs none of its code.  A
-project folder or a source distribution is refused: installing it would run
-its build code (``setup.py``, a build backend) outside the sandbox.
+installed with its requirements (wheels too) in a folder of its own and run
+by the bot kit (:mod:`arena.ladder.wheels`): installing them runs none of
+their code.  A project folder or a source distribution is refused:
+installing it would run its build code (``setup.py``, a build backend)
+outside the sandbox.
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ def _shows(path: str, folder: Path) -> bool:
 
 
 def launch_of(
-    source: str, files: list[str], results: Path, entry: str | None = None
+    source: str,
+    files: list[str],
+    results: Path,
+    entry: str | None = None,
+    requirements: str | None = None,
 ) -> dict[str, Any]:
     """The launch of a submitted ``source`` with the ``files`` it may read
     (neither may show the results folder, which holds the secret key);
-    ``entry``: a wheel's bot class (``module:Class``)."""
+    ``entry``: a wheel's bot class (``module:Class``); ``requirements``: the
+    folder of wheels its requirements are installed from (default: its own)."""
     wheel = source.endswith(".whl") and os.path.isfile(source)
     if not source.startswith(COMMAND_PREFIX) and not wheel:
         if os.path.isdir(source) or source.endswith((".tar.gz", ".zip")):
@@ -42,12 +48,14 @@ def launch_of(
         raise LadderError(f"{source}: expected 'cmd:COMMAND LINE' starting the bot, or a wheel")
     if entry is not None and not wheel:
         raise LadderError("--entry names the bot class of a wheel; a cmd: line has none")
+    if requirements is not None and not wheel:
+        raise LadderError("--wheels holds a wheel's requirements; a cmd: line has none")
     for path in files:
         if not os.path.exists(path):
             raise LadderError(f"--file {path}: no such file or folder")
     try:
         if wheel:
-            argv = wheel_launch(source, entry, results)
+            argv = wheel_launch(source, entry, results, requirements)
             spec = BotSpec(
                 name="wheel", command=tuple(argv), files=tuple(map(os.path.abspath, files))
             )

@@ -16,9 +16,11 @@ does not spend its tables on what the first of them will already tell.
 
 The rules around it: every pair of bots meets once before any pair meets
 again (:attr:`Rules.spread`: no pair meets more than that many tables more
-than the least met pair), a batch seats each bot once while it can, and the
-caller plays every chosen table on its deals in every seating (duplicate
-deals), which is what ``games_per_table`` counts.
+than the least met pair), a batch seats each bot once while it can (and,
+:attr:`Rules.sequential`, a bot still above the target once while a table
+without one seated already is left), and the caller plays every chosen
+table on its deals in every seating (duplicate deals), which is what
+``games_per_table`` counts.
 
 The rated planner (:class:`arena.tournament.plan.RatedPlanner`) chooses its
 tables with :func:`choose`; so can any planner that keeps a :class:`Belief`.
@@ -101,6 +103,12 @@ class Rules:
     #: no pair of bots meets at more than this many tables more than the
     #: pair that met least (while a table keeping to it is left)
     spread: int = 4
+    #: a bot whose sigma is above the target sits at one table per batch
+    #: while a table without such a bot seated already is left: its next
+    #: opponent is chosen on the outcome of this table, not on the guess the
+    #: batch starts from (the ladder's placement: fewer games of a new
+    #: version until its sigma is below the target)
+    sequential: bool = False
 
 
 def information(difference: np.ndarray) -> np.ndarray:
@@ -219,16 +227,24 @@ def choose(
     ``belief``) for the next batch, best first: each the table of most
     expected information among those that keep the rules, given the tables
     chosen before it; a bot seated once per batch while a table of unseated
-    bots is left.  Ties go to the earlier candidate.  ``met`` counts the
-    games each pair has met in so far (:func:`meetings`)."""
+    bots is left (:attr:`Rules.sequential`: then a bot above the target
+    while a table without one seated is left).  Ties go to the earlier
+    candidate.  ``met`` counts the games each pair has met in so far
+    (:func:`meetings`)."""
     met = Counter(met or {})
     index = {bot: i for i, bot in enumerate(belief.bots)}
     covariance = belief.covariance
     chosen: list[Table] = []
     busy: set[str] = set()
+    above = np.diag(covariance) >= rules.target**2
+    placing = {bot for bot, a in zip(belief.bots, above) if a} if rules.sequential else set()
     for _ in range(count):
         left = [t for t in candidates if t not in chosen]
-        options = [t for t in left if not busy & set(t)] or left
+        options = (
+            [t for t in left if not busy & set(t)]
+            or [t for t in left if not busy & placing & set(t)]
+            or left
+        )
         if not options:
             break
         options = _allowed(options, met, belief.bots, rules)
