@@ -126,6 +126,37 @@ def test_attacks_at_the_basic_level(tmp_path, monkeypatch, request):
     assert new == {"key": None, "network": False, "write_outside": False, "processes": 1}
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="a uid per bot needs root")
+def test_a_bot_in_the_hosts_tmp_gets_the_namespaces_and_only_its_own_files(
+    tmp_path, monkeypatch, request
+):
+    """A command naming a file in the host's ``/tmp`` (a checkout or a bot
+    made there) once ran without the namespaces; now that file alone is
+    bound into the private ``/tmp``: a note beside it stays out of reach."""
+    (tmp_path / "note").write_text("the operator's")
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        "import json, os\n"
+        f"try:\n    note = open({str(tmp_path / 'note')!r}).read()\n"
+        "except OSError:\n    note = None\n"
+        "processes = len([p for p in os.listdir('/proc') if p.isdigit()])\n"
+        "print(json.dumps([note, processes]), flush=True)\n"
+    )
+
+    def seen():
+        process = BotProcess([sys.executable, str(bot)], ResourceLimits(), "basic")
+        try:
+            return json.loads(process.popen.stdout.readline())
+        finally:
+            process.kill()
+
+    request.getfixturevalue("shared_basic")  # the control: the old basic level
+    note, processes = seen()
+    assert note == "the operator's" and processes > 3
+    monkeypatch.undo()
+    assert seen() == [None, 1]
+
+
 def test_a_results_folder_is_refused_at_launch_not_only_at_discovery(tmp_path):
     folder = tmp_path / "results-later"
     folder.mkdir()

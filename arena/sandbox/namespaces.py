@@ -24,20 +24,55 @@ SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 UNSHARE = shutil.which("unshare") or "/usr/bin/unshare"
 HOME = "/tmp"
 #: run by ``sh`` inside the new mount namespace: ``$1`` is the size cap in bytes
-MOUNT_SCRIPT = (
-    'for folder in /tmp /dev/shm; do mount -t tmpfs -o "size=$1,mode=1777,nosuid,nodev" '
-    'tmpfs "$folder" || exit 125; done; '
-)
+TMPFS = 'mount -t tmpfs -o "size=$1,mode=1777,nosuid,nodev" tmpfs'
+#: where the host's ``/tmp`` is seen while its kept paths are mounted back
+HOST_TMP = "/dev/shm/.arena-host-tmp"
 START_SCRIPT = 'cd /tmp && unset PWD OLDPWD && shift && exec "$@"'
 
 
-def unshare_argv(disk: int) -> list[str]:
+def kept(argv: list[str]) -> list[str]:
+    """The paths in the host's ``/tmp`` that a bot started by ``argv`` needs
+    in its private one: each existing path ``argv`` names there, and where
+    the command runs this interpreter from under ``/tmp`` (a checkout made
+    there), its environment and import path.  Nothing else of the host's
+    ``/tmp`` is shown."""
+    named = [arg for arg in argv if arg.startswith("/tmp/") and os.path.exists(arg)]
+    if named and any(os.path.realpath(arg) == os.path.realpath(sys.executable) for arg in argv):
+        named += [path for path in (sys.prefix, *sys.path) if path.startswith("/tmp/")]
+    paths = sorted({os.path.normpath(path) for path in named if os.path.exists(path)})
+    return [p for p in paths if not any(p.startswith(q + "/") for q in paths if q != p)]
+
+
+def _mount_script(keep: list[str]) -> str:
+    """Mount the private ``/dev/shm`` and ``/tmp``, the ``keep`` paths of
+    the host's ``/tmp`` bound back at their places (through the private
+    ``/dev/shm``, where the host's ``/tmp`` is seen meanwhile); each new
+    folder on their way is open to all, so a bot under its own uid reaches
+    exactly them."""
+    if not keep:
+        return f"{TMPFS} /dev/shm && {TMPFS} /tmp || exit 125; "
+    lines = [
+        f"{TMPFS} /dev/shm && mkdir {HOST_TMP} && mount --rbind /tmp {HOST_TMP} && {TMPFS} /tmp"
+    ]
+    for path in keep:
+        source, there = shlex.quote(HOST_TMP + path[len("/tmp") :]), shlex.quote(path)
+        if os.path.isdir(path):
+            lines.append(f"mkdir -p {there} && mount --rbind {source} {there}")
+        else:
+            folder = shlex.quote(os.path.dirname(path))
+            lines.append(f"mkdir -p {folder} && : > {there} && mount --bind {source} {there}")
+    lines.append(f"umount -l {HOST_TMP} && rmdir {HOST_TMP}")
+    return " && ".join(lines) + " || exit 125; "
+
+
+def unshare_argv(disk: int, keep: list[str] | None = None) -> list[str]:
     """The wrapper that starts the rest of the chain in new namespaces, a
-    private ``/tmp`` of ``disk`` bytes its working folder.  ``--kill-child``:
-    the bot's namespace dies with the ``unshare`` the referee started.  As
-    root (the bot then runs under a uid of its own) the interpreter is made
-    reachable where it lies in a folder closed to other users
-    (:func:`_reach_script`)."""
+    private ``/tmp`` of ``disk`` bytes its working folder, with the
+    ``keep`` paths of the host's ``/tmp`` (:func:`kept`) bound back.
+    ``--kill-child``: the bot's namespace dies with the ``unshare`` the
+    referee started.  As root (the bot then runs under a uid of its own)
+    the interpreter is made reachable where it lies in a folder closed to
+    other users (:func:`_reach_script`)."""
     flags = [
         "--pid",
         "--fork",
@@ -48,7 +83,7 @@ def unshare_argv(disk: int) -> list[str]:
         "--ipc",
         "--uts",
     ]
-    script = MOUNT_SCRIPT
+    script = _mount_script(keep or [])
     if os.geteuid() != 0:
         flags = ["--user", "--map-root-user", *flags]
     else:
@@ -58,10 +93,11 @@ def unshare_argv(disk: int) -> list[str]:
 
 
 def names_private(argv: list[str]) -> bool:
-    """Whether ``argv`` names a file in the host's ``/tmp`` or ``/dev/shm``,
-    which a private ``/tmp`` would hide: such a bot runs without these
-    namespaces (in a private folder of the host's, under its own uid)."""
-    return any(arg.startswith(("/tmp/", "/dev/shm/")) for arg in argv)
+    """Whether ``argv`` names a file in the host's ``/dev/shm``, which a
+    private ``/dev/shm`` would hide: such a bot runs without these
+    namespaces (in a private folder of the host's, under its own uid).
+    Paths in the host's ``/tmp`` are bound back instead (:func:`kept`)."""
+    return any(arg.startswith("/dev/shm/") for arg in argv)
 
 
 def _closed_folder(path: str) -> str | None:

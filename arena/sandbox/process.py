@@ -281,7 +281,7 @@ class BotProcess:
         chain = self._own_uid(limits) if own_uid else []
         chain += _death_signal_argv()
         if private:
-            chain += namespaces.unshare_argv(limits.disk)
+            chain += namespaces.unshare_argv(limits.disk, keep=namespaces.kept(argv))
             env, cwd = bot_environment(namespaces.HOME), "/"
             self._depth = 1  # unshare, then the namespace's first process
         else:
