@@ -1,8 +1,14 @@
 """The local executor on its own (a stand-in job runner, no referee): events
 arrive in the driver, a worker that dies is replaced and its match failed."""
 
+import multiprocessing
+import multiprocessing.util
 import os
+import signal
+import threading
+import time
 
+from arena.sandbox.leftovers import start_time
 from arena.tournament.executor import GameEvent, InlineExecutor, JobDone, LocalExecutor, MatchJob
 
 
@@ -65,3 +71,40 @@ def test_inline_executor_plays_in_this_process():
         ("x", True),
         ("raises", False),
     ]
+
+
+def _stuck_at_exit(job, emit):
+    """Plays on until stopped, leaving an exit-time finalizer that never
+    returns: what a logging queue's feeder thread, left waiting by a SIGTERM
+    that landed mid-put, did to a worker whose driver was killed (chaos)."""
+    multiprocessing.util.Finalize(None, threading.Event().wait, exitpriority=0)
+    with open(job.item, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(120)
+
+
+def _drive(marker):
+    executor = LocalExecutor(1, _stuck_at_exit)
+    executor.start()
+    executor.run([job(marker)], lambda event: None)
+
+
+def test_a_worker_whose_driver_was_killed_ends(tmp_path):
+    marker = tmp_path / "worker-pid"
+    driver = multiprocessing.get_context("fork").Process(target=_drive, args=(str(marker),))
+    driver.start()
+    deadline = time.monotonic() + 60
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker = int(marker.read_text())
+    started = start_time(worker)
+    os.kill(driver.pid, signal.SIGKILL)  # its workers get SIGTERM (PR_SET_PDEATHSIG)
+    driver.join()
+    try:
+        deadline = time.monotonic() + 30
+        while start_time(worker) == started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert start_time(worker) != started, "the worker outlived its driver"
+    finally:
+        if start_time(worker) == started:
+            os.kill(worker, signal.SIGKILL)

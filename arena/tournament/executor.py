@@ -249,6 +249,12 @@ def _worker(conn, job_runner, parent: int) -> None:
     finally:
         _discard_prestarted()
         UNDERTAKER.drain()  # a forked worker ends with os._exit: no atexit
+        if os.getppid() != parent:
+            # the driver is gone (killed outright): multiprocessing's exit
+            # finalizers would only flush log records to nobody, and the log
+            # queue's, its feeder thread left waiting by a SIGTERM mid-put,
+            # could hold this worker (and its copy of the driver's stdout) forever
+            os._exit(1)
 
 
 def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> None:
