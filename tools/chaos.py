@@ -315,13 +315,14 @@ def stopped(process: subprocess.Popen) -> Iterator[None]:
         process.send_signal(signal.SIGCONT)
 
 
-def one_line(kind: str, done: subprocess.CompletedProcess, says: str = "") -> None:
-    """A failed run: a non-zero status and one line ``arena: error:``."""
+def one_line(kind: str, done: subprocess.CompletedProcess, *says: str) -> None:
+    """A failed run: a non-zero status and one line ``arena: error:``
+    (saying one of ``says``, if given)."""
     lines = done.stderr.strip().splitlines()
     if done.returncode == 0 or len(lines) != 1 or not lines[0].startswith("arena: error: "):
         raise Failed(f"{kind}: not one error line (status {done.returncode}): {done.stderr!r}")
-    if says not in lines[0]:
-        raise Failed(f"{kind}: the error does not say {says!r}: {lines[0]}")
+    if says and not any(words in lines[0] for words in says):
+        raise Failed(f"{kind}: the error does not say {' or '.join(says)!r}: {lines[0]}")
 
 
 def carried_on_or_one_line(kind: str, done: subprocess.CompletedProcess) -> None:
@@ -453,7 +454,7 @@ def store_damaged(trial: Trial) -> None:
     if exported.stdout:
         raise Failed(f"{trial.kind}: export wrote part of a damaged store")
     for done in (trial.arena("leaderboard", str(trial.results)), exported, trial.play()):
-        one_line(trial.kind, done, says="is damaged")
+        one_line(trial.kind, done, "is damaged")
     for journal in ("results.sqlite-wal", "results.sqlite-shm"):
         with contextlib.suppress(FileNotFoundError):
             if journal.endswith("-wal") and (trial.results / journal).stat().st_size:
@@ -549,7 +550,8 @@ def dask_fault(trial: Trial) -> None:
         ):
             raise Failed(f"{trial.kind}: the worker lost was not said: {done.stderr!r}")
         if trial.kind == "dask-scheduler-kill":
-            one_line(trial.kind, done, says="went away mid-run")
+            # (killed before the driver connected: it cannot reach it)
+            one_line(trial.kind, done, "went away mid-run", "cannot reach the Dask scheduler")
             no_temporaries(trial.kind, trial.results)
             cluster.stop()
             cluster = Cluster.start(trial.watch, workers=1)
