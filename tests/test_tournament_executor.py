@@ -5,10 +5,13 @@ import multiprocessing
 import multiprocessing.util
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
 from arena.sandbox.leftovers import start_time
+from arena.sandbox.usage import children
 from arena.tournament.executor import GameEvent, InlineExecutor, JobDone, LocalExecutor, MatchJob
 
 
@@ -108,3 +111,49 @@ def test_a_worker_whose_driver_was_killed_ends(tmp_path):
     finally:
         if start_time(worker) == started:
             os.kill(worker, signal.SIGKILL)
+
+
+DRIVER = """
+import logging, os, signal, sys, time
+from multiprocessing_logging import MultiProcessingHandler
+from arena.tournament.executor import LocalExecutor, MatchJob
+
+logger = logging.getLogger("arena")
+logger.setLevel(logging.INFO)
+logger.propagate = False
+funnel = MultiProcessingHandler("test-log", logging.FileHandler(sys.argv[1]))
+logger.addHandler(funnel)
+
+def killed_mid_record(job, emit):
+    # as a SIGKILL can find a worker: its feeder thread in the middle of
+    # writing a record to the shared log queue, holding the queue's lock
+    funnel.queue._send_bytes = lambda *args: time.sleep(3600)
+    logging.getLogger("arena.test").warning("from the worker")
+    time.sleep(1)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+executor = LocalExecutor(1, killed_mid_record)
+executor.start()
+executor.run([MatchJob("x", "g", {}, (), ((0, (0,), None),), (0,))], lambda event: None)
+executor.close()
+logging.getLogger("arena.test").warning("after the worker died")
+funnel.close()
+"""
+
+
+def test_a_worker_killed_while_logging_stops_neither_the_log_nor_the_driver(tmp_path):
+    """Found by make chaos: a worker SIGKILLed while it wrote a log record
+    left multiprocessing-logging's queue locked (one lock for every
+    process): no record was written after, and the driver hung at exit,
+    waiting for its own.  A worker's records now go over its own pipe."""
+    log = tmp_path / "tournament.log"
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, str(log)])
+    try:
+        assert driver.wait(timeout=60) == 0
+    finally:
+        if driver.poll() is None:
+            for pid in [driver.pid, *children(driver.pid)]:
+                os.kill(pid, signal.SIGKILL)
+            driver.wait()
+    text = log.read_text()
+    assert "from the worker" in text and "after the worker died" in text, text

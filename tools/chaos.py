@@ -124,7 +124,7 @@ class Watch:
         return started is not None and self.seen.setdefault(pid, started) == started
 
     def scan(self) -> None:
-        stack = [pid for pid in self.roots if self._note(pid)]
+        stack = [pid for pid in list(self.roots) if self._note(pid)]  # (added to meanwhile)
         while stack:
             for child in children(stack.pop()):
                 if self._note(child):
@@ -136,7 +136,7 @@ class Watch:
 
     def end(self) -> None:
         """Kill what is left of the run (after a failed check)."""
-        for pid, started in self.seen.items():
+        for pid, started in list(self.seen.items()):
             if start_time(pid) == started:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -144,7 +144,7 @@ class Watch:
     def alive(self) -> list[str]:
         """The processes seen that still run: their pid and command line."""
         found = []
-        for pid, started in sorted(self.seen.items()):
+        for pid, started in sorted(list(self.seen.items())):
             if start_time(pid) == started:
                 found.append(f"{pid} {_cmdline(pid)}")
         return found
@@ -358,13 +358,19 @@ def worker_sigkill(trial: Trial) -> None:
     its match fails and is played again, or the run stops in one line."""
     process = trial.start()
     trial.wait_for(trial.point(), process)
-    with stopped(process):
-        driver = _cmdline(process.pid)
-        workers = [pid for pid in children(process.pid) if _cmdline(pid) == driver]
-        if not workers:
-            raise Failed(f"{trial.kind}: no worker found under the driver {process.pid}")
-        killed = trial.rng.choice(sorted(workers))
-        os.kill(killed, signal.SIGKILL)
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None:  # (at 0 games the driver may not have forked it yet)
+        with stopped(process):
+            driver = _cmdline(process.pid)
+            workers = [pid for pid in children(process.pid) if _cmdline(pid) == driver]
+            if workers:
+                killed = trial.rng.choice(sorted(workers))
+                os.kill(killed, signal.SIGKILL)
+        if killed is None:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise Failed(f"{trial.kind}: no worker found under the driver {process.pid}")
+            time.sleep(0.01)
     carried_on_or_one_line(trial.kind, trial.finish(process))
     if f"worker {killed} ended" not in (trial.results / "tournament.log").read_text():
         raise Failed(f"{trial.kind}: the worker's end is not in the log")
