@@ -93,12 +93,12 @@ class RunLock:
                 f"results folder"
             ) from None
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        holder = f"{os.getpid()} {since}\n".encode()
+        mine = f"{os.getpid()} {since}\n".encode()
         try:
             # written over the last holder's, then cut: on a full disk an
             # earlier run's lock file still takes it (no new block needed)
-            os.pwrite(fd, holder, 0)
-            os.ftruncate(fd, len(holder))
+            os.pwrite(fd, mine, 0)
+            os.ftruncate(fd, len(mine))
         except OSError as error:
             # a new lock file the disk has no room for is not left empty (on
             # a full disk no other run could write its holder in it either)
