@@ -36,6 +36,12 @@ echo "status $?"
 ls -a '{mount}' | sed 's/^/file /'
 {then}
 """
+    return in_own_mounts(script)
+
+
+def in_own_mounts(script: str) -> str:
+    """Run the shell ``script`` in a mount namespace of its own (its tmpfs
+    seen by nobody else, gone with it); its output."""
     done = subprocess.run(
         ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
         capture_output=True,
@@ -103,14 +109,7 @@ dd if=/dev/zero of='{mount}/filler' bs=4k 2>/dev/null
 echo "status $?"
 ls -A '{mount}/results' | sed 's/^/file /'
 """
-    done = subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    shown = done.stdout + done.stderr
+    shown = in_own_mounts(script)
     errors = [line for line in shown.splitlines() if line.startswith("arena: error: ")]
     assert errors == [
         f"arena: error: results folder {mount}/results: cannot write tournament.lock: "

@@ -14,7 +14,7 @@ pool worker killed, the leaderboard cache edited under its keys or removed,
 the disk filled (a small tmpfs, then made larger for the rerun), the store's
 pages damaged between runs (leaderboard, export and resume must say so; the
 store is then restored from a copy), the Dask scheduler or a Dask worker
-killed.  Each takes a few seconds (a Dask one ~5-8 s, its cluster's start).
+killed.  A fault takes about 5 s on a loaded 2-core machine (docs/tournaments.md).
 
     python tools/chaos.py [--faults N] [--seed S]
 """
