@@ -1,8 +1,10 @@
+import importlib
 import json
 import os
 import shutil
+import site
 import sys
-import sysconfig
+import tempfile
 import textwrap
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -96,15 +98,37 @@ def processes_running():
     return _processes_running
 
 
+@pytest.fixture(scope="session")
+def throwaway_site():
+    """A site folder of this test session's own, never the project's
+    ``.venv``: what ``install_distribution`` installs goes there, so a test
+    interrupted at any moment leaves nothing broken in the environment (at
+    worst a folder in /var/tmp).  It is added as a site folder after the
+    interpreter's (``site.addsitedir``, as a layered environment is), which
+    the arena gives its bots and plugin hosts too
+    (``arena.sandbox.view.run_time_sites``)."""
+    # not in /tmp, which the basic level's bots see a private one of
+    folder = Path(tempfile.mkdtemp(prefix="arena-test-site-", dir="/var/tmp"))
+    folder.chmod(0o755)  # bots run as uids of their own
+    before = list(sys.path)
+    site.addsitedir(str(folder))
+    try:
+        yield folder
+    finally:
+        sys.path[:] = [p for p in sys.path if p in before]
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture
-def install_distribution():
-    """Install tiny distributions for real into this environment's
-    site-packages (package files, METADATA, RECORD, entry points, as pip
+def install_distribution(throwaway_site):
+    """Install tiny distributions for real into the session's throw-away
+    site folder (package files, METADATA, RECORD, entry points, as pip
     leaves them) for the length of one test."""
     from arena.sandbox import view
 
-    site = Path(sysconfig.get_paths()["purelib"])
+    site_dir = throwaway_site
     made: list[Path] = []
+    path_before = list(sys.path)
 
     def install(
         name: str,
@@ -115,11 +139,11 @@ def install_distribution():
     ):
         """``editable``: the source folder of an editable install (the
         package goes there, a ``.pth`` naming it and ``direct_url.json``
-        into site-packages)."""
+        into the site folder)."""
         module = name.replace("-", "_")
-        info = site / f"{module}-1.0.dist-info"
-        home = editable if editable is not None else site
-        made.extend([info, site / module, site / f"{module}.pth"])
+        info = site_dir / f"{module}-1.0.dist-info"
+        home = editable if editable is not None else site_dir
+        made.extend([info, site_dir / module, site_dir / f"{module}.pth"])
         info.mkdir()
         for relative, text in files.items():
             (home / module / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -136,13 +160,15 @@ def install_distribution():
         if editable is None:
             records = [f"{module}/{relative}" for relative in files]
         else:
-            (site / f"{module}.pth").write_text(f"{editable}\n")
+            (site_dir / f"{module}.pth").write_text(f"{editable}\n")
             (info / "direct_url.json").write_text(
                 f'{{"url": "file://{editable}", "dir_info": {{"editable": true}}}}'
             )
             records, meta = [f"{module}.pth"], meta + ["direct_url.json"]
+            site.addsitedir(str(site_dir))  # reads the new .pth, as a new interpreter would
         records += [f"{info.name}/{m}" for m in meta]
         (info / "RECORD").write_text("".join(f"{r},,\n" for r in records))
+        importlib.invalidate_caches()
         view.forget_installed()
         return home / module
 
@@ -154,6 +180,8 @@ def install_distribution():
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)  # the .pth files (rmtree skips files)
+        sys.path[:] = [p for p in sys.path if p in path_before]  # editable sources
+        importlib.invalidate_caches()
         view.forget_installed()
 
 

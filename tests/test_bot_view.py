@@ -2,8 +2,8 @@
 declares it needs, never another installed bot's files; and nothing it
 wrote survives to its next process.
 
-The distributions are installed for real (files, RECORD and METADATA in this
-environment's site-packages) for the length of a test: ``rival-bot`` ships a
+The distributions are installed for real (files, RECORD and METADATA in the
+test session's throw-away site folder) for the length of a test: ``rival-bot`` ships a
 secret "weights" file; ``snoop-bot`` requires ``snoop-helper`` and its bot
 tries to read the rival's weights.  The basic level is the control: there the
 same bot reads them.
@@ -12,7 +12,6 @@ same bot reads them.
 import os
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ from arena.plugins.botspec import BotSpec
 from arena.sandbox import view
 
 BOTS = Path(__file__).parent / "bots"
-SITE = Path(sysconfig.get_paths()["purelib"])
 SECRET = "rival-weights-7d1e"
 
 SNOOP = """
@@ -49,14 +47,14 @@ SNOOP = """
 
 @pytest.fixture
 def installed_bots(install_distribution):
-    install_distribution("rival-bot", {"__init__.py": "", "weights.txt": SECRET})
+    rival = install_distribution("rival-bot", {"__init__.py": "", "weights.txt": SECRET})
     install_distribution("snoop-helper", {"__init__.py": "FIRST = 0\n"})
     install_distribution(
         "snoop-bot",
         {"__init__.py": "", "bot.py": SNOOP, "own.txt": "mine"},
         requires=("snoop-helper>=1", "farm-arena"),
     )
-    return SITE / "rival_bot"
+    return rival
 
 
 def play(registry, spec, level):

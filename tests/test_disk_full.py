@@ -36,6 +36,12 @@ echo "status $?"
 ls -a '{mount}' | sed 's/^/file /'
 {then}
 """
+    return in_own_mounts(script)
+
+
+def in_own_mounts(script: str) -> str:
+    """Run the shell ``script`` in a mount namespace of its own (its tmpfs
+    seen by nobody else, gone with it); its output."""
     done = subprocess.run(
         ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
         capture_output=True,
@@ -85,3 +91,29 @@ def test_a_full_disk_is_one_line_loses_nothing_plays_nothing_and_resumes(tmp_pat
     # nothing was played that could not be stored: the run stopped at the
     # check for room, before any match (the store's error would come later)
     assert "no room to store games" in errors[0], errors
+
+
+def test_a_full_disk_at_the_first_run_is_one_line_and_leaves_no_empty_lock(tmp_path):
+    """Found by make chaos: the disk full before a new folder's first run
+    left an empty ``tournament.lock`` and said only "No space left on
+    device", not where."""
+    tournament = tmp_path / "tiny.toml"
+    tournament.write_text(TINY)
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    script = f"""
+set -u
+mount -t tmpfs -o size=4m tmpfs '{mount}'
+dd if=/dev/zero of='{mount}/filler' bs=4k 2>/dev/null
+'{ARENA}' tournament '{tournament}' --results '{mount}/results' --quiet
+echo "status $?"
+ls -A '{mount}/results' | sed 's/^/file /'
+"""
+    shown = in_own_mounts(script)
+    errors = [line for line in shown.splitlines() if line.startswith("arena: error: ")]
+    assert errors == [
+        f"arena: error: results folder {mount}/results: cannot write tournament.lock: "
+        "No space left on device; free some space and run the same command again"
+    ], shown
+    assert "status 2" in shown.splitlines() and "Traceback" not in shown, shown
+    assert not [line for line in shown.splitlines() if line.startswith("file ")], shown

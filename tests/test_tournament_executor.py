@@ -1,8 +1,17 @@
 """The local executor on its own (a stand-in job runner, no referee): events
 arrive in the driver, a worker that dies is replaced and its match failed."""
 
+import multiprocessing
+import multiprocessing.util
 import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 
+from arena.sandbox.leftovers import start_time
+from arena.sandbox.usage import children
 from arena.tournament.executor import GameEvent, InlineExecutor, JobDone, LocalExecutor, MatchJob
 
 
@@ -65,3 +74,86 @@ def test_inline_executor_plays_in_this_process():
         ("x", True),
         ("raises", False),
     ]
+
+
+def _stuck_at_exit(job, emit):
+    """Plays on until stopped, leaving an exit-time finalizer that never
+    returns: what a logging queue's feeder thread, left waiting by a SIGTERM
+    that landed mid-put, did to a worker whose driver was killed (chaos)."""
+    multiprocessing.util.Finalize(None, threading.Event().wait, exitpriority=0)
+    with open(job.item, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(120)
+
+
+def _drive(marker):
+    executor = LocalExecutor(1, _stuck_at_exit)
+    executor.start()
+    executor.run([job(marker)], lambda event: None)
+
+
+def test_a_worker_whose_driver_was_killed_ends(tmp_path):
+    marker = tmp_path / "worker-pid"
+    driver = multiprocessing.get_context("fork").Process(target=_drive, args=(str(marker),))
+    driver.start()
+    deadline = time.monotonic() + 60
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker = int(marker.read_text())
+    started = start_time(worker)
+    os.kill(driver.pid, signal.SIGKILL)  # its workers get SIGTERM (PR_SET_PDEATHSIG)
+    driver.join()
+    try:
+        deadline = time.monotonic() + 30
+        while start_time(worker) == started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert start_time(worker) != started, "the worker outlived its driver"
+    finally:
+        if start_time(worker) == started:
+            os.kill(worker, signal.SIGKILL)
+
+
+DRIVER = """
+import logging, os, signal, sys, time
+from multiprocessing_logging import MultiProcessingHandler
+from arena.tournament.executor import LocalExecutor, MatchJob
+
+logger = logging.getLogger("arena")
+logger.setLevel(logging.INFO)
+logger.propagate = False
+funnel = MultiProcessingHandler("test-log", logging.FileHandler(sys.argv[1]))
+logger.addHandler(funnel)
+
+def killed_mid_record(job, emit):
+    # as a SIGKILL can find a worker: its feeder thread in the middle of
+    # writing a record to the shared log queue, holding the queue's lock
+    funnel.queue._send_bytes = lambda *args: time.sleep(3600)
+    logging.getLogger("arena.test").warning("from the worker")
+    time.sleep(1)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+executor = LocalExecutor(1, killed_mid_record)
+executor.start()
+executor.run([MatchJob("x", "g", {}, (), ((0, (0,), None),), (0,))], lambda event: None)
+executor.close()
+logging.getLogger("arena.test").warning("after the worker died")
+funnel.close()
+"""
+
+
+def test_a_worker_killed_while_logging_stops_neither_the_log_nor_the_driver(tmp_path):
+    """Found by make chaos: a worker SIGKILLed while it wrote a log record
+    left multiprocessing-logging's queue locked (one lock for every
+    process): no record was written after, and the driver hung at exit,
+    waiting for its own.  A worker's records now go over its own pipe."""
+    log = tmp_path / "tournament.log"
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, str(log)])
+    try:
+        assert driver.wait(timeout=60) == 0
+    finally:
+        if driver.poll() is None:
+            for pid in [driver.pid, *children(driver.pid)]:
+                os.kill(pid, signal.SIGKILL)
+            driver.wait()
+    text = log.read_text()
+    assert "from the worker" in text and "after the worker died" in text, text

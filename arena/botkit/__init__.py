@@ -20,6 +20,7 @@ import importlib
 import random
 import sys
 
+from arena import add_sites
 from arena.botkit import protocol
 from arena.botkit.clock import ChargedClock
 
@@ -127,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         argv = argv[2:]
     if len(argv) != 1 or ":" not in argv[0]:
         sys.exit("usage: python -m arena.botkit [--path FOLDER] package.module:BotClass")
+    add_sites()  # where the bot's distribution may be installed
     wire = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the wire
     run(load(argv[0]), stdout=wire)

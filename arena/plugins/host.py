@@ -19,8 +19,10 @@ from importlib import metadata
 def main() -> None:
     wire = sys.stdout
     sys.stdout = sys.stderr  # a plugin's print must not corrupt the answer
+    from arena import add_sites
     from arena.plugins import GROUP, Registry, one_line
 
+    add_sites()  # where the distribution may be installed
     registry = Registry()
     dist = metadata.distribution(sys.argv[-1])
     for point in sorted(dist.entry_points.select(group=GROUP), key=lambda p: p.name):

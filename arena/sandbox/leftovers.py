@@ -26,13 +26,15 @@ import tempfile
 from arena.sandbox import cgroups
 from arena.sandbox.uids import UidLease
 
+__all__ = ["bot_groups", "folder_prefix", "remove_leftovers", "start_time"]
+
 log = logging.getLogger(__name__)
 
 GROUP = re.compile(r"^arena-bot-(\d+)(?:-.*)?$")
 FOLDER = re.compile(r"^arena-bot-(\d+)\.(\d+)-")
 
 
-def _start_time(pid: int) -> int | None:
+def start_time(pid: int) -> int | None:
     """When process ``pid`` started (clock ticks since boot); None if there
     is no such process, or only its zombie (it has exited; whoever
     inherited it may be slow to reap it)."""
@@ -47,10 +49,10 @@ def _start_time(pid: int) -> int | None:
 def folder_prefix() -> str:
     """The prefix of this process's bot folders: ``arena-bot-<pid>.<start>-``."""
     pid = os.getpid()
-    return f"arena-bot-{pid}.{_start_time(pid)}-"
+    return f"arena-bot-{pid}.{start_time(pid)}-"
 
 
-def _groups() -> dict[int, list[str]]:
+def bot_groups() -> dict[int, list[str]]:
     """Bot cgroups by uid, in every hierarchy this process can write."""
     found: dict[int, list[str]] = {}
     for base in sorted(set(cgroups.hierarchies().values())):
@@ -68,7 +70,7 @@ def _groups() -> dict[int, list[str]]:
 def remove_leftovers() -> int:
     """Remove dead referees' bot cgroups and folders; return how many."""
     removed = 0
-    for uid, paths in sorted(_groups().items()):
+    for uid, paths in sorted(bot_groups().items()):
         lease = UidLease.try_acquire(uid)
         if lease is None:
             continue  # a live referee's bot
@@ -86,7 +88,7 @@ def remove_leftovers() -> int:
         names = []
     for name in names:
         match = FOLDER.match(name)
-        if match and _start_time(int(match.group(1))) != int(match.group(2)):
+        if match and start_time(int(match.group(1))) != int(match.group(2)):
             shutil.rmtree(os.path.join(base, name), ignore_errors=True)
             removed += 1
     if removed:

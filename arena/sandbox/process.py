@@ -40,6 +40,7 @@ import threading
 import time
 from typing import IO
 
+from arena import SITES_VARIABLE
 from arena.sandbox import bubblewrap, namespaces, seccomp
 from arena.sandbox.cgroups import BotCgroups
 from arena.sandbox.leftovers import folder_prefix
@@ -47,7 +48,7 @@ from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.namespaces import SETPRIV
 from arena.sandbox.uids import UidLease
 from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
-from arena.sandbox.view import results_folder
+from arena.sandbox.view import results_folder, run_time_sites
 
 LEVELS = ("none", "basic", "strict")
 _PR_SET_DUMPABLE = 4
@@ -174,8 +175,9 @@ def bot_path() -> str:
 
 
 def bot_environment(home: str) -> dict[str, str]:
-    """The only variables a bot sees."""
-    return {
+    """The only variables a bot sees (and the site folders added at run
+    time, where its distribution may be installed: see run_time_sites)."""
+    environment = {
         "PATH": bot_path(),
         "HOME": home,
         "TMPDIR": home,
@@ -183,6 +185,10 @@ def bot_environment(home: str) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
     }
+    sites = run_time_sites()
+    if sites:
+        environment[SITES_VARIABLE] = os.pathsep.join(sites)
+    return environment
 
 
 class BotProcess:

@@ -83,16 +83,40 @@ def canonicalize_name(name: str) -> str:
     return canonical(name)
 
 
-def _search_path() -> list[str]:
-    """Where distributions are looked up: the path a fresh interpreter has,
-    from its first site folder on (with what ``.pth`` files add after it) --
-    not the folders a script or a test runner put in front (a checkout's
-    ``*.egg-info`` there is no install)."""
+def _own_sites() -> set[str]:
+    """The interpreter's own site folders (and the user's, when enabled)."""
     sites = set(site.getsitepackages())
     if site.ENABLE_USER_SITE:
         sites.add(site.getusersitepackages())
+    return sites
+
+
+def _search_path() -> list[str]:
+    """Where distributions are looked up: the path a fresh interpreter has,
+    from its first site folder on (with what ``.pth`` files add after it, and
+    site folders added at run time) -- not the folders a script or a test
+    runner put in front (a checkout's ``*.egg-info`` there is no install)."""
+    sites = _own_sites()
     first = next((i for i, p in enumerate(sys.path) if p in sites), len(sys.path))
     return [p for p in sys.path[first:] if os.path.isabs(p) and os.path.isdir(p)]
+
+
+def run_time_sites() -> list[str]:
+    """Folders of installed distributions (``*.dist-info``) on the search
+    path besides the interpreter's own site folders: ones ``site.addsitedir``
+    added at run time (an environment layered so, a test session's
+    throw-away one).  What is installed there counts as installed, for a
+    view as for the referee; a bot's or plugin host's fresh interpreter
+    would not have them, so it is given them (``arena.SITES_VARIABLE``)."""
+    own = _own_sites()
+    return [p for p in _search_path() if p not in own and _holds_distributions(p)]
+
+
+def _holds_distributions(folder: str) -> bool:
+    try:
+        return any(name.endswith(".dist-info") for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 @functools.lru_cache(maxsize=1)

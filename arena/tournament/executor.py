@@ -27,6 +27,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import threading
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -221,6 +222,17 @@ def _worker(conn, job_runner, parent: int) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     _die_with_parent()
+    lock = threading.Lock()  # the main thread's events, any thread's log records
+
+    def send(message) -> None:
+        with lock:
+            conn.send(message)
+
+    arena_log = logging.getLogger("arena")
+    for inherited in list(arena_log.handlers):  # the driver's: see _ToDriver
+        arena_log.removeHandler(inherited)
+    arena_log.addHandler(_ToDriver(send))
+    arena_log.propagate = False  # the driver hands them on as its own are
 
     queued: list[MatchJob | None] = []
 
@@ -240,18 +252,46 @@ def _worker(conn, job_runner, parent: int) -> None:
     def emit(event) -> None:
         if os.getppid() != parent:  # the driver is gone: stop this match
             raise SystemExit(1)
-        conn.send(event)
+        send(event)
         if isinstance(event, GameEvent):
             look_ahead()
 
     try:
-        _serve(conn, job_runner, parent, emit, queued, look_ahead)
+        _serve(conn, send, job_runner, parent, emit, queued, look_ahead)
     finally:
         _discard_prestarted()
         UNDERTAKER.drain()  # a forked worker ends with os._exit: no atexit
+        if os.getppid() != parent:
+            # the driver is gone (killed outright): multiprocessing's exit
+            # finalizers would only flush to nobody, and one that waits (a
+            # queue's feeder thread a signal interrupted) would hold this
+            # worker, and its copy of the driver's stdout, forever
+            os._exit(1)
 
 
-def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> None:
+class _ToDriver(logging.Handler):
+    """A worker's log records, sent over the worker's own pipe; the driver
+    logs them.  Not multiprocessing-logging's queue, which the worker
+    inherits: its write lock is one for every process, and a worker killed
+    while it held it (mid-record) stopped every record after it and held the
+    driver at exit, waiting for its own records to be written."""
+
+    def __init__(self, send: Callable[[Any], None]):
+        super().__init__()
+        self._send = send
+
+    def emit(self, record: logging.LogRecord) -> None:
+        record.msg, record.args = record.getMessage(), None  # picklable
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        try:
+            self._send(record)
+        except (OSError, ValueError):
+            pass  # the driver is gone: nobody to tell
+
+
+def _serve(conn, send, job_runner, parent: int, emit, queued: list, look_ahead) -> None:
     while os.getppid() == parent:
         if not queued:
             try:
@@ -271,9 +311,9 @@ def _serve(conn, job_runner, parent: int, emit, queued: list, look_ahead) -> Non
             raise
         except Exception:
             log.exception("match %s failed", job.item)
-            conn.send(JobDone(job.item, traceback.format_exc(limit=8)))
+            send(JobDone(job.item, traceback.format_exc(limit=8)))
         else:
-            conn.send(JobDone(job.item))
+            send(JobDone(job.item))
         finally:
             _discard_prestarted(job.name)
 
@@ -370,6 +410,9 @@ class LocalExecutor(Executor):
         try:
             while slot.conn.poll():
                 event = slot.conn.recv()
+                if isinstance(event, logging.LogRecord):  # (see _ToDriver)
+                    logging.getLogger(event.name).handle(event)
+                    continue
                 if isinstance(event, JobDone) and slot.jobs and event.item == slot.jobs[0].item:
                     slot.jobs.pop(0)
                     finished += 1

@@ -93,8 +93,22 @@ class RunLock:
                 f"results folder"
             ) from None
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {since}\n".encode(), 0)
+        mine = f"{os.getpid()} {since}\n".encode()
+        try:
+            # written over the last holder's, then cut: on a full disk an
+            # earlier run's lock file still takes it (no new block needed)
+            os.pwrite(fd, mine, 0)
+            os.ftruncate(fd, len(mine))
+        except OSError as error:
+            # a new lock file the disk has no room for is not left empty (on
+            # a full disk no other run could write its holder in it either)
+            if os.fstat(fd).st_size == 0:
+                self.path.unlink(missing_ok=True)
+            os.close(fd)
+            raise StoreError(
+                f"results folder {self.path.parent}: cannot write {LOCK_FILE}: "
+                f"{error.strerror or error}; free some space and run the same command again"
+            ) from None
         self._fd = fd
         _HELD.add(fd)
         return self
