@@ -133,19 +133,24 @@ def install(wheel: str, results: Path, requirements: str | None = None) -> Path:
     return target
 
 
+def check_entry(source: str, entry: str | None) -> None:
+    """Refuse a wheel (or a project) submitted without its bot class."""
+    if entry is None or not ENTRY.match(entry):
+        raise LadderError(
+            f"{source}: a wheel needs --entry module:Class, the bot class to run "
+            f"(its plugin's BotSpec entry), got {entry!r}"
+        )
+
+
 def wheel_launch(
     wheel: str, entry: str | None, results: Path, requirements: str | None = None
 ) -> list[str]:
     """The command line of a version submitted as ``wheel``, its bot class
     ``entry`` (``module:Class``), once the wheel and its requirements (from
     the folder ``requirements``) are installed."""
-    if entry is None or not ENTRY.match(entry):
-        raise LadderError(
-            f"{wheel}: a wheel needs --entry module:Class, the bot class to run "
-            f"(its plugin's BotSpec entry), got {entry!r}"
-        )
+    check_entry(wheel, entry)
     folder = install(wheel, results, requirements)
     return [sys.executable, "-m", "arena.botkit", "--path", str(folder), entry]
 
 
-__all__ = ["environment_name", "install", "wheel_launch", "wheels_folder"]
+__all__ = ["check_entry", "environment_name", "install", "wheel_launch", "wheels_folder"]
