@@ -150,7 +150,7 @@ def test_tokens_guard_new_versions_and_withdrawals(tmp_path):
     "source, complaint",
     [
         ("cmd:no-such-program", "is not found on the bot's PATH"),
-        (".", "building it runs its code outside the sandbox"),
+        (".", "needs --entry module:Class"),  # a project folder: built only with it
         ("mybot", "expected 'cmd:COMMAND LINE'"),
     ],
 )

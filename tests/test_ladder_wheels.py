@@ -8,6 +8,7 @@ import base64
 import hashlib
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -186,3 +187,104 @@ def test_a_requirement_found_only_as_source_is_refused_in_one_line(tmp_path, mon
         capture_output=True,
     )
     assert mark.read_text() == "setup"
+
+
+#: a project's setup.py that, when run, leaves a mark at a host path
+MARKING_SETUP = """try:
+    open({mark!r}, "w").write("built")
+except OSError:  # not there in the sandbox: the build goes on
+    pass
+from setuptools import setup
+setup(name="projbot", version="1.0", packages=["projbot"])
+"""
+#: the project's bot, saying on stderr that it plays
+PROJBOT = """import sys
+
+from arena.botkit import Bot
+
+
+class Projbot(Bot):
+    def new_game(self, game):
+        sys.stderr.write("projbot plays\\n")
+
+    def act(self, observation, legal, clock):
+        return legal[0]
+"""
+
+
+def marking_project(folder: Path, mark: Path) -> Path:
+    project = folder / "projbot-src"
+    (project / "projbot").mkdir(parents=True)
+    (project / "setup.py").write_text(MARKING_SETUP.format(mark=str(mark)))
+    (project / "projbot" / "__init__.py").write_text("")
+    (project / "projbot" / "bot.py").write_text(PROJBOT)
+    return project
+
+
+def test_a_project_folder_is_built_in_the_sandbox_and_plays(tmp_path, monkeypatch):
+    results = tmp_path / "results"
+    ladder = tmp_path / "ladder.toml"
+    ladder.write_text(LADDER.format(results=results))
+    scratch = tmp_path / "scratch"  # where the build's temporary folders go
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    mark = tmp_path / "ran-on-host"
+    project = marking_project(tmp_path, mark)
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    submit(results, "proj", str(project), "--entry", "projbot.bot:Projbot")
+    assert not mark.exists()  # its setup.py ran, but in the sandbox
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before  # no build/
+    assert not any(scratch.iterdir())  # the built wheel's folder removed
+    [environment] = [f for f in wheels_folder(results).iterdir() if not f.name.startswith(".")]
+    assert (environment / "projbot" / "bot.py").read_text() == PROJBOT
+
+    summary = play(ladder, 3)
+    assert summary.played and not summary.errors
+    with Store(results, create=False) as store:
+        games = [g for g in store.games() if "proj@v1" in {s.bot for s in g.record.seats}]
+        kept = store.stderr([g.id for g in games])
+    assert games
+    for game in games:
+        seat = [s.bot for s in game.record.seats].index("proj@v1")
+        assert not game.record.seats[seat].fault
+        assert kept[game.id][seat].strip() == "projbot plays"
+
+    # the control: the same build outside the sandbox runs setup.py on the host
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"]
+        + ["--no-cache-dir", "-w", str(tmp_path / "out"), str(project)],
+        capture_output=True,
+    )
+    assert mark.read_text() == "built"
+
+
+def test_a_broken_project_is_refused_in_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+    results = tmp_path / "results"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "setup.py").write_text("raise SystemExit('this setup.py is broken')\n")
+    other = tmp_path / "other-backend"  # a build backend the arena has not installed
+    other.mkdir()
+    (other / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["nosuchbackend"]\nbuild-backend = "nosuchbackend.api"\n'
+        '[project]\nname = "other"\nversion = "1"\n'
+    )
+    for project, said in ((broken, "this setup.py is broken"), (other, "nosuchbackend")):
+        done = cli.invoke(
+            app, ["ladder", "submit", str(results), "b", str(project), "--entry", "b.bot:B"]
+        )
+        assert done.exit_code != 0
+        [line] = done.output.strip().splitlines()
+        assert line.startswith(f"arena: error: {project}: its build failed in the sandbox: ")
+        assert said in line, line
+        assert sorted(p.name for p in project.iterdir()) == sorted(
+            ["setup.py"] if project == broken else ["pyproject.toml"]
+        )
+    assert not any(scratch.iterdir())
+    assert not wheels_folder(results).exists() or not any(wheels_folder(results).iterdir())
+    # a project without its bot class is refused before anything is built
+    done = cli.invoke(app, ["ladder", "submit", str(results), "b", str(broken)])
+    assert done.exit_code != 0 and "needs --entry module:Class" in done.output

@@ -79,13 +79,17 @@ def submit(
     results: Path = typer.Argument(..., help="the ladder's results folder"),
     name: str = typer.Argument(..., help="the bot's name (each submission is a new version)"),
     source: str = typer.Argument(
-        ..., help="'cmd:COMMAND LINE' starting the bot, or a built wheel (.whl) with --entry"
+        ...,
+        help="'cmd:COMMAND LINE' starting the bot, or with --entry a built wheel (.whl), "
+        "a project folder or a source distribution (.tar.gz), built in the sandbox",
     ),
     files: list[str] = typer.Option(
         [], "--file", help="a file or folder the bot may read (repeat for more)"
     ),
     entry: str | None = typer.Option(
-        None, "--entry", help="a wheel's bot class, module:Class (its plugin's BotSpec entry)"
+        None,
+        "--entry",
+        help="a wheel's or project's bot class, module:Class (its plugin's BotSpec entry)",
     ),
     wheels: str | None = typer.Option(
         None,

@@ -4,9 +4,9 @@ A ``cmd:`` line is checked as a tournament's is (the program exists and can
 start) and kept with its files, every path made absolute.  A built wheel is
 installed with its requirements (wheels too) in a folder of its own and run
 by the bot kit (:mod:`arena.ladder.wheels`): installing them runs none of
-their code.  A project folder or a source distribution is refused:
-installing it would run its build code (``setup.py``, a build backend)
-outside the sandbox.
+their code.  A project folder or a source distribution (``.tar.gz``) is
+built into a wheel in the strict sandbox (:mod:`arena.ladder.projects`),
+which is then installed as a submitted wheel is.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.ladder.entrants import LadderError
+from arena.ladder.projects import is_project, project_launch
 from arena.ladder.wheels import wheel_launch
 from arena.plugins.botspec import COMMAND_PREFIX, BotSpec, BotSpecError
 
@@ -35,27 +36,29 @@ def launch_of(
 ) -> dict[str, Any]:
     """The launch of a submitted ``source`` with the ``files`` it may read
     (neither may show the results folder, which holds the secret key);
-    ``entry``: a wheel's bot class (``module:Class``); ``requirements``: the
-    folder of wheels its requirements are installed from (default: its own)."""
+    ``entry``: a wheel's or project's bot class (``module:Class``);
+    ``requirements``: the folder of wheels its requirements are installed
+    from (default: the wheel's own)."""
+    project = not source.startswith(COMMAND_PREFIX) and is_project(source)
     wheel = source.endswith(".whl") and os.path.isfile(source)
-    if not source.startswith(COMMAND_PREFIX) and not wheel:
-        if os.path.isdir(source) or source.endswith((".tar.gz", ".zip")):
-            raise LadderError(
-                f"{source}: a project folder or source distribution is not installed, "
-                f"because building it runs its code outside the sandbox; submit "
-                f"'cmd:python {source}/...' with --file {source}, or build a wheel"
-            )
-        raise LadderError(f"{source}: expected 'cmd:COMMAND LINE' starting the bot, or a wheel")
-    if entry is not None and not wheel:
+    if not source.startswith(COMMAND_PREFIX) and not wheel and not project:
+        raise LadderError(
+            f"{source}: expected 'cmd:COMMAND LINE' starting the bot, a wheel, "
+            f"a project folder or a source distribution (.tar.gz)"
+        )
+    if entry is not None and not (wheel or project):
         raise LadderError("--entry names the bot class of a wheel; a cmd: line has none")
-    if requirements is not None and not wheel:
+    if requirements is not None and not (wheel or project):
         raise LadderError("--wheels holds a wheel's requirements; a cmd: line has none")
     for path in files:
         if not os.path.exists(path):
             raise LadderError(f"--file {path}: no such file or folder")
     try:
-        if wheel:
-            argv = wheel_launch(source, entry, results, requirements)
+        if wheel or project:
+            if project and _shows(source, results):
+                raise LadderError(f"{source} would show its build the results folder {results}")
+            launch = project_launch if project else wheel_launch
+            argv = launch(source, entry, results, requirements)
             spec = BotSpec(
                 name="wheel", command=tuple(argv), files=tuple(map(os.path.abspath, files))
             )

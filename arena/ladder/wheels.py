@@ -133,19 +133,26 @@ def install(wheel: str, results: Path, requirements: str | None = None) -> Path:
     return target
 
 
+def check_entry(source: str, entry: str | None) -> str:
+    """``entry``, the bot class of a wheel (or a project): refused when it
+    is missing or not a ``module:Class``."""
+    if entry is None or not ENTRY.match(entry):
+        raise LadderError(
+            f"{source}: a wheel needs --entry module:Class, the bot class to run "
+            f"(its plugin's BotSpec entry), got {entry!r}"
+        )
+    return entry
+
+
 def wheel_launch(
     wheel: str, entry: str | None, results: Path, requirements: str | None = None
 ) -> list[str]:
     """The command line of a version submitted as ``wheel``, its bot class
     ``entry`` (``module:Class``), once the wheel and its requirements (from
     the folder ``requirements``) are installed."""
-    if entry is None or not ENTRY.match(entry):
-        raise LadderError(
-            f"{wheel}: a wheel needs --entry module:Class, the bot class to run "
-            f"(its plugin's BotSpec entry), got {entry!r}"
-        )
+    bot = check_entry(wheel, entry)
     folder = install(wheel, results, requirements)
-    return [sys.executable, "-m", "arena.botkit", "--path", str(folder), entry]
+    return [sys.executable, "-m", "arena.botkit", "--path", str(folder), bot]
 
 
-__all__ = ["environment_name", "install", "wheel_launch", "wheels_folder"]
+__all__ = ["check_entry", "environment_name", "install", "wheel_launch", "wheels_folder"]

@@ -495,3 +495,9 @@ def _view(argv: tuple[str, ...], files: tuple[str, ...]) -> FileView:
         if _under(p, binds) and p not in binds and not _under(p, covered) and not _under(p, files)
     ]
     return FileView(sites=tuple(covered), binds=tuple(binds), masks=tuple(masks))
+
+
+def distribution_paths(names: set[str]) -> list[str]:
+    """What the view of a sandboxed process shows of the installed
+    distributions ``names`` (a :func:`closure`): to pass as its ``files``."""
+    return _distribution_view(names)
