@@ -43,7 +43,7 @@ def _address_limit(registry, tmp_path, sandbox):
     return out.read_text()
 
 
-def test_an_entrant_with_its_own_sandbox_level_runs_in_it(registry, tmp_path):
+def test_an_entrant_with_its_own_sandbox_level_runs_in_it(registry, tmp_path, shared_basic):
     assert _address_limit(registry, tmp_path, None) != "unlimited"  # the match's basic level
     assert _address_limit(registry, tmp_path, "none") == "unlimited"
 

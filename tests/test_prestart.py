@@ -22,7 +22,9 @@ def transcript(log: Path) -> Entrant:
     )
 
 
-def test_a_prestarted_bot_hears_nothing_before_its_match_and_plays_the_same(tmp_path, registry):
+def test_a_prestarted_bot_hears_nothing_before_its_match_and_plays_the_same(
+    tmp_path, registry, shared_basic
+):
     engine = registry.engine("farm-and-furious")
     deals = [Deal(seed, (0, 1)) for seed in (3, 4)]
     limit = TimeControl(startup=1.0, move=2.0)
@@ -49,7 +51,7 @@ def test_a_prestarted_bot_hears_nothing_before_its_match_and_plays_the_same(tmp_
     assert logs[0].read_text() == again[0].read_text()  # every message the same
 
 
-def test_a_prestarted_bot_is_charged_the_cpu_of_its_start_up(tmp_path, registry):
+def test_a_prestarted_bot_is_charged_the_cpu_of_its_start_up(tmp_path, registry, shared_basic):
     slow = tmp_path / "slow_start.py"
     slow.write_text(
         textwrap.dedent(f"""

@@ -35,7 +35,9 @@ def received(log: Path, kind: str) -> list[dict]:
     return [message for message in messages if message["type"] == kind]
 
 
-def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(tmp_path, registry):
+def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(
+    tmp_path, registry, shared_basic
+):
     log = tmp_path / "log.jsonl"
     play_match(
         FarmAndFurious(),
@@ -49,7 +51,7 @@ def test_act_sends_the_move_time_and_the_bank_each_under_its_own_name(tmp_path, 
     assert received(log, "hello")[0]["limits"] == {"startup": 10.0, "move": 0.5, "bank": 2.0}
 
 
-def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, registry):
+def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, registry, shared_basic):
     log = tmp_path / "log.jsonl"
     [record] = play_match(
         FarmAndFurious(),
@@ -67,7 +69,7 @@ def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, regist
     assert second["move"] == 0.1 and 0.2 < second["bank"] <= 0.75
 
 
-def test_new_game_carries_the_games_index_seat_and_seat_seed(tmp_path, registry):
+def test_new_game_carries_the_games_index_seat_and_seat_seed(tmp_path, registry, shared_basic):
     log = tmp_path / "log.jsonl"
     deals = [Deal(5, (0, 1)), Deal(6, (1, 0)), Deal(7, (0, 1), index=9)]
     play_match(
