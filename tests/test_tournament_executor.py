@@ -67,6 +67,26 @@ def test_a_dying_worker_is_replaced_and_its_match_reported():
     assert sum(isinstance(e, GameEvent) for e in events) == 9
 
 
+def test_a_worker_lost_after_its_last_job_is_still_said(caplog):
+    """A worker killed once its jobs are done (the run about to close) is
+    a line in the log too, not only one lost mid-match; a close that stops
+    healthy workers says nothing (the control)."""
+    for kill in (False, True):
+        executor = LocalExecutor(1, fake_runner)
+        executor.start()
+        try:
+            executor.run([job("a")], lambda event: None)
+            (slot,) = executor.slots
+            if kill:
+                os.kill(slot.process.pid, signal.SIGKILL)
+                slot.process.join(5)
+            caplog.clear()
+        finally:
+            executor.close()
+        said = [r.getMessage() for r in caplog.records if "ended" in r.getMessage()]
+        assert said == ([f"worker {slot.process.pid} ended (exit code -9)"] if kill else [])
+
+
 def test_inline_executor_plays_in_this_process():
     events = collect(InlineExecutor(fake_runner), [job("x", 2), job("raises")])
     assert [e.record["pid"] for e in events if isinstance(e, GameEvent)] == [os.getpid()] * 2

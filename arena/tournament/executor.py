@@ -456,6 +456,8 @@ class LocalExecutor(Executor):
             if slot.process.is_alive():
                 slot.process.kill()
                 slot.process.join(5)
+            elif not cancel and slot.process.exitcode:  # lost after its last job: still said
+                log.error("worker %s ended (exit code %s)", slot.process.pid, slot.process.exitcode)
             slot.conn.close()
 
 
