@@ -411,8 +411,9 @@ def _under(path: str, folders) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-#: what marks a results folder (arena.results.store.FILE_NAME, the key's file)
-RESULTS_MARKS = ("results.sqlite", "key")
+#: what marks a results folder (arena.results.store.FILE_NAME: a run makes
+#: its store before its key, so no folder holds a key without it)
+RESULTS_MARK = "results.sqlite"
 
 
 def results_folder(path: str) -> str | None:
@@ -420,7 +421,7 @@ def results_folder(path: str) -> str | None:
     store), or None: never a bot's to see."""
     folder = os.path.realpath(path)
     while True:
-        if os.path.isfile(os.path.join(folder, RESULTS_MARKS[0])):
+        if os.path.isfile(os.path.join(folder, RESULTS_MARK)):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
