@@ -12,9 +12,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import pytest
 from test_ladder import LADDER, cli, play, submit
 
 from arena.cli import app
+from arena.ladder.entrants import LadderError
 from arena.ladder.wheels import wheels_folder
 from arena.results.store import Store
 from arena.sandbox.view import view_for
@@ -288,3 +290,31 @@ def test_a_broken_project_is_refused_in_one_line_and_leaves_nothing(tmp_path, mo
     # a project without its bot class is refused before anything is built
     done = cli.invoke(app, ["ladder", "submit", str(results), "b", str(broken)])
     assert done.exit_code != 0 and "needs --entry module:Class" in done.output
+
+
+def test_a_builds_output_is_held_to_a_wheels_size(monkeypatch):
+    """The build is the submission's code: what it writes is read up to a
+    wheel's size, and its own chatter only to its end, never whole into
+    memory (the control: output within the limits comes back whole)."""
+    from arena.ladder import projects
+
+    def build(out: int, err: int):
+        code = (
+            f"import os; os.write(2, b'e' * {err} + b'\\nlast words\\n'); "
+            f"[os.write(1, b'w' * 4096) for _ in range({out} // 4096)]"
+        )
+        popen = subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            return projects._bounded_output(popen, "p")
+        finally:
+            popen.kill()
+            popen.wait()
+
+    monkeypatch.setattr(projects, "MAX_WHEEL", 1 << 20)
+    out, err = build(1 << 19, 1 << 20)
+    assert len(out) == 1 << 19 and err.endswith(b"last words\n")
+    assert len(err) == projects.STDERR_TAIL
+    with pytest.raises(LadderError, match="over 1 MiB"):
+        build(8 << 20, 0)

@@ -21,10 +21,12 @@ before the folder is removed.
 from __future__ import annotations
 
 import os
+import selectors
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from arena.ladder.entrants import LadderError
 from arena.ladder.wheels import WHEEL_NAME
@@ -32,6 +34,8 @@ from arena.ladder.wheels import WHEEL_NAME
 #: seconds a build may take, and the largest wheel it may give back
 BUILD_TIMEOUT = 300
 MAX_WHEEL = 64 << 20
+#: the end of the build's own output kept, for its last line
+STDERR_TAIL = 64 << 10
 #: the build tools the sandbox shows the build (the arena's own)
 BUILD_TOOLS = ("pip", "setuptools", "wheel")
 #: how pip ends the output of a build it quotes
@@ -82,21 +86,48 @@ def build_wheel(source: str, folder: str) -> str:
     except SandboxError as error:
         raise LadderError(f"{source}: cannot start its build's sandbox: {error}") from None
     try:
-        out, err = process.popen.communicate(timeout=BUILD_TIMEOUT)
+        out, err = _bounded_output(process.popen, source)
+        status = process.popen.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        raise LadderError(f"{source}: its build took more than {BUILD_TIMEOUT}s") from None
+        status = None
     finally:
         process.kill()
     name, _, wheel = out.partition(b"\n")
-    if process.popen.returncode != 0 or not WHEEL_NAME.match(name.decode(errors="replace")):
-        last = last_said(err.decode(errors="replace")) or f"exit {process.popen.returncode}"
+    if status != 0 or not WHEEL_NAME.match(name.decode(errors="replace")):
+        last = last_said(err.decode(errors="replace")) or f"exit {status}"
         raise LadderError(f"{source}: its build failed in the sandbox: {last}")
-    if len(wheel) > MAX_WHEEL:
-        raise LadderError(f"{source}: its build gave a wheel over {MAX_WHEEL >> 20} MiB")
     path = os.path.join(folder, os.path.basename(name.decode()))
     with open(path, "wb") as written:
         written.write(wheel)
     return path
+
+
+def _bounded_output(popen: subprocess.Popen, source: str) -> tuple[bytes, bytes]:
+    """The build's stdout and the end of its stderr, read until both end:
+    the build is the submission's code, so its output is held to a wheel's
+    size (and its time to ``BUILD_TIMEOUT``), never read whole into memory."""
+    assert popen.stdout is not None and popen.stderr is not None
+    out, err = bytearray(), bytearray()
+    deadline = time.monotonic() + BUILD_TIMEOUT
+    with selectors.DefaultSelector() as pipes:
+        pipes.register(popen.stdout, selectors.EVENT_READ, out)
+        pipes.register(popen.stderr, selectors.EVENT_READ, err)
+        while pipes.get_map():
+            if time.monotonic() > deadline:
+                raise LadderError(f"{source}: its build took more than {BUILD_TIMEOUT}s")
+            for key, _ in pipes.select(timeout=1.0):
+                data = os.read(key.fd, 1 << 16)
+                if not data:
+                    pipes.unregister(key.fileobj)
+                    continue
+                key.data.extend(data)
+                if key.data is err:
+                    del err[:-STDERR_TAIL]
+                elif len(out) > MAX_WHEEL + 256:  # the name's line and the wheel
+                    raise LadderError(
+                        f"{source}: its build gave a wheel over {MAX_WHEEL >> 20} MiB"
+                    )
+    return bytes(out), bytes(err)
 
 
 def last_said(output: str) -> str:
