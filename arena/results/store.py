@@ -575,14 +575,17 @@ class Store:
         found: dict[int, dict[int, str]] = {}
         if not self._has_stderr:
             return found
-        ids = list(game_ids)
-        for start in range(0, len(ids), 500):  # under SQLite's variable limit
-            chunk = ids[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            query = f"SELECT game, seat, text FROM stderr WHERE game IN ({marks})"
-            for game, seat, text in self.db.execute(query, chunk):
-                found.setdefault(game, {})[seat] = text
+        query = "SELECT game, seat, text FROM stderr WHERE game IN ({marks})"
+        for game, seat, text in self._rows_in(query, list(game_ids)):
+            found.setdefault(game, {})[seat] = text
         return found
+
+    def _rows_in(self, query: str, values: list) -> Iterator[tuple]:
+        """The rows of ``query``, whose ``{marks}`` is an ``IN`` list, for
+        ``values``: asked in chunks under SQLite's limit of variables."""
+        for start in range(0, len(values), 500):
+            chunk = values[start : start + 500]
+            yield from self.db.execute(query.format(marks=", ".join("?" * len(chunk))), chunk)
 
     @_sound
     def seatings_left(self, game: StoredGame) -> int:
@@ -602,13 +605,8 @@ class Store:
             for index, deal in enumerate(item.deals)
             if deal.seed == seed
         ]
-        stored = 0
-        for start in range(0, len(planned), 500):  # under SQLite's variable limit
-            keys = planned[start : start + 500]
-            marks = ", ".join("?" * len(keys))
-            query = f"SELECT COUNT(*) FROM games WHERE key IN ({marks})"
-            stored += self.db.execute(query, keys).fetchone()[0]
-        return len(planned) - stored
+        query = "SELECT COUNT(*) FROM games WHERE key IN ({marks})"
+        return len(planned) - sum(count for (count,) in self._rows_in(query, planned))
 
 
 def _whole(row: tuple) -> StoredGame:
