@@ -43,6 +43,15 @@ LEAST_SANDBOX = typer.Option(
     "--least-sandbox",
     help="the least level a cmd: or third-party bot may run at (basic accepts basic)",
 )
+#: the options a command that plays a file (tournament, ladder) shares: each
+#: overrides the file's key of the same name
+RESULTS_OVER_FILE = typer.Option(None, "--results", help="results folder (overrides the file)")
+WORKERS_OVER_FILE = typer.Option(
+    None, "--workers", min=0, help="parallel matches (0: in this process)"
+)
+EXECUTOR_OVER_FILE = typer.Option(
+    None, "--executor", help="local (process pool) or dask (overrides the file)"
+)
 #: ``--least-sandbox`` of a command that reads a file (tournament, ladder): the file's unless given
 LEAST_SANDBOX_OVER_FILE = typer.Option(
     None,

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import typer
 
-from arena.cli._app import LEAST_SANDBOX_OVER_FILE, app, fail
+from arena.cli._app import (
+    EXECUTOR_OVER_FILE,
+    LEAST_SANDBOX_OVER_FILE,
+    RESULTS_OVER_FILE,
+    WORKERS_OVER_FILE,
+    app,
+    fail,
+)
 
 ladder_app = typer.Typer(
     help="A ladder: a tournament that never ends, bots submitted and withdrawn while it runs.",
@@ -19,15 +26,9 @@ app.add_typer(ladder_app, name="ladder")
 @ladder_app.command("run")
 def run(
     file: Path = typer.Argument(..., help="the ladder file (a tournament file, format 'rated')"),
-    results: Path | None = typer.Option(
-        None, "--results", help="results folder (overrides the file)"
-    ),
-    workers: int | None = typer.Option(
-        None, "--workers", min=0, help="parallel matches (0: in this process)"
-    ),
-    executor: str | None = typer.Option(
-        None, "--executor", help="local (process pool) or dask (overrides the file)"
-    ),
+    results: Path | None = RESULTS_OVER_FILE,
+    workers: int | None = WORKERS_OVER_FILE,
+    executor: str | None = EXECUTOR_OVER_FILE,
     steps: int | None = typer.Option(
         None, "--steps", min=1, help="stop after this many steps (default: run until stopped)"
     ),

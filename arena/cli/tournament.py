@@ -6,7 +6,14 @@ from pathlib import Path
 
 import typer
 
-from arena.cli._app import LEAST_SANDBOX_OVER_FILE, app, fail
+from arena.cli._app import (
+    EXECUTOR_OVER_FILE,
+    LEAST_SANDBOX_OVER_FILE,
+    RESULTS_OVER_FILE,
+    WORKERS_OVER_FILE,
+    app,
+    fail,
+)
 
 FORMAT_HELP = "table, json, csv or html"
 
@@ -14,16 +21,10 @@ FORMAT_HELP = "table, json, csv or html"
 @app.command()
 def tournament(
     file: Path = typer.Argument(..., help="the tournament file (TOML)"),
-    results: Path | None = typer.Option(
-        None, "--results", help="results folder (overrides the file)"
-    ),
-    workers: int | None = typer.Option(
-        None, "--workers", min=0, help="parallel matches (0: in this process)"
-    ),
+    results: Path | None = RESULTS_OVER_FILE,
+    workers: int | None = WORKERS_OVER_FILE,
     quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
-    executor: str | None = typer.Option(
-        None, "--executor", help="local (process pool) or dask (overrides the file)"
-    ),
+    executor: str | None = EXECUTOR_OVER_FILE,
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
