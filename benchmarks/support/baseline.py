@@ -39,9 +39,10 @@ def python_for(tree: Path) -> str:
     """The interpreter that runs ``tree``'s own code everywhere, its bots'
     processes included: this environment's for this tree; for another
     checkout, a venv beside it (``.benchmarks/NAME-REF.venv``, made once and
-    kept) where that checkout is installed editable without dependencies,
-    over this environment's site folder (a ``.pth`` adds it after its own,
-    so the checkout's ``arena``, ``engines`` and ``bots`` come first).
+    kept) where that checkout is installed editable over this environment's site
+    folder (a ``.pth`` adds it after its own, so the checkout's ``arena``,
+    ``engines`` and ``bots`` come first); only the requirements this
+    environment lacks (an old tree's ``trueskill``) are installed there.
     PYTHONPATH alone is not enough: it reaches the referee but not a bot,
     whose environment the sandbox clears -- a bot of the other checkout
     would import this tree's modules."""
@@ -51,6 +52,14 @@ def python_for(tree: Path) -> str:
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        own = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        layer = Path(own.stdout.strip()) / "zz_layered_over.pth"
+        layer.write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
         subprocess.run(
             [
                 sys.executable,
@@ -61,7 +70,6 @@ def python_for(tree: Path) -> str:
                 "install",
                 "--quiet",
                 "--disable-pip-version-check",
-                "--no-deps",
                 "-e",
                 str(tree),
                 "--config-settings",
@@ -69,14 +77,6 @@ def python_for(tree: Path) -> str:
             ],
             check=True,
         )
-        own = subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        layer = Path(own.stdout.strip()) / "zz_layered_over.pth"
-        layer.write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
     return str(python)
 
 
