@@ -119,6 +119,27 @@ def test_a_question_larger_than_the_pipe_is_written_in_parts_without_losing_a_by
     assert result["a"][0] == ACTION
 
 
+def test_a_message_sent_while_an_earlier_one_waits_goes_after_it_whole():
+    bot = FakeBot()
+    channel = Channel(bot)
+    first = protocol.game_over(0, [1], [1], {"table": "x" * 300_000})
+    second = protocol.new_game(1, 0, 1, 7)
+    channel.send(first)  # more than the pipe holds: its rest waits
+    assert channel._outbox, "the test needs a write the pipe cannot take at once"
+    head = _read_exactly(bot.stdin, 1 << 14)  # room in the pipe again
+    channel.send(second)  # written at once, it would land inside the first
+    whole = protocol.encode(first) + protocol.encode(second)
+    received = []
+    reader = threading.Thread(
+        target=lambda: received.append(_read_exactly(bot.stdin, len(whole) - len(head)))
+    )
+    reader.start()
+    while channel._outbox:
+        PollSet().wait([channel], 1.0)
+    reader.join()
+    assert head + received[0] == whole
+
+
 def test_stderr_is_kept_up_to_its_cap_and_drained_beyond():
     bot = FakeBot()
     channel = Channel(bot, stderr_cap=10)

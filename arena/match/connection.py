@@ -10,6 +10,7 @@ simultaneous move lets every acting bot think at the same time.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import select
@@ -84,11 +85,30 @@ class Channel:
         self._stderr_open = True
         #: the referee asked and is owed exactly one message
         self.asked = False
+        #: what :class:`PollSet` watches each pipe for, made once: a wait
+        #: compares them with what is registered, a move at a time
+        self._polls = (
+            (self._out, (select.POLLIN, self._read_stdout)),
+            (self._in, (select.POLLOUT, self._flush)),
+            (self._err, (select.POLLIN, self._read_stderr)),
+        )
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Send a message that wants no answer."""
-        self._outbox += protocol.encode(message)
-        self._flush()
+        frame = protocol.encode(message)
+        if self._outbox or self.fault is not None:
+            self._outbox += frame
+            self._flush()
+            return
+        try:  # nothing waiting before it: written at once, the rest kept for later
+            written = os.write(self._in, frame)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            self._fail(FaultKind.CRASH, "closed its input")
+            return
+        if written < len(frame):
+            self._outbox += frame[written:]
 
     def ask(self, message: Mapping[str, Any]) -> None:
         """Send a message that wants one answer (``hello``, ``act``).
@@ -229,7 +249,8 @@ def exchange(
     polls = polls or PollSet()
     while True:
         now = time.monotonic()
-        pending = {}
+        pending = []  # the channels still owing, and the soonest look at a deadline
+        wake = math.inf
         for key, (channel, deadline) in waiting.items():
             if key in results:
                 continue
@@ -242,15 +263,11 @@ def exchange(
             if channel.fault is not None:
                 results[key] = (channel.fault, now)
             else:
-                pending[key] = (channel, deadline)
+                pending.append(channel)
+                wake = min(wake, _wake(deadline, now))
         if not pending:
             return results
-        wake = min(_wake(deadline, now) for _, deadline in pending.values())
-        polls.wait(
-            [channel for channel, _ in pending.values()]
-            + [c for c in bystanders if c.fault is None],
-            wake - now,
-        )
+        polls.wait(pending + [c for c in bystanders if c.fault is None], wake - now)
 
 
 class PollSet:
@@ -269,11 +286,12 @@ class PollSet:
     def wait(self, channels: list[Channel], timeout: float) -> None:
         wanted: dict[int, tuple[int, Callable[[], object]]] = {}
         for channel in channels:
-            wanted[channel._out] = (select.POLLIN, channel._read_stdout)
+            (out, reading), (into, flushing), (err, draining) = channel._polls
+            wanted[out] = reading
             if channel._outbox:
-                wanted[channel._in] = (select.POLLOUT, channel._flush)
+                wanted[into] = flushing
             if channel._stderr_open:
-                wanted[channel._err] = (select.POLLIN, channel._read_stderr)
+                wanted[err] = draining
         watched = self._watched
         if wanted != watched:
             for fd in watched.keys() - wanted.keys():

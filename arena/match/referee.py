@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -371,8 +371,8 @@ class _Match:
                 self.live[index] = waiting[index]
         return faults
 
-    def _sessions(self, exclude: Set[int] = frozenset()) -> list[Session]:
-        return [session for i, session in self.live.items() if i not in exclude]
+    def _sessions(self) -> list[Session]:
+        return list(self.live.values())
 
     def _drop(self, index: int) -> None:
         player = self.live.pop(index, None)
@@ -414,11 +414,13 @@ class _Match:
     def _sweep(self, seats: list[_SeatClock], index_at: dict[int, int]) -> None:
         """Fault every seat whose process broke while the referee was not
         asking it (a frame sent unasked, a crash): it is out of this game."""
+        broken = [index for index, player in self.live.items() if player.channel.fault is not None]
+        if not broken:  # every move: the usual case costs one look per bot
+            return
         seat_of = {index: seat for seat, index in index_at.items()}
-        for index, player in list(self.live.items()):
-            fault = player.fault
-            if fault is None:
-                continue
+        for index in broken:
+            fault = self.live[index].fault
+            assert fault is not None, "broken pipes stay broken"
             seat = seat_of.get(index)
             if seat is None:
                 self._drop(index)
@@ -513,25 +515,25 @@ class _Match:
     def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:
         """Send every live acting seat its observation and collect answers."""
         limits = {seat: self._limit(index_at[seat]) for seat in acting}
-        asked = [seat for seat in acting if seats[seat].fault is None]
         messages = {
             seat: protocol.act(
                 state.observation(seat), legal[seat], limits[seat].move, seats[seat].bank
             )
-            for seat in asked
+            for seat in acting
+            if seats[seat].fault is None
         }
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
         # the clocks start now, for every acting seat
         asked_at = time.monotonic()
-        thinking = {
-            seat: self.live[index_at[seat]].act(message) for seat, message in messages.items()
-        }
-        busy = {index_at[seat] for seat in asked}
+        live = self.live
+        thinking = {seat: live[index_at[seat]].act(message) for seat, message in messages.items()}
+        busy = {index_at[seat] for seat in messages}
+        bystanders = [session for i, session in live.items() if i not in busy]
         chosen = {}
         took = {}  # each answer's wall time: the timing floor's measure
-        for seat, answer in answers(thinking, self._sessions(exclude=busy), self.polls).items():
+        for seat, answer in answers(thinking, bystanders, self.polls).items():
             clock = seats[seat]
             if answer.spent is not None:
                 clock.charge(answer.spent, limits[seat].move)
