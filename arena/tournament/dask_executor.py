@@ -38,7 +38,6 @@ imports it only when an executor is started.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -470,6 +469,11 @@ class DaskExecutor(Executor):
         return self._started()[0].run(os.getpid)
 
     def run(self, jobs: Sequence[MatchJob], on_event: Callable[[Event], None]) -> None:
+        # here, not at the top: `arena tournament` imports this module for
+        # ClusterError, and asyncio alone is ~25 ms of every run's start-up
+        # (docs/performance.md); Dask has imported it by now
+        import asyncio
+
         self.start()
         try:
             self._run(jobs, on_event)
