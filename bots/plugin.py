@@ -38,6 +38,7 @@ def register_bots():
             version="1.0",
             description="hand-plan heuristic: bids by strength, sheds in "
             "fewest plays, keeps bombs, peasants cooperate",
+            ask_forced=False,  # act returns a single legal action at once
         ),
         BotSpec(
             "farm-hand-counter",
@@ -46,6 +47,7 @@ def register_bots():
             version="1.0",
             description="Monte Carlo over the hidden numbers (known suits "
             "and dummy order kept); bids and plays for its exact bid",
+            ask_forced=False,  # act returns a single legal action at once
         ),
         BotSpec(
             "hand-and-foot-builder",
@@ -62,6 +64,7 @@ def register_bots():
             version="1.0",
             description="turn planner: block chances, reserves and runs of "
             "own cards, opponent options",
+            ask_forced=False,  # act returns a single legal action at once
         ),
         BotSpec(
             "ismcts",
@@ -69,5 +72,6 @@ def register_bots():
             version="1.0",
             description="information-set Monte Carlo tree search over sampled hidden "
             "states, any game; settings in docs/bots.md",
+            ask_forced=False,  # act returns a single legal action at once
         ),
     ]

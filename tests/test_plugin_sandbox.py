@@ -143,3 +143,13 @@ def test_a_plugin_that_fails_hangs_or_lies_is_one_warning_line(
         "not a file of 'liar-bot'; ignored",
         "plugin 'liar-bot (liar-bot)': bot 'random' is already registered by plugin 'builtin-bots'; ignored",
     ]
+
+
+def test_a_plugins_bot_says_whether_it_is_asked_forced_moves_with_true_or_false_only():
+    own = os.path.join(os.path.dirname(plugins.__file__), "__init__.py")
+    item = {"plugin": "p", "name": "b", "command": [sys.executable, own]}
+    assert plugin_sandbox._spec("farm-arena", dict(item))[1].ask_forced is True
+    said = plugin_sandbox._spec("farm-arena", dict(item, ask_forced=False))[1]
+    assert said.ask_forced is False
+    with pytest.raises(TypeError, match="ask_forced must be true or false"):
+        plugin_sandbox._spec("farm-arena", dict(item, ask_forced="no"))

@@ -5,6 +5,7 @@ ranks of Farm Hand's dummies in the game record."""
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from arena.match.referee import (
     play_match,
 )
 from arena.plugins.botspec import BotSpec
+from engines.dou_dizhu import DouDizhu
 from engines.farm_and_furious import FarmAndFurious
 from engines.farm_hand import FarmHand
 
@@ -67,6 +69,36 @@ def test_an_overrun_is_paid_from_the_bank_the_bot_is_told_about(tmp_path, regist
     # referee itself waited for a core, so under load a 0.4 s sleep is
     # charged a few hundredths less (0.703 left was seen)
     assert second["move"] == 0.1 and 0.2 < second["bank"] <= 0.75
+
+
+def test_a_bot_not_asked_forced_moves_gets_no_act_with_one_legal_action_and_plays_the_same_games(
+    tmp_path, registry, shared_basic
+):
+    def played(ask_forced: bool) -> tuple[list, list[dict]]:
+        log = tmp_path / f"log-{ask_forced}.jsonl"
+        bot = transcribed(log)
+        bot = replace(bot, spec=replace(bot.spec, ask_forced=ask_forced))
+        records = play_match(
+            DouDizhu(),
+            [bot, Entrant("a", registry.bot("random")), Entrant("b", registry.bot("random"))],
+            [Deal(seed, (0, 1, 2)) for seed in (3, 4)],
+            sandbox="basic",
+        )
+        return records, received(log, "act")
+
+    asked, asked_acts = played(True)
+    played_here, acts = played(False)
+    # control: the transcript bot (it plays the first legal action) is asked forced moves
+    assert any(len(act["legal"]) == 1 for act in asked_acts)
+    assert acts and all(len(act["legal"]) > 1 for act in acts)
+    assert len(acts) < len(asked_acts)
+    # the same games: every move, score and rank, the forced moves counted as the seat's
+    for before, after in zip(asked, played_here, strict=True):
+        assert after.steps == before.steps
+        assert [(s.score, s.rank, s.moves, s.fault) for s in after.seats] == [
+            (s.score, s.rank, s.moves, s.fault) for s in before.seats
+        ]
+    assert sum(record.seats[0].moves for record in played_here) == len(asked_acts)
 
 
 def test_new_game_carries_the_games_index_seat_and_seat_seed(tmp_path, registry, shared_basic):

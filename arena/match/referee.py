@@ -308,6 +308,8 @@ class _Match:
         self.live: dict[int, Session] = {}
         self.polls = PollSet()
         self.game_index = 0
+        #: per entrant, whether it is sent an ``act`` with a single legal action
+        self.ask_forced = [entrant.spec.ask_forced for entrant in self.entrants]
         #: the timing floor's share of the move time: only where a submitted
         #: bot could read the answer times (built-in bots are trusted code)
         self.floor = limit.floor if any(entrant.submitted for entrant in self.entrants) else 0.0
@@ -513,15 +515,24 @@ class _Match:
         return player.channel.take_game_log() if player is not None else ""
 
     def _ask(self, state, acting, legal, seats, index_at) -> dict[int, Any]:
-        """Send every live acting seat its observation and collect answers."""
+        """Send every live acting seat its observation and collect answers.
+        A seat with a single legal action whose bot is not asked forced
+        moves (:attr:`BotSpec.ask_forced`) is played here: a move of the
+        seat's, charged nothing, with no round trip."""
         limits = {seat: self._limit(index_at[seat]) for seat in acting}
-        messages = {
-            seat: protocol.act(
-                state.observation(seat), legal[seat], limits[seat].move, seats[seat].bank
+        chosen = {}
+        messages = {}
+        for seat in acting:
+            clock = seats[seat]
+            if clock.fault is not None:
+                continue
+            if len(legal[seat]) == 1 and not self.ask_forced[index_at[seat]]:
+                chosen[seat] = legal[seat][0]
+                clock.charge(0.0, limits[seat].move)
+                continue
+            messages[seat] = protocol.act(
+                state.observation(seat), legal[seat], limits[seat].move, clock.bank
             )
-            for seat in acting
-            if seats[seat].fault is None
-        }
         if self.audit:
             for seat, message in messages.items():
                 leak_audit.audit_act(self.engine, state, seat, message, self.audit)
@@ -531,7 +542,6 @@ class _Match:
         thinking = {seat: live[index_at[seat]].act(message) for seat, message in messages.items()}
         busy = {index_at[seat] for seat in messages}
         bystanders = [session for i, session in live.items() if i not in busy]
-        chosen = {}
         took = {}  # each answer's wall time: the timing floor's measure
         for seat, answer in answers(thinking, bystanders, self.polls).items():
             clock = seats[seat]

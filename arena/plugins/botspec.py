@@ -52,6 +52,11 @@ class BotSpec:
     #: host paths the bot may read besides its own distribution or its
     #: command's files (the tournament file's ``files``; strict sandbox)
     files: tuple[str, ...] = ()
+    #: False: when the bot has a single legal action the referee plays it
+    #: without asking (no ``act``, no round trip; docs/protocol.md), for a
+    #: bot whose ``act`` returns the only action at once, drawing no chance
+    #: and keeping nothing, so its games are the same either way
+    ask_forced: bool = True
 
     def __post_init__(self):
         if (self.entry is None) == (self.command is None):

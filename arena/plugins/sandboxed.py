@@ -153,6 +153,11 @@ def _spec(dist: str, item) -> tuple[str, BotSpec]:
                     "of strings; ignored"
                 )
             value = None if value is None else tuple(value)
+        elif key == "ask_forced":
+            if not isinstance(value, bool):
+                raise TypeError(
+                    f"plugin '{plugin}': bot '{item['name']}': {key} must be true or false; ignored"
+                )
         elif not (isinstance(value, str) or (value is None and key == "entry")):
             raise TypeError(
                 f"plugin '{plugin}': bot '{item['name']}': {key} must be a string; ignored"
