@@ -174,7 +174,7 @@ def _clock_us(argv: list[str], level: str, moves: int = 2000) -> float:
         return math.nan  # an older tree, without this clock
     process = BotProcess(argv, level=level)
     try:
-        stdin, stdout = pipes(process.popen)
+        stdin, stdout = process.pipes()[:2]
         protocol.write_message(stdin, protocol.hello(GAME, {}, 2, 1, LIMITS))
         protocol.read_message(stdout)
         figures = []
@@ -248,7 +248,7 @@ def _floor(
     children = [BotProcess(argv, level=level) for _ in range(2)]
     try:
         readers = [protocol.FrameReader() for _ in children]
-        fds = [tuple(pipe.fileno() for pipe in pipes(child.popen)) for child in children]
+        fds = [tuple(pipe.fileno() for pipe in child.pipes()[:2]) for child in children]
         polls = []
         for _, stdout in fds:
             poll = select.poll()

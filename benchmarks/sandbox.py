@@ -12,9 +12,12 @@ same entry points here.  ``--quick`` for a short run.
 
 from __future__ import annotations
 
+import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -24,7 +27,7 @@ from arena.plugins import installed, sandboxed as plugin_sandbox
 from arena.plugins.botspec import BotSpec
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
-from support.wire import LIMITS, pipes
+from support.wire import LIMITS
 
 ARGV = BotSpec("random", entry="bots.random_bot:RandomBot").argv()
 HELLO = protocol.hello(
@@ -38,13 +41,16 @@ class Plain:
     def __init__(self):
         self.popen = subprocess.Popen(ARGV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
+    def pipes(self):
+        return self.popen.stdin, self.popen.stdout
+
     def kill(self):
         self.popen.kill()
         self.popen.wait()
 
 
 def ask(process, message) -> dict[str, Any]:
-    stdin, stdout = pipes(process.popen)
+    stdin, stdout = process.pipes()[:2]
     protocol.write_message(stdin, message)
     reply = protocol.read_message(stdout)
     if reply is None:
@@ -65,6 +71,75 @@ def startup_ms(level: str | None, repeats: int) -> float:
         times.append((time.perf_counter() - began) * 1000)
         process.kill()
     return statistics.median(times)
+
+
+def startup_cpu_ms(how: str, repeats: int) -> float:
+    """Median CPU ms a strict bot is charged from its start to ``ready`` (its
+    cgroups' clock, the referee's): ``fresh`` (a new interpreter in a new
+    sandbox: bwrap, setpriv, prlimit, Python, the kit, the bot), or forked
+    by its zygote (arena.sandbox.zygote) with the bot's module ``preloaded``
+    by the zygote (a built-in bot) or ``imported`` by the child (a submitted
+    one).  The zygote's own start is paid once and is not in the figure."""
+    from arena.sandbox import zygote
+
+    found, before = zygote.zygote_for, zygote.STARTS_BEFORE
+    zygote.STARTS_BEFORE = 0
+    if how == "fresh":
+        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
+    try:
+        figures = []
+        for _ in range(repeats + 1):  # the first forked one also starts the zygote
+            process = BotProcess(ARGV, level="strict", preload=how == "preloaded")
+            assert isinstance(process.popen, zygote.ForkedBot) == (how != "fresh")
+            assert ask(process, HELLO)["type"] == "ready"
+            figures.append(process.usage().cpu * 1000)
+            process.kill()
+        return statistics.median(figures[1:])
+    finally:
+        zygote.zygote_for, zygote.STARTS_BEFORE = found, before
+
+
+def starts(how: str, count: int) -> None:
+    """Start ``count`` strict bots to ``ready``, one after the other, as
+    :func:`startup_cpu_ms` does (this script's ``--starts HOW COUNT``, the
+    process :func:`whole_start_ms` counts)."""
+    from arena.sandbox import zygote
+
+    zygote.STARTS_BEFORE = 0
+    if how == "fresh":
+        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
+    for _ in range(count):
+        process = BotProcess(ARGV, level="strict", preload=how == "preloaded")
+        assert ask(process, HELLO)["type"] == "ready"
+        process.kill()
+
+
+def whole_start_ms(how: str, repeats: int, extra: int = 20) -> float | None:
+    """Median CPU ms a start costs every process taking part (the referee's
+    side, bubblewrap or the zygote's fork and the child's monitor, the bot):
+    ``perf stat`` of this script's ``--starts`` with 2 + ``extra`` starts less
+    one with 2 (the first may start the zygote), interleaved.  None without
+    ``perf``."""
+    perf = shutil.which("perf")
+    if not perf:
+        return None
+    figures = []
+    with tempfile.TemporaryDirectory() as folder:
+        counted = os.path.join(folder, "perf.csv")
+
+        def cpu(count: int) -> float:
+            command = [sys.executable, __file__, "--starts", how, str(count)]
+            subprocess.run(
+                [perf, "stat", "-x,", "-e", "task-clock", "-o", counted, "--", *command],
+                check=True,
+            )
+            with open(counted) as f:
+                rows = [line.split(",") for line in f if "task-clock" in line]
+            return float(rows[0][0])  # ms
+
+        for _ in range(repeats):
+            figures.append((cpu(2 + extra) - cpu(2)) / extra)
+    return statistics.median(figures)
 
 
 def prestarted_ms(level: str, repeats: int, lead: float = 0.3) -> float:
@@ -95,7 +170,7 @@ def end_ms(level: str, repeats: int) -> tuple[float, float, float]:
         for how in figures:
             process = start(level)
             ask(process, HELLO)
-            protocol.write_message(pipes(process.popen)[0], {"type": "goodbye"})
+            protocol.write_message(process.pipes()[:2][0], {"type": "goodbye"})
             began = time.perf_counter()
             if how == "kill":
                 process.kill()
@@ -123,6 +198,9 @@ def round_trip_us(level: str | None, moves: int) -> float:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--starts"]:
+        starts(sys.argv[2], int(sys.argv[3]))
+        return
     quick = "--quick" in sys.argv
     repeats, moves = (5, 2000) if quick else (21, 20000)
     levels = ["none", "basic"] + (["strict"] if strict_available() else [])
@@ -131,8 +209,23 @@ def main() -> None:
     print(f"  plain subprocess   {plain:7.1f} ms")
     for level in levels:
         ms = startup_ms(level, repeats)
-        print(f"  {level:<18} {ms:7.1f} ms   x{ms / plain:.2f}")
+        forked = " (forked by its zygote from the second start on)" if level == "strict" else ""
+        print(f"  {level:<18} {ms:7.1f} ms   x{ms / plain:.2f}{forked}")
     if "strict" in levels:
+        cpu = {how: startup_cpu_ms(how, repeats) for how in ("fresh", "preloaded", "imported")}
+        print(
+            f"a strict bot's CPU from start to ready, median of {repeats} (its cgroups' clock): "
+            f"fresh {cpu['fresh']:.1f} ms; forked by its zygote {cpu['preloaded']:.1f} ms "
+            f"(module loaded by the zygote; goal <= 5 ms), {cpu['imported']:.1f} ms "
+            f"(imported by the child, as a submitted bot's)"
+        )
+        whole = {how: whole_start_ms(how, 3) for how in ("fresh", "preloaded")}
+        if whole["fresh"] is not None and whole["preloaded"] is not None:
+            print(
+                f"  every process's CPU a start, median of 3 x 20 (perf stat): fresh "
+                f"{whole['fresh']:.1f} ms; forked {whole['preloaded']:.1f} ms "
+                f"x{whole['preloaded'] / whole['fresh']:.2f}"
+            )
         ahead = prestarted_ms("strict", repeats)
         print(
             f"  strict, pre-started {ahead:7.1f} ms   x{ahead / plain:.2f} (launched 0.3 s ahead: "

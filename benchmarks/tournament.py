@@ -45,7 +45,7 @@ from arena.ratings.rating import compute  # noqa: E402
 from arena.results.store import FILE_NAME as STORE_FILE, Store  # noqa: E402
 from arena.tournament import config, run  # noqa: E402
 from support.baseline import python_for, worktree  # noqa: E402
-from support.wire import LIMITS, pipes  # noqa: E402
+from support.wire import LIMITS  # noqa: E402
 
 
 def installed_part(path: Path, registry, deals: int | None):
@@ -131,7 +131,9 @@ def cores_obtained(processes: int, seconds: float = 2.0) -> float:
 
 def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
     """One ``arena tournament`` of ``tree`` on the tournament ``text``: the
-    games played and seconds taken (as the run itself reports them), the CPU
+    games played and seconds taken (as the run itself reports them), the
+    whole command's seconds (as a user times it: start-up and leaderboard
+    included), the CPU
     seconds of the whole run (driver, workers, bots) and the seconds its bots
     were charged for their moves (the stored ``time_used``: their own
     thinking, which no referee can save).  Each tree runs on its own
@@ -163,6 +165,7 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
         if perf:
             command = [perf, "stat", "-x,", "-e", "task-clock", "-o", str(counted), "--", *command]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.perf_counter()
         done = subprocess.run(
             command,
             cwd=tree,
@@ -170,6 +173,7 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
             capture_output=True,
             text=True,
         )
+        whole = time.perf_counter() - began
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         charged = _charged(Path(folder) / "r")
         cpu = _perf_seconds(counted) if perf else None
@@ -185,6 +189,7 @@ def cli_rate(tree: Path, text: str, workers: int) -> dict[str, Any]:
     return {
         "games": int(found.group(1)),
         "seconds": float(found.group(2)),
+        "whole": whole,
         "cpu": cpu,
         "charged": charged,
         "cpu_source": source,
@@ -229,18 +234,20 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
         f"  {path.name}, {workers} workers, this tree against {ref} (median of {repeats} "
         f"interleaved runs; CPU per game = driver + workers + bots, by {source}):"
     )
-    rates, cpu = {}, {}
+    rates, cpu, whole = {}, {}, {}
     for name, values in runs.items():
         rates[name] = statistics.median(v["games"] / v["seconds"] for v in values)
+        whole[name] = statistics.median(v["whole"] for v in values)
         cpu[name] = statistics.median(v["cpu"] / v["games"] for v in values)
         per_run = ", ".join(f"{v['games'] / v['seconds']:.1f}" for v in values)
         print(
             f"    {name:9}: {values[0]['games']} games, {rates[name]:6.2f} games/s "
             f"({per_run}), "
-            f"{cpu[name] * 1000:5.1f} ms CPU per game"
+            f"{cpu[name] * 1000:5.1f} ms CPU per game, the whole command {whole[name]:.1f} s"
         )
     print(
         f"    ratio this tree / baseline: {rates['this tree'] / rates['baseline']:.2f} games/s, "
+        f"{whole['baseline'] / whole['this tree']:.2f} as a user times the whole command, "
         f"{cpu['this tree'] / cpu['baseline']:.2f} CPU per game"
     )
     mine = runs["this tree"]
@@ -255,7 +262,7 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
         f"{cpu['baseline'] / floor:.2f}x; nor can {workers} idle cores play more than "
         f"{workers / floor:.0f} games/s"
     )
-    starts, level, costs = start_ups(path, deals)
+    starts, level, costs = start_ups(path, deals, "forked")
     games = mine[0]["games"]
     per_game = (
         sum(count * costs[entry][0] for entry, count in starts.items())
@@ -263,33 +270,43 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
     ) / games
     print(
         f"    its bot start-ups: {sum(starts.values())} a run (a fresh sandboxed process per "
-        f"entrant of every seating's block of deals), at {level} "
+        f"entrant of every seating's block of deals), at {level}, as the referee starts them "
+        f"(forked by their zygotes where it can) "
         + ", ".join(f"{entry.split(':')[-1]} {costs[entry][0] * 1000:.0f} ms" for entry in starts)
-        + f" of CPU each (start, hello, ready, end; by {source}), and a worker's first start "
-        f"of each bot {sum(first for _, first in costs.values()) / len(costs) * 1000:.0f} ms "
-        f"more on average (its view of what the bot may read), paid by each of the {workers} "
+        + f" of CPU each (start, hello, ready, end; by {source}), and a worker's first two "
+        f"starts of each bot {sum(first for _, first in costs.values()) / len(costs) * 1000:.0f} "
+        f"ms more on average (its view of what the bot may read, a first fresh start, the "
+        f"zygote's own start), paid by each of the {workers} "
         f"workers: {per_game * 1000:5.1f} ms per game. With them and a free referee: at most "
         f"{cpu['baseline'] / (floor + per_game):.2f}x the baseline"
     )
-    bare = start_cpu(BARE, level)[0]
-    kit = costs.get(KIT_ONLY, (None,))[0] or start_cpu(KIT_ONLY, level)[0]
+    bare = start_cpu(BARE, level, "fresh")[0]
+    kit = start_cpu(KIT_ONLY, level, "fresh")[0]
+    forked = costs.get(KIT_ONLY, (None,))[0] or start_cpu(KIT_ONLY, level, "forked")[0]
     exchange = referee_floor_cpu(level)
     answering = answers * exchange
-    for what, each in (
+    for how, what, each in (
         (
+            "starts a fresh sandboxed interpreter for",
             f"a bare interpreter in the same sandbox (no site, no kit, nothing "
             f"imported: {bare * 1000:.1f} ms a start)",
             bare,
         ),
         (
+            "starts a fresh sandboxed interpreter for",
             f"a bot of the kit alone (the random bot: {kit * 1000:.1f} ms a start, "
             f"what any bot speaking through arena.botkit pays)",
             kit,
         ),
+        (
+            "forks a fresh sandboxed bot from its zygote for",
+            f"a bot of the kit alone forked ({forked * 1000:.1f} ms a start)",
+            forked,
+        ),
     ):
         least = floor + sum(starts.values()) * each / games + answering
         print(
-            f"    the least any arena that starts a fresh sandboxed interpreter for every "
+            f"    the least any arena that {how} every "
             f"entrant of every block must pay, each start {what}: the games themselves "
             f"({floor * 1000:.1f} ms), {sum(starts.values())} starts "
             f"({sum(starts.values()) * each / games * 1000:.1f} ms per game) and the floor of a "
@@ -298,6 +315,10 @@ def compare_with(ref: str, path: Path, deals: int | None, workers: int, repeats:
             f"{least * 1000:.1f} ms per game, so at most {cpu['baseline'] / least:.2f}x the "
             f"baseline"
         )
+    print(
+        f"    this tree's CPU per game over the in-process floor: "
+        f"{cpu['this tree'] / floor:.2f}x (the bots' charged moves alone: {think / floor:.2f}x)"
+    )
 
 
 def _planned(path: Path, deals: int | None):
@@ -316,7 +337,9 @@ def _planned(path: Path, deals: int | None):
     return tournament, plan(tournament), entries
 
 
-def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, tuple[float, float]]]:
+def start_ups(
+    path: Path, deals: int | None, how: str
+) -> tuple[Counter, str, dict[str, tuple[float, float]]]:
     """The bot processes one run of the tournament starts (per bot entry
     point: one per entrant of every plan item), the sandbox level they
     start at, and what starting each costs here, measured by
@@ -327,7 +350,7 @@ def start_ups(path: Path, deals: int | None) -> tuple[Counter, str, dict[str, tu
     tournament, items, entries = _planned(path, deals)
     starts = Counter(entries[name] for item in items for name in item.lineup)
     level = choose_level(tournament.sandbox)
-    return starts, level, {entry: start_cpu(entry, level) for entry in starts}
+    return starts, level, {entry: start_cpu(entry, level, how) for entry in starts}
 
 
 #: the least a bot of the kit can be: one that imports nothing else
@@ -342,17 +365,22 @@ _BARE_CODE = (
 )
 
 
-def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple[float, float]:
+def start_cpu(
+    entry: str, level: str, how: str, more: int = 12, repeats: int = 5
+) -> tuple[float, float]:
     """(CPU seconds of one start of the bot kit's ``entry`` at ``level`` --
     start, hello, ready, end -- and the extra CPU seconds of a process's
-    first one), every process it forks counted (``perf stat`` where
-    installed, else reaped children).
+    first two), every process it forks counted (``perf stat`` where
+    installed, else reaped children).  ``how``: ``forked`` as the referee
+    starts a built-in bot (forked by its zygote, which loaded its module,
+    from a process's second start on), ``fresh`` a new interpreter in a
+    new sandbox every time.
 
-    A child process starts the bot 0, 1 and 1 + ``more`` times: one start
-    costs the difference of the last two over ``more``; the first start's
-    extra is what the first of them costs beyond that (the referee's view
-    of what the bot may read, worked out once per process and bot -- each
-    tournament worker pays it once for each bot it plays; what every view
+    A child process starts the bot 0, 2 and 2 + ``more`` times: one start
+    costs the difference of the last two over ``more``; the first two starts'
+    extra is what they cost beyond that (the referee's view of what the bot
+    may read, worked out once per process and bot, and the zygote's start --
+    each tournament worker pays them once for each bot it plays; what every view
     reads of the installed distributions is read before, in every child,
     as a tournament's driver does once for all its workers).  Medians of
     ``repeats`` interleaved rounds."""
@@ -364,6 +392,7 @@ def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple
             "--child-starts",
             entry,
             level,
+            how,
             str(count),
         ]
         with tempfile.TemporaryDirectory() as folder:
@@ -391,19 +420,22 @@ def start_cpu(entry: str, level: str, more: int = 12, repeats: int = 5) -> tuple
 
     each, first = [], []
     for _ in range(repeats):
-        none, one, many = run(0), run(1), run(1 + more)
-        each.append(max(0.0, (many - one) / more))
-        first.append(max(0.0, one - none - each[-1]))
+        none, two, many = run(0), run(2), run(2 + more)
+        each.append(max(0.0, (many - two) / more))
+        first.append(max(0.0, two - none - 2 * each[-1]))
     return statistics.median(each), statistics.median(first)
 
 
-def starts_child(entry: str, level: str, count: int) -> None:
+def starts_child(entry: str, level: str, how: str, count: int) -> None:
     """:func:`start_cpu`'s child: start ``entry`` (or the :data:`BARE`
-    interpreter) ``count`` times."""
+    interpreter) ``count`` times, ``fresh`` or ``forked``."""
     from arena.botkit import protocol
     from arena.plugins.botspec import BotSpec
-    from arena.sandbox import BotProcess
+    from arena.sandbox import BotProcess, zygote
     from arena.sandbox.view import warm
+
+    if how == "fresh":
+        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
 
     warm()  # as a tournament's driver does once, before it forks the workers
     if entry == BARE:
@@ -413,8 +445,8 @@ def starts_child(entry: str, level: str, count: int) -> None:
         argv = BotSpec("measured", entry=entry).argv()
     hello = protocol.hello("farm-and-furious", {}, 2, 1, LIMITS)
     for _ in range(count):
-        process = BotProcess(argv, level=level)
-        stdin, stdout = pipes(process.popen)
+        process = BotProcess(argv, level=level, preload=how == "forked")
+        stdin, stdout = process.pipes()[:2]
         protocol.write_message(stdin, hello)
         if protocol.read_message(stdout) is None:
             raise SystemExit(f"{entry}: no answer to hello")
@@ -603,12 +635,15 @@ def main(argv=None) -> None:
     parser.add_argument("--baseline", metavar="REF", help="also time this commit, side by side")
     parser.add_argument("--skip-ratings", action="store_true", help="no rating figure")
     parser.add_argument(
-        "--child-starts", nargs=3, metavar=("ENTRY", "LEVEL", "COUNT"), help=argparse.SUPPRESS
+        "--child-starts",
+        nargs=4,
+        metavar=("ENTRY", "LEVEL", "HOW", "COUNT"),
+        help=argparse.SUPPRESS,
     )
     args = parser.parse_args(argv)
     if args.child_starts:
-        entry, level, count = args.child_starts
-        starts_child(entry, level, int(count))
+        entry, level, how, count = args.child_starts
+        starts_child(entry, level, how, int(count))
         return
     deals = 2 if args.quick else None
     count = args.games or (10_000 if args.quick else 100_000)

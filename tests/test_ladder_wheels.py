@@ -307,7 +307,7 @@ def test_a_builds_output_is_held_to_a_wheels_size(monkeypatch):
             [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         try:
-            return projects._bounded_output(popen, "p")
+            return projects._bounded_output(popen.stdout, popen.stderr, "p")
         finally:
             popen.kill()
             popen.wait()

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import IO
 
 from arena.ladder.entrants import LadderError
 from arena.ladder.wheels import WHEEL_NAME
@@ -86,7 +87,8 @@ def build_wheel(source: str, folder: str) -> str:
     except SandboxError as error:
         raise LadderError(f"{source}: cannot start its build's sandbox: {error}") from None
     try:
-        out, err = _bounded_output(process.popen, source)
+        _, stdout, stderr = process.pipes()
+        out, err = _bounded_output(stdout, stderr, source)
         status = process.popen.wait(timeout=5)
     except subprocess.TimeoutExpired:
         status = None
@@ -102,16 +104,15 @@ def build_wheel(source: str, folder: str) -> str:
     return path
 
 
-def _bounded_output(popen: subprocess.Popen, source: str) -> tuple[bytes, bytes]:
+def _bounded_output(stdout: IO[bytes], stderr: IO[bytes], source: str) -> tuple[bytes, bytes]:
     """The build's stdout and the end of its stderr, read until both end:
     the build is the submission's code, so its output is held to a wheel's
     size (and its time to ``BUILD_TIMEOUT``), never read whole into memory."""
-    assert popen.stdout is not None and popen.stderr is not None
     out, err = bytearray(), bytearray()
     deadline = time.monotonic() + BUILD_TIMEOUT
     with selectors.DefaultSelector() as pipes:
-        pipes.register(popen.stdout, selectors.EVENT_READ, out)
-        pipes.register(popen.stderr, selectors.EVENT_READ, err)
+        pipes.register(stdout, selectors.EVENT_READ, out)
+        pipes.register(stderr, selectors.EVENT_READ, err)
         while pipes.get_map():
             if time.monotonic() > deadline:
                 raise LadderError(f"{source}: its build took more than {BUILD_TIMEOUT}s")

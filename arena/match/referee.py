@@ -271,12 +271,14 @@ def _check_least(entrant: Entrant, level: str, least: str) -> None:
 
 def _launch(entrant: Entrant, level: str, resources: ResourceLimits) -> BotProcess:
     """Start ``entrant``'s process in its sandbox (the match's level and
-    resources unless it has its own)."""
+    resources unless it has its own); a built-in bot's module may be loaded
+    by its zygote before the fork, a submitted bot's never is."""
     return BotProcess(
         entrant.spec.argv(),
         entrant.resources or resources,
         entrant.sandbox or level,
         entrant.spec.files,
+        preload=not entrant.submitted,
     )
 
 

@@ -81,12 +81,15 @@ def bwrap_argv(
     seccomp_fd: int | None,
     user_namespace: bool,
     files: tuple[str, ...] = (),
+    capabilities: bool = False,
 ) -> list[str]:
     """The bubblewrap command that runs ``argv``'s chain in the sandbox.
 
     ``user_namespace`` is for an arena not running as root (bubblewrap then
     needs one); as root the bot gets a uid of its own instead, outside any
     user namespace, so the host kernel's uid checks protect everyone.
+    ``capabilities`` keeps root's capabilities inside, for a zygote
+    (:mod:`arena.sandbox.zygote`), whose children drop them themselves.
     """
     command = [
         program(),
@@ -100,6 +103,8 @@ def bwrap_argv(
     ]
     if user_namespace:
         command += ["--unshare-user", "--disable-userns"]
+    if capabilities:
+        command += ["--cap-add", "ALL"]
     for path in SYSTEM:
         command += ["--ro-bind", path, path]
     for path in MERGED:

@@ -158,12 +158,15 @@ class BotCgroups:
                 return int(line.split()[1]) / 1e6
         return None
 
+    def procs(self) -> list[str]:
+        """Each group's ``cgroup.procs``: a process joins by writing to it."""
+        return [os.path.join(path, "cgroup.procs") for path in self.paths]
+
     def join_argv(self) -> list[str]:
         """The wrapper that moves the bot into its groups, then ``exec``s."""
         if not self.paths:
             return []
-        procs = [os.path.join(path, "cgroup.procs") for path in self.paths]
-        return ["/bin/sh", "-c", JOIN_SCRIPT, "arena-cgroup-join", *procs, "--"]
+        return ["/bin/sh", "-c", JOIN_SCRIPT, "arena-cgroup-join", *self.procs(), "--"]
 
     def kill_all(self, rounds: int = 100) -> None:
         """Kill every member; on v1, until none is left (up to ``rounds``

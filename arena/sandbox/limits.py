@@ -27,19 +27,26 @@ class ResourceLimits:
     disk: int = 64 << 20  # private /tmp and /dev/shm, bytes each
     output: int = 64 << 10  # stderr kept, bytes
 
-    def prlimit_argv(self, processes: bool) -> list[str]:
-        """The wrapper command setting the rlimits, then ``--``.
+    def rlimits(self, processes: bool) -> dict[str, int]:
+        """The rlimits by prlimit's names (``RLIMIT_`` and the name in capitals).
 
         RLIMIT_NPROC counts every process of a uid and root ignores it, so it
         is only set (``processes=True``) when the bot has a uid of its own.
         """
-        argv = [
-            PRLIMIT,
-            f"--as={self.memory}",
-            f"--cpu={self.cpu_seconds}",
-            f"--fsize={self.file_size}",
-            f"--nofile={self.open_files}",
-        ]
+        limits = {
+            "as": self.memory,
+            "cpu": self.cpu_seconds,
+            "fsize": self.file_size,
+            "nofile": self.open_files,
+        }
         if processes:
-            argv.append(f"--nproc={self.processes}")
-        return argv + ["--"]
+            limits["nproc"] = self.processes
+        return limits
+
+    def prlimit_argv(self, processes: bool) -> list[str]:
+        """The wrapper command setting :meth:`rlimits`, then ``--``."""
+        return [
+            PRLIMIT,
+            *(f"--{name}={value}" for name, value in self.rlimits(processes).items()),
+            "--",
+        ]

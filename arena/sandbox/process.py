@@ -41,14 +41,15 @@ import time
 from typing import IO
 
 from arena import SITES_VARIABLE
-from arena.sandbox import bubblewrap, namespaces, seccomp
-from arena.sandbox.cgroups import BotCgroups
+from arena.sandbox import bubblewrap, namespaces, seccomp, zygote
+from arena.sandbox.cgroups import BotCgroups, hierarchies
 from arena.sandbox.leftovers import folder_prefix
 from arena.sandbox.limits import PRLIMIT, ResourceLimits
 from arena.sandbox.namespaces import SETPRIV
 from arena.sandbox.uids import UidLease
 from arena.sandbox.usage import StatFile, Usage, children, schedstat_waited, stat_cpu
 from arena.sandbox.view import results_folder, run_time_sites
+from arena.sandbox.zygote import ForkedBot, ZygoteError
 
 LEVELS = ("none", "basic", "strict")
 _PR_SET_DUMPABLE = 4
@@ -195,7 +196,12 @@ class BotProcess:
     """A running bot: its pipes, its process group and what isolates it.
 
     ``files`` are host paths the bot may read besides what its command needs
-    (strict level; see :mod:`arena.sandbox.view`)."""
+    (strict level; see :mod:`arena.sandbox.view`).  A strict bot run by the
+    kit is forked by its zygote where the machine allows
+    (:mod:`arena.sandbox.zygote`); ``preload`` (for trusted, built-in bots
+    only) lets the zygote import the bot's module before it forks."""
+
+    popen: subprocess.Popen[bytes] | ForkedBot
 
     def __init__(
         self,
@@ -203,6 +209,7 @@ class BotProcess:
         limits: ResourceLimits = ResourceLimits(),
         level: str = "basic",
         files: tuple[str, ...] = (),
+        preload: bool = False,
     ):
         if level not in LEVELS:
             raise SandboxError(f"unknown sandbox level '{level}' (levels: {', '.join(LEVELS)})")
@@ -216,7 +223,12 @@ class BotProcess:
         #: how many wrapper processes stand above the bot's own (see _main_pid)
         self._depth = 0
         self._clock_files: tuple[StatFile, StatFile] | None = None  # schedstat, stat
+        self._strays: list[int] = []
         try:
+            forked = self._fork(argv, limits, files, preload) if level == "strict" else None
+            if forked is not None:
+                self.popen = forked
+                return
             command, env, cwd = self._chain(argv, limits, files)
             self.popen = subprocess.Popen(
                 command,
@@ -235,12 +247,43 @@ class BotProcess:
         except BaseException:
             self._release()
             raise
-        self.pid = self.popen.pid
-        self._strays: list[int] = []
-        self._main: int | None = None
         if self._seccomp_fd is not None:
             os.close(self._seccomp_fd)
             self._seccomp_fd = None
+
+    @property
+    def pid(self) -> int | None:
+        """The bot's process on this host (forked: once it is in its cgroups;
+        None if it ended before)."""
+        return self.popen.pid
+
+    def _fork(
+        self, argv: list[str], limits: ResourceLimits, files: tuple[str, ...], preload: bool
+    ) -> ForkedBot | None:
+        """The bot forked by its zygote, or None where it is to start afresh:
+        not run by the kit, not root, no bubblewrap or seccomp, no pids or
+        memory cgroups to charge it by, or no zygote here."""
+        if (
+            os.geteuid() != 0
+            or zygote.kit_arguments(argv) is None
+            or not bubblewrap.available()
+            or not seccomp.available()
+            or not {"pids", "memory"} <= set(hierarchies())
+        ):
+            return None
+        _refuse_results(argv, files)
+        found = zygote.zygote_for(argv, files, preload, bot_environment(bubblewrap.HOME))
+        if found is None:
+            return None
+        cgroups = self._own_uid(limits)
+        try:
+            return found.fork(self._uid(), cgroups.procs(), limits)
+        except ZygoteError as error:
+            log.info("%s: its zygote failed, started afresh: %s", argv[-1], error)
+            zygote.forget(found)
+            self._release()
+            self.uid = None
+            return None
 
     def pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
         """The bot's stdin, stdout and stderr: the pipes ``__init__`` opened."""
@@ -262,7 +305,7 @@ class BotProcess:
         as_root = os.geteuid() == 0
         chain = []
         if as_root:
-            chain += self._own_uid(limits)
+            chain += self._own_uid(limits).join_argv()
         if seccomp.available():
             self._seccomp_fd = seccomp.program_fd()
         env = bot_environment(bubblewrap.HOME)
@@ -284,7 +327,7 @@ class BotProcess:
             raise SandboxError("prlimit not found: install util-linux")
         private = namespaces.available() and not namespaces.names_private(argv)
         own_uid = namespaces.uid_possible(private)
-        chain = self._own_uid(limits) if own_uid else []
+        chain = self._own_uid(limits).join_argv() if own_uid else []
         chain += _death_signal_argv()
         if private:
             chain += namespaces.unshare_argv(limits.disk, keep=namespaces.kept(argv))
@@ -300,12 +343,12 @@ class BotProcess:
             chain += _drop_argv(self._uid(), death_signal=True)
         return chain + limits.prlimit_argv(processes=own_uid) + argv, env, cwd
 
-    def _own_uid(self, limits: ResourceLimits) -> list[str]:
-        """Lease a uid for the bot and make its cgroups; the wrapper that joins them."""
+    def _own_uid(self, limits: ResourceLimits) -> BotCgroups:
+        """Lease a uid for the bot and make its cgroups."""
         self._lease = UidLease.acquire()
         self.uid = self._lease.uid
         self._cgroups = BotCgroups(f"arena-bot-{self.uid}", limits.memory, limits.processes)
-        return self._cgroups.join_argv()
+        return self._cgroups
 
     def _uid(self) -> int:
         assert self.uid is not None, "a uid is leased before the chain drops to it"
@@ -315,8 +358,10 @@ class BotProcess:
         """The bot's own first process: the started process itself, or in
         the strict sandbox the one below bubblewrap's two (the outer one and
         the init of the bot's pid namespace); None until it exists."""
-        pid = self.pid
+        pid: int | None = self.popen.pid
         for _ in range(self._depth):
+            if pid is None:
+                return None
             below = children(pid)
             if len(below) != 1:
                 return None
@@ -328,7 +373,7 @@ class BotProcess:
         (its cgroup's, else its main process's) and the time its main process
         waited for a CPU (see :mod:`arena.sandbox.usage`)."""
         if self._clock_files is None:
-            main = self._main_pid()
+            main = self.popen.joined() if isinstance(self.popen, ForkedBot) else self._main_pid()
             if main is None:
                 return Usage()  # still starting: nothing of its own yet
             self._clock_files = (
@@ -363,10 +408,14 @@ class BotProcess:
         (``rounds``: see :meth:`BotCgroups.kill_all`), and the processes
         below it, noted first (once the main process is dead its children
         are no longer below it)."""
-        if self.popen.returncode is None:  # not reaped yet: its pid is still its own
-            self._strays += _descendants(self.pid)
+        # forked: its pid is known once it is in its cgroups, whose kill then
+        # reaches it; what it leaves is reaped in its pid namespace
+        pid = self.popen.pid
+        if isinstance(self.popen, subprocess.Popen) and self.popen.returncode is None:
+            self._strays += _descendants(self.popen.pid)  # not reaped yet: its pid is its own
         try:
-            os.killpg(self.pid, signal.SIGKILL)
+            if pid is not None:
+                os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         if self._cgroups is not None:
@@ -379,6 +428,8 @@ class BotProcess:
             except OSError:
                 pass
         self.popen.wait()
+        if isinstance(self.popen, ForkedBot):
+            self.popen.close()
         _reap(self._strays + (sandbox_orphans() if self._depth else []))
         self._strays = []
         self._release()
@@ -442,7 +493,7 @@ class Undertaker:
                         pass
                 process.kill()
             except Exception:  # pragma: no cover - never lose the thread
-                log.exception("ending bot process %d", process.pid)
+                log.exception("ending bot process %s", process.pid)
             finally:
                 self._queue.task_done()
 
