@@ -20,6 +20,11 @@ figures do not depend on the sandbox.  Printed per table:
 * ``rank``: the heuristic's mean rank minus ``ismcts``'s (> 0: ismcts better);
 * solitaire Farm Hand: mean score and the share of deals reaching 21.
 
+``--burners N`` runs N busy processes beside it for the whole run (the
+loaded machine a user's tournament may meet): ismcts budgets its search by
+the CPU time it is charged, so its strength should not move with them; the
+CPU share the run got is printed beside the figures.
+
 ``--seconds`` bounds the run: it stops after the deal that passes it and
 reports the deals played (as it does on Ctrl-C or SIGTERM, say from
 ``timeout``: the deal under way is dropped).
@@ -31,6 +36,7 @@ import argparse
 import math
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -132,7 +138,7 @@ def interval(values: list[float]) -> str:
 
 
 def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: int) -> None:
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     rows = []
     try:
         for deal in range(first_deal, first_deal + deals):
@@ -146,9 +152,10 @@ def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: in
     column = {key: [row[key] for row in rows] for key in rows[0]}
     budget = ", ".join(f"{k}={v}" for k, v in settings.items())
     teams = len(table.seatings())
+    wall = time.monotonic() - start
     print(
         f"{table.name} vs {table.rival} ({budget}): {played} deals x {teams} seatings, "
-        f"{time.monotonic() - start:.0f} s"
+        f"{wall:.0f} s, this process got {(time.process_time() - cpu) / wall:.2f} of a CPU"
     )
     if table.players == 1:
         print(
@@ -195,6 +202,7 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="another ismcts setting (e.g. exploration=1.0)",
     )
+    parser.add_argument("--burners", type=int, default=0, help="busy processes beside the run")
     parser.add_argument("--quick", action="store_true", help="every table, 2 deals, 20 iterations")
     args = parser.parse_args()
     if args.quick:
@@ -211,8 +219,16 @@ def main() -> None:
     unknown = [name for name in args.tables if name not in TABLES]
     if unknown:
         parser.exit(2, f"unknown table {unknown[0]!r} (known: {', '.join(TABLES)})\n")
-    for name in args.tables or list(TABLES):
-        run(TABLES[name], args.deals, settings, args.seconds, args.first_deal)
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)
+    ]
+    try:
+        for name in args.tables or list(TABLES):
+            run(TABLES[name], args.deals, settings, args.seconds, args.first_deal)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 def _number(text: str):
