@@ -27,7 +27,7 @@ from arena.plugins import installed, sandboxed as plugin_sandbox
 from arena.plugins.botspec import BotSpec
 from arena.sandbox import BotProcess
 from arena.sandbox.layers import strict_available
-from support.wire import LIMITS
+from support.wire import LIMITS, pipes
 
 ARGV = BotSpec("random", entry="bots.random_bot:RandomBot").argv()
 HELLO = protocol.hello(
@@ -42,7 +42,7 @@ class Plain:
         self.popen = subprocess.Popen(ARGV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def pipes(self):
-        return self.popen.stdin, self.popen.stdout
+        return pipes(self.popen)
 
     def kill(self):
         self.popen.kill()
@@ -73,6 +73,15 @@ def startup_ms(level: str | None, repeats: int) -> float:
     return statistics.median(times)
 
 
+def _starting(how: str) -> None:
+    """Start strict bots ``fresh`` (no zygote) or forked from the first start on."""
+    from arena.sandbox import zygote
+
+    zygote.STARTS_BEFORE = 0
+    if how == "fresh":
+        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
+
+
 def startup_cpu_ms(how: str, repeats: int) -> float:
     """Median CPU ms a strict bot is charged from its start to ``ready`` (its
     cgroups' clock, the referee's): ``fresh`` (a new interpreter in a new
@@ -83,9 +92,7 @@ def startup_cpu_ms(how: str, repeats: int) -> float:
     from arena.sandbox import zygote
 
     found, before = zygote.zygote_for, zygote.STARTS_BEFORE
-    zygote.STARTS_BEFORE = 0
-    if how == "fresh":
-        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
+    _starting(how)
     try:
         figures = []
         for _ in range(repeats + 1):  # the first forked one also starts the zygote
@@ -103,11 +110,7 @@ def starts(how: str, count: int) -> None:
     """Start ``count`` strict bots to ``ready``, one after the other, as
     :func:`startup_cpu_ms` does (this script's ``--starts HOW COUNT``, the
     process :func:`whole_start_ms` counts)."""
-    from arena.sandbox import zygote
-
-    zygote.STARTS_BEFORE = 0
-    if how == "fresh":
-        zygote.zygote_for = lambda *arguments: None  # type: ignore[assignment]
+    _starting(how)
     for _ in range(count):
         process = BotProcess(ARGV, level="strict", preload=how == "preloaded")
         assert ask(process, HELLO)["type"] == "ready"
