@@ -105,8 +105,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", metavar="REF", help="measure this commit too")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved runs per tree")
+    parser.add_argument("--quick", action="store_true", help="one run per tree")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.quick:
+        args.repeats = 1
     if args.child:
         child()
         return

@@ -170,7 +170,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--placement", type=int, default=30)
     parser.add_argument("--seeds", type=int, default=8, help="keys placement is measured with")
+    parser.add_argument("--quick", action="store_true", help="2 steps, 5 placement steps, 1 key")
     options = parser.parse_args()
+    if options.quick:
+        options.steps, options.placement, options.seeds = 2, 5, 1
     for deals in (1, 10):
         speed(options.steps, deals)
     keys = [KEY] + [SecretKey.from_hex(f"{n:02x}" * 32) for n in range(1, options.seeds)]
