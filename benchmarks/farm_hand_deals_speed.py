@@ -8,7 +8,10 @@ searched, and every turn), and prints the CPU seconds of all solves, median
 of 3 repeats interleaved with the baseline's -- the deals search of the
 ``--baseline`` commit (``git show REF:bots/ismcts/farm_hand_deals.py``),
 loaded beside this tree's -- and their ratio.  Both must give the same
-totals on the same chance: the script stops with an error if they do not.
+totals on the same chance for every card played: the script stops with an
+error if they do not.  (Bids are timed but not compared: since bids are
+searched per group of deals alike once the dummies have led, their totals
+differ from a baseline's before that.)
 """
 
 from __future__ import annotations
@@ -87,15 +90,23 @@ def main() -> None:
         help="the commit to compare with (default: before the fourth round)",
     )
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--quick", action="store_true", help="one game")
     args = parser.parse_args()
+    if args.quick:
+        args.games = 1
     if args.games < 1:
         parser.exit(2, "--games must be at least 1\n")
     old, found = baseline(args.baseline), positions(args.games)
     times: dict[str, list[float]] = {"baseline": [], "now": []}
+    plays = [
+        index for index, (observation, _) in enumerate(found) if observation["phase"] == "play"
+    ]
     for _ in range(3):
         before, expected = solve_all(old, found)
         now, answers = solve_all(farm_hand_deals, found)
-        if answers != expected:
+        if [answers[2 * i : 2 * i + 2] for i in plays] != [
+            expected[2 * i : 2 * i + 2] for i in plays
+        ]:
             fail("this tree's solve answers differently from the baseline's")
         times["baseline"].append(before)
         times["now"].append(now)
@@ -103,7 +114,7 @@ def main() -> None:
     print(
         f"farm-hand deals search, {len(found)} positions x 2 depths, 30 deals each "
         f"(CPU s, median of 3): baseline {args.baseline} {before:.2f}, now {now:.2f}, "
-        f"{before / now:.2f}x (the same totals)"
+        f"{before / now:.2f}x (the same totals for the cards played)"
     )
 
 

@@ -122,7 +122,8 @@ def test_one_forked_seek_line_scores_every_bid_as_its_own_line_would():
                 rnd = farm_hand_deals._Round(observation, FAR)
                 hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
                 bids = range(observation["hand_size"] + 1)
-                for world in farm_hand_deals._worlds(rnd, observation, rng, 2):
+                (worlds,) = farm_hand_deals._worlds(rnd, observation, rng, 2).values()
+                for world in worlds:
                     each = [
                         farm_hand_deals._seek_values(rnd, [world], hand, range(bid, bid + 1))[0]
                         for bid in bids
@@ -162,7 +163,8 @@ def test_a_single_world_is_searched_as_a_group_of_one_would_be(monkeypatch):
                 rnd = farm_hand_deals._Round(observation, FAR)
                 hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
                 bids = range(observation["hand_size"] + 1)
-                for world in farm_hand_deals._worlds(rnd, observation, rng, 3):
+                (worlds,) = farm_hand_deals._worlds(rnd, observation, rng, 3).values()
+                for world in worlds:
                     for turns in (1, 2, 5):
                         alone = farm_hand_deals._one_values(rnd, [world], hand, bids, turns)
                         with monkeypatch.context() as grouped_only:  # grouped at every depth
@@ -192,3 +194,39 @@ def test_by_the_clock_the_batches_finished_in_time_decide_summed(monkeypatch):
     # control: when the deadline ends the first batch, the quick answer stands
     answers = iter([[0, 9]])
     assert farm_hand_deals.decide(observation, legal, random.Random(1), FAR) == legal[1]
+
+
+def test_a_bid_is_valued_by_play_that_sees_the_dummies_leads_first():
+    # where a dummy leads, the player chooses its first card after seeing the
+    # lead: at a bid the deals are grouped by those leads, every deal of a
+    # group at the same trick (so the same cards follow suit), and each
+    # group searched apart; where the player leads, one group of all deals
+    engine, rng, led, split = unit_for("farm-hand").engine, random.Random(7), 0, 0
+    for seed in range(6):
+        state = engine.new_game(1, seed)
+        while state.to_act():
+            observation, legal = state.observation(0), state.legal_actions(0)
+            if observation["phase"] == "bid" and len(observation["hand"]) > 1:
+                rnd = farm_hand_deals._Round(observation, FAR)
+                hand = [farm_hand_deals.CARD_ID[code] for code in observation["hand"]]
+                groups = farm_hand_deals._worlds(rnd, observation, rng, 40)
+                for shown, worlds in groups.items():
+                    assert {tuple(trick) for _, _, trick, _ in worlds} == {shown}
+                assert sum(map(len, groups.values())) == 40
+                values = farm_hand_deals.bid_values(rnd, groups, hand, range(len(legal)), 2)
+                assert values == [
+                    sum(column)
+                    for column in zip(
+                        *(
+                            farm_hand_deals._values(rnd, worlds, hand, range(len(legal)), 2)
+                            for worlds in groups.values()
+                        )
+                    )
+                ]
+                if observation["leader"] == 0:
+                    assert list(groups) == [()]
+                    led += 1
+                else:
+                    split += len(groups) > 1  # the leads differ between deals
+            state.apply({0: legal[0]})
+    assert led and split

@@ -258,15 +258,34 @@ def _values(rnd: _Round, worlds, hand: list[int], bids: range, turns: int) -> li
 
 def _worlds(rnd: _Round, observation: Observation, rng: random.Random, count: int):
     """``count`` deals consistent with the observation, played on to the
-    player's turn."""
-    worlds = []
-    for _ in range(count):
-        hands = sample_hands(observation, rng)
+    player's turn and grouped as :func:`by_sight` groups them."""
+    return by_sight(rnd, observation, [sample_hands(observation, rng) for _ in range(count)])
+
+
+def by_sight(rnd: _Round, observation: Observation, tables: list) -> dict[tuple, list]:
+    """Each table of hands (consistent with the observation; consumed)
+    played on to the player's turn, grouped by the cards the dummies play
+    before it: at a bid, what the player will have seen of a deal when it
+    chooses its first card (a dummy leads rounds 1, 2, 4 and 5 solitaire),
+    so that card is searched over the deals it cannot tell apart then, not
+    over all of them; at a card of its own, one group."""
+    groups: dict[tuple, list] = {}
+    for hands in tables:
         won = list(observation["won"])
         trick = [CARD_ID[code] for code in observation["trick"]]
-        leader, trick, _, _ = _advance(rnd, hands, observation["leader"], trick, won)
-        worlds.append((hands, leader, trick, won))
-    return worlds
+        leader, trick, shown, _ = _advance(rnd, hands, observation["leader"], trick, won)
+        groups.setdefault(shown, []).append((hands, leader, trick, won))
+    return groups
+
+
+def bid_values(rnd: _Round, groups: dict[tuple, list], hand: list[int], bids: range, turns: int):
+    """Per bid: the summed round score of the best play towards it over the
+    deals of every group (:func:`by_sight`), each group searched apart."""
+    totals = [0] * len(bids)
+    for worlds in groups.values():
+        for index, value in enumerate(_values(rnd, worlds, hand, bids, turns)):
+            totals[index] += value
+    return totals
 
 
 def _solve(
@@ -279,11 +298,12 @@ def _solve(
 ) -> list[int]:
     """Per legal action: its summed round score over ``count`` sampled deals
     (searched for ``turns`` of the player's turns)."""
-    worlds = _worlds(rnd, observation, rng, count)
+    groups = _worlds(rnd, observation, rng, count)
     hand = [CARD_ID[code] for code in observation["hand"]]
     if observation["phase"] == "bid":
-        return _values(rnd, worlds, hand, range(len(legal)), turns)
+        return bid_values(rnd, groups, hand, range(len(legal)), turns)
     bid = observation["bids"][rnd.me]
+    (worlds,) = groups.values()  # at its turn the player has seen all that was played
     values = _card_values(rnd, worlds, hand, range(bid, bid + 1), turns)
     return [values[CARD_ID[code]][0] for code in legal]
 
