@@ -18,12 +18,19 @@ figures do not depend on the sandbox.  Printed per table:
 * ``score``: mean score of ``ismcts``'s seats minus the heuristic's seats'
   (in Dou Dizhu this is 1.5 x the payoff per seat, which is ``payoff``);
 * ``rank``: the heuristic's mean rank minus ``ismcts``'s (> 0: ismcts better);
-* solitaire Farm Hand: mean score and the share of deals reaching 21.
+* solitaire Farm Hand: mean score and the share of deals reaching 21, and
+  the six rounds' points without tie-break replays (``rounds``: the figure
+  ``benchmarks/farm_hand_bound.py`` bounds, on the same deals).
 
 ``--burners N`` runs N busy processes beside it for the whole run (the
 loaded machine a user's tournament may meet): ismcts budgets its search by
 the CPU time it is charged, so its strength should not move with them; the
 CPU share the run got is printed beside the figures.
+
+``--rows FILE`` appends every deal's figures to FILE as a JSON line;
+``--summarise FILE...`` plays nothing and prints the figures of the deals in
+such files (runs side by side, one per core, summed up; and
+``farm_hand_bound.py --against FILE`` pairs solitaire ones with the bound).
 
 ``--seconds`` bounds the run: it stops after the deal that passes it and
 reports the deals played (as it does on Ctrl-C or SIGTERM, say from
@@ -33,6 +40,7 @@ reports the deals played (as it does on Ctrl-C or SIGTERM, say from
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import signal
 import statistics
@@ -57,10 +65,15 @@ class Table:
     rival: str
     options: tuple = ()
     team_size: int = 1  # ismcts takes this many seats, one team (seats t, t+T, ...)
+    #: the rival's ``module:Class`` where it is not a bot of this tree's registry
+    rival_entry: str = ""
+    #: a bot of this tree also played in ismcts's seats on every deal (paired)
+    compare: str = ""
 
     @property
     def name(self) -> str:
-        return f"{self.game}-{self.players}"
+        suffix = "-rlcard" if self.rival_entry else ""
+        return f"{self.game}-{self.players}{suffix}"
 
     def seatings(self) -> list[list[bool]]:
         """Per seating, which seats ismcts plays."""
@@ -77,6 +90,13 @@ TABLES = {
         Table("farm-and-furious", 2, "farm-and-furious-racer"),
         Table("farm-and-furious", 4, "farm-and-furious-racer"),
         Table("dou-dizhu", 3, "dou-dizhu-greedy"),
+        Table(
+            "dou-dizhu",
+            3,
+            "rlcard-rule",
+            rival_entry="support.rlcard_rule:RuleAgentBot",
+            compare="dou-dizhu-greedy",
+        ),
         Table("vegetables", 2, "vegetables-planner"),
         Table("farm-hand", 1, "farm-hand-counter"),
         Table("farm-hand", 3, "farm-hand-counter"),
@@ -87,12 +107,25 @@ TABLES = {
 }
 
 
-def ismcts(settings: dict):
-    class Configured(IsmctsBot):
-        def new_match(self, hello):
-            super().new_match(dict(hello, settings=settings))
+class Measured(IsmctsBot):
+    """``ismcts`` with the run's settings, keeping its last game's final
+    round history (Farm Hand's, from ``game_over``)."""
 
-    return Configured()
+    def __init__(self, settings: dict):
+        super().__init__()
+        self.given = settings
+        self.history: list = []
+
+    def new_match(self, hello):
+        super().new_match(dict(hello, settings=self.given))
+
+    def game_over(self, result):
+        self.history = result["observation"].get("history", [])
+
+
+def six_rounds(history: list, seat: int) -> float:
+    """A Farm Hand seat's points over the six rounds, tie-break replays left out."""
+    return float(sum(entry["points"][seat] for entry in history if not entry["replay"]))
 
 
 def first_share(outcome, mine: list[bool]) -> float:
@@ -108,12 +141,22 @@ def first_share(outcome, mine: list[bool]) -> float:
 def play_deal(table: Table, deal: int, settings: dict) -> dict[str, float]:
     registry = installed()
     engine = registry.engine(table.game)
-    rival = registry.bot(table.rival).entry
-    if rival is None:
+    rival = table.rival_entry or registry.bot(table.rival).entry
+    compare = registry.bot(table.compare).entry if table.compare else None
+    if rival is None or (table.compare and compare is None):
         raise SystemExit(f"{table.rival}: not a Python bot of this tree")
-    figures: dict[str, list[float]] = {"first": [], "score": [], "rank": [], "mine": []}
+    figures: dict[str, list[float]] = {
+        "first": [],
+        "score": [],
+        "rank": [],
+        "mine": [],
+        "rounds": [],
+        "compared": [],
+        "landlord": [],
+        "compared landlord": [],
+    }
     for mine in table.seatings():
-        bots = [ismcts(settings) if me else load(rival) for me in mine]
+        bots = [Measured(settings) if me else load(rival) for me in mine]
         outcome = play_game(engine, bots, seed=deal, options=dict(table.options))
         own = [s for s, me in zip(outcome.scores, mine) if me]
         own_ranks = [r for r, me in zip(outcome.ranks, mine) if me]
@@ -121,6 +164,9 @@ def play_deal(table: Table, deal: int, settings: dict) -> dict[str, float]:
             figures["mine"].append(own[0])
             figures["rank"].append(float(own[0] >= 21))
             figures["first"].append(first_share(outcome, mine))
+            player = bots[0]
+            assert isinstance(player, Measured)
+            figures["rounds"].append(six_rounds(player.history, 0))
             continue
         theirs = [s for s, me in zip(outcome.scores, mine) if not me]
         their_ranks = [r for r, me in zip(outcome.ranks, mine) if not me]
@@ -128,7 +174,34 @@ def play_deal(table: Table, deal: int, settings: dict) -> dict[str, float]:
         figures["score"].append(statistics.fmean(own) - statistics.fmean(theirs))
         figures["rank"].append(statistics.fmean(their_ranks) - statistics.fmean(own_ranks))
         figures["mine"].append(statistics.fmean(own))
+        if compare is not None:
+            _compare(table, engine, deal, mine, outcome, (rival, compare), figures)
     return {key: statistics.fmean(values) for key, values in figures.items() if values}
+
+
+def _compare(table, engine, deal, mine, outcome, entries, figures) -> None:
+    """Into ``figures``: ``compare`` and then the rival itself in ismcts's seats of the same
+    deal: the heuristic's mean score there, and in Dou Dizhu (where all these
+    bots bid alike, so the landlord's seat is the same in every game) the
+    landlord's win over the rival's own as landlord, for ismcts and for
+    ``compare`` (-1, 0 or +1; no figure where ismcts's seat did not take
+    the landlord)."""
+    rival, compare = entries
+    games = {
+        name: play_game(
+            engine,
+            [load(entry) if me else load(rival) for me in mine],
+            seed=deal,
+            options=dict(table.options),
+        )
+        for name, entry in (("compared", compare), ("rival", rival))
+    }
+    seat = mine.index(True)
+    figures["compared"].append(games["compared"].scores[seat])
+    if table.game == "dou-dizhu" and outcome.teams[seat] == 0 and len(set(outcome.teams)) == 2:
+        baseline = float(games["rival"].ranks[seat] == 1)
+        figures["landlord"].append(float(outcome.ranks[seat] == 1) - baseline)
+        figures["compared landlord"].append(float(games["compared"].ranks[seat] == 1) - baseline)
 
 
 def interval(values: list[float]) -> str:
@@ -137,31 +210,49 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
-def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: int) -> None:
+def run(
+    table: Table,
+    deals: int,
+    settings: dict,
+    seconds: float,
+    first_deal: int,
+    kept: Path | None = None,
+) -> None:
     start, cpu = time.monotonic(), time.process_time()
     rows = []
     try:
         for deal in range(first_deal, first_deal + deals):
             rows.append(play_deal(table, deal, settings))
+            if kept is not None:
+                with kept.open("a") as out:
+                    out.write(json.dumps({"table": table.name, "deal": deal, **rows[-1]}) + "\n")
             if time.monotonic() - start > seconds:
                 break
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (a timeout): report the deals played
         if not rows:
             raise
-    played = len(rows)
-    column = {key: [row[key] for row in rows] for key in rows[0]}
     budget = ", ".join(f"{k}={v}" for k, v in settings.items())
-    teams = len(table.seatings())
     wall = time.monotonic() - start
-    print(
-        f"{table.name} vs {table.rival} ({budget}): {played} deals x {teams} seatings, "
-        f"{wall:.0f} s, this process got {(time.process_time() - cpu) / wall:.2f} of a CPU"
+    report(
+        table,
+        rows,
+        f"({budget}): {len(rows)} deals x {len(table.seatings())} seatings, {wall:.0f} s, "
+        f"this process got {(time.process_time() - cpu) / wall:.2f} of a CPU",
     )
+
+
+def report(table: Table, rows: list[dict], how: str) -> None:
+    """Print the figures of ``rows`` (one per deal) for ``table``."""
+    keys = dict.fromkeys(key for row in rows for key in row)  # landlord: some deals only
+    column = {key: [row[key] for row in rows if key in row] for key in keys}
+    teams = len(table.seatings())
+    print(f"{table.name} vs {table.rival} {how}")
     if table.players == 1:
         print(
             f"  mean score {interval(column['mine'])}   reached 21 {interval(column['rank'])}"
             f"   first {interval(column['first'])}"
         )
+        print(f"  six rounds' points (no replays) {interval(column['rounds'])}")
         return
     print(
         f"  first {interval(column['first'])} (fair {1 / (teams if table.team_size > 1 else table.players):.3f})"
@@ -169,6 +260,19 @@ def run(table: Table, deals: int, settings: dict, seconds: float, first_deal: in
     )
     if table.game == "dou-dizhu":
         print(f"  payoff per seat {interval(column['mine'])}")
+    if table.compare:
+        paired = [a - b for a, b in zip(column["mine"], column["compared"])]
+        print(
+            f"  {table.compare} in the same seats: score per seat {interval(column['compared'])}"
+            f"   ismcts - it {interval(paired)}"
+        )
+    if "landlord" in column:
+        paired = [a - b for a, b in zip(column["landlord"], column["compared landlord"])]
+        print(
+            f"  landlord wins over {table.rival}'s own as landlord: ismcts "
+            f"{interval(column['landlord'])}   {table.compare} {interval(column['compared landlord'])}"
+            f"   ismcts - {table.compare} {interval(paired)} ({len(paired)} deals)"
+        )
     sys.stdout.flush()
 
 
@@ -202,6 +306,16 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="another ismcts setting (e.g. exploration=1.0)",
     )
+    parser.add_argument(
+        "--rows", type=Path, help="append each deal's figures here (a JSON line a deal)"
+    )
+    parser.add_argument(
+        "--summarise",
+        type=Path,
+        nargs="+",
+        metavar="ROWS",
+        help="play nothing: the figures of the deals in these --rows files",
+    )
     parser.add_argument("--burners", type=int, default=0, help="busy processes beside the run")
     parser.add_argument("--quick", action="store_true", help="every table, 2 deals, 20 iterations")
     args = parser.parse_args()
@@ -219,16 +333,37 @@ def main() -> None:
     unknown = [name for name in args.tables if name not in TABLES]
     if unknown:
         parser.exit(2, f"unknown table {unknown[0]!r} (known: {', '.join(TABLES)})\n")
+    if args.summarise:
+        summarise(args.summarise, args.tables or list(TABLES))
+        return
     burners = [
         subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)
     ]
     try:
         for name in args.tables or list(TABLES):
-            run(TABLES[name], args.deals, settings, args.seconds, args.first_deal)
+            run(TABLES[name], args.deals, settings, args.seconds, args.first_deal, args.rows)
     finally:
         for burner in burners:
             burner.kill()
             burner.wait()
+
+
+def summarise(files: list[Path], names: list[str]) -> None:
+    """The figures of every table in ``names`` over the deals of ``files``
+    (a deal found twice counted once)."""
+    rows: dict[str, dict[int, dict]] = {}
+    for path in files:
+        for row in map(json.loads, path.read_text().splitlines()):
+            rows.setdefault(row.pop("table"), {})[row.pop("deal")] = row
+    for name in names:
+        if name in rows:
+            deals = sorted(rows[name])
+            report(
+                TABLES[name],
+                [rows[name][deal] for deal in deals],
+                f"(from {', '.join(path.name for path in files)}): {len(deals)} deals, "
+                f"{deals[0]}-{deals[-1]}",
+            )
 
 
 def _number(text: str):
