@@ -131,12 +131,17 @@ def _solve_one(job: tuple[int, int, int]) -> dict:
 
 
 def _kept(path: Path, cap: int) -> dict[tuple[int, int], dict]:
-    """The rounds already solved in ``path`` with this ``cap``, by (deal,
-    round) (none if it does not exist)."""
+    """The rounds already solved in ``path``, by (deal, round): every exact
+    one, and those solved over samples with this ``cap`` (none if the file
+    does not exist)."""
     if not path.exists():
         return {}
     entries = map(json.loads, path.read_text().splitlines())
-    return {(entry["deal"], entry["round"]): entry for entry in entries if entry["cap"] == cap}
+    return {
+        (entry["deal"], entry["round"]): entry
+        for entry in entries
+        if not entry["sampled"] or entry["cap"] == cap
+    }
 
 
 def interval(values: list[float]) -> str:
@@ -169,10 +174,10 @@ def main() -> None:
         parser.exit(2, "--deals and --jobs must be at least 1, --cap at least 4, --rounds 1 to 6\n")
     seeds = range(args.first_deal, args.first_deal + args.deals)
     kept = _kept(args.results, args.cap) if args.results else {}
-    jobs = [
+    jobs = [  # deal by deal (an interrupted run leaves whole deals), its long rounds first
         (seed, number, args.cap)
-        for number in range(args.rounds, 0, -1)  # the long rounds first
         for seed in seeds
+        for number in range(args.rounds, 0, -1)
         if (seed, number) not in kept
     ]
     with Pool(args.jobs) as pool:
