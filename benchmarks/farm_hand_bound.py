@@ -172,6 +172,8 @@ def main() -> None:
         args.deals, args.rounds = 3, 4
     if args.deals < 1 or args.cap < 4 or args.jobs < 1 or not 1 <= args.rounds <= 6:
         parser.exit(2, "--deals and --jobs must be at least 1, --cap at least 4, --rounds 1 to 6\n")
+    if args.against and not args.against.is_file():
+        parser.exit(2, f"--against: no file {args.against}\n")
     seeds = range(args.first_deal, args.first_deal + args.deals)
     kept = _kept(args.results, args.cap) if args.results else {}
     jobs = [  # deal by deal (an interrupted run leaves whole deals), its long rounds first

@@ -334,6 +334,9 @@ def main() -> None:
     if unknown:
         parser.exit(2, f"unknown table {unknown[0]!r} (known: {', '.join(TABLES)})\n")
     if args.summarise:
+        missing = [path for path in args.summarise if not path.is_file()]
+        if missing:
+            parser.exit(2, f"--summarise: no file {missing[0]}\n")
         summarise(args.summarise, args.tables or list(TABLES))
         return
     burners = [
