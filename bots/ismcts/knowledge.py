@@ -15,8 +15,9 @@ import math
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 
-from arena.game import Action, Observation, Outcome, State
+from arena.game import Action, Engine, Observation, Outcome, State
 
 
 def random_rollout(state: State, seat: int, rng: random.Random) -> Action:
@@ -54,6 +55,14 @@ def rank_rewards(outcome: Outcome, score_scale: float = 0.0) -> list[float]:
     return rewards
 
 
+def uniform_states(
+    engine: Engine, observation: Observation, rng: random.Random
+) -> Callable[[], State]:
+    """Determinizations as the engine draws them: every state consistent
+    with the observation alike (the default of :class:`Knowledge`)."""
+    return partial(engine.sample_state, observation, rng)
+
+
 def whose_turn(state: State) -> tuple:
     """A horizon for games of multi-action turns (Hand and Foot, VEGEtables):
     search the turn being played, up to where someone else's begins."""
@@ -86,6 +95,10 @@ class Knowledge:
     time its answer is due by on this process's CPU clock (what the referee
     charges a computing bot), ``iterations`` the bot's fixed budget (0: by
     the clock), which a rule that searches turns into a fixed amount of work, so a fixed budget replays move for move.
+    ``determinize(engine, observation, rng)`` returns, once per decision,
+    what draws the search's determinizations (default: the engine's
+    ``sample_state``, every consistent state alike), where a game knows
+    which of them its rivals' choices make likelier.
     ``advice`` is a heuristic's move for the bot's own observation (and
     the bot's chance, for its tie-breaks): the
     search plays it unless its own choice scored clearly better
@@ -100,6 +113,9 @@ class Knowledge:
     horizon: Callable[[State], Hashable] | None = None
     turns: int = 1
     rule: Callable[[Observation, list, random.Random, float, int], Action | None] | None = None
+    determinize: Callable[[Engine, Observation, random.Random], Callable[[], State]] = (
+        uniform_states
+    )
     advice: Callable[[Observation, list, random.Random], Action] | None = None
     advice_seconds: float = 0.0
     evaluate: Callable[[State], list[float]] = _no_evaluation

@@ -3,7 +3,8 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) over the engine
 contract only: every iteration draws a *determinization* -- a full state that
 agrees with the searching seat's observation, from
-:meth:`arena.game.Engine.sample_state` -- and walks one tree shared by all
+:meth:`arena.game.Engine.sample_state` or the game's own draw
+(:attr:`~bots.ismcts.knowledge.Knowledge.determinize`) -- and walks one tree shared by all
 determinizations.  A node is a sequence of actions from the root; chance (a
 draw, a shuffle) is folded into the edges ("open loop"), so the tree never
 needs to know the hidden cards.
@@ -83,10 +84,11 @@ class Search:
         deadline is in seconds of this process's CPU (:func:`time.process_time`):
         what the referee charges a computing bot, however loaded the machine."""
         done = 0
+        determinization = self.knowledge.determinize(self.engine, observation, self.rng)
         while (iterations is None or done < iterations) and (
             deadline is None or time.process_time() < deadline
         ):
-            self.iterate(self.engine.sample_state(observation, self.rng))
+            self.iterate(determinization())
             done += 1
         return done
 

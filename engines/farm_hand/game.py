@@ -92,33 +92,41 @@ class FarmHand(Engine):
         """Rebuild the state from ``observation``; the numbers of every card
         hidden from the seat are drawn at random among the cards it cannot
         have seen, each keeping its known suit (and a dummy's hand its order)."""
-        players = observation["players"]
-        state = FarmHandState(players, random.Random(rng.randrange(2**31)))
-        state._round = observation["round"]
-        state._replay = observation["replay"]
-        state._dealer = observation["dealer"]
-        state._phase = observation["phase"]
-        state._hands = sample_hands(observation, rng)
-        state._bids = list(observation["bids"])
-        state._won = list(observation["won"])
-        state._leader = observation["leader"]
-        state._trick = [CARD_ID[code] for code in observation["trick"]]
-        state._tricks = [
-            (trick["leader"], tuple(CARD_ID[code] for code in trick["cards"]), trick["winner"])
-            for trick in observation["tricks"]
-        ]
-        state._scores = list(observation["scores"])
-        state._history = [
-            (
-                entry["round"],
-                entry["replay"],
-                tuple(entry["bids"]),
-                tuple(entry["won"]),
-                tuple(entry["points"]),
-            )
-            for entry in observation["history"]
-        ]
-        return state
+        seed = rng.randrange(2**31)
+        return state_from(observation, sample_hands(observation, rng), seed)
+
+
+def state_from(observation: Observation, hands: list[list[int]], seed: int) -> FarmHandState:
+    """The state ``observation`` sees with these hands (card ids per table
+    seat, as :func:`sample_hands` draws them; the state owns the lists), its
+    later rounds dealt from ``seed``: for a search that chooses its own
+    hands among those ``sample_hands`` draws."""
+    state = FarmHandState(observation["players"], random.Random(seed))
+    state._round = observation["round"]
+    state._replay = observation["replay"]
+    state._dealer = observation["dealer"]
+    state._phase = observation["phase"]
+    state._hands = hands
+    state._bids = list(observation["bids"])
+    state._won = list(observation["won"])
+    state._leader = observation["leader"]
+    state._trick = [CARD_ID[code] for code in observation["trick"]]
+    state._tricks = [
+        (trick["leader"], tuple(CARD_ID[code] for code in trick["cards"]), trick["winner"])
+        for trick in observation["tricks"]
+    ]
+    state._scores = list(observation["scores"])
+    state._history = [
+        (
+            entry["round"],
+            entry["replay"],
+            tuple(entry["bids"]),
+            tuple(entry["won"]),
+            tuple(entry["points"]),
+        )
+        for entry in observation["history"]
+    ]
+    return state
 
 
 def sample_hands(observation: Observation, rng: random.Random) -> list[list[int]]:
