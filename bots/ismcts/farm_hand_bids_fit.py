@@ -21,6 +21,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from arena.game import State
 from bots.farm_hand import CounterBot
 from bots.ismcts.farm_hand import determinize
 from bots.ismcts.knowledge import uniform_states
@@ -54,6 +55,11 @@ def count_bids(table: int, size: int, deals: int, seed: int) -> dict[tuple, Coun
     return counts
 
 
+def hands_of(state: State) -> list[list[str]]:
+    """Every seat's hand, sorted, as that seat sees it."""
+    return [sorted(state.observation(seat)["hand"]) for seat in range(TABLE)]
+
+
 def rival_cards_right(games: int, seed: int, draws: int = 100) -> tuple[float, float, int]:
     """How well the deals drawn by the bids know the rivals' cards: in
     games of five counters (seeded from ``seed``, held out from the count),
@@ -75,14 +81,14 @@ def rival_cards_right(games: int, seed: int, draws: int = 100) -> tuple[float, f
                 observation, legal = state.observation(seat), state.legal_actions(seat)
                 if observation["phase"] == "play" and observation["hand_size"] >= 3:
                     decisions += 1
-                    truth = [sorted(hand) for hand in state._hands]
+                    truth = hands_of(state)
                     for name, drawer in (("alike", uniform_states), ("by the bids", determinize)):
                         draw = drawer(engine, observation, random.Random(decisions))
                         for _ in range(draws):
-                            hands = draw()._hands
+                            hands = hands_of(draw())
                             for other in range(TABLE):
                                 if other != seat and truth[other]:
-                                    same = zip(sorted(hands[other]), truth[other])
+                                    same = zip(hands[other], truth[other])
                                     share = sum(a == b for a, b in same) / len(truth[other])
                                     right[name] += share / (draws * (TABLE - 1))
                 moves[seat] = bots[seat].act(observation, legal, {})
